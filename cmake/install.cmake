@@ -1,0 +1,17 @@
+# cmake --install: the library, its headers, the CLI, the shipped plans and a package config for find_package(fft3d).
+include(CMakePackageConfigHelpers)
+
+install(TARGETS fft3d fft3d_cli EXPORT fft3dTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY engine/include/fft3d DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY plans/ DESTINATION ${CMAKE_INSTALL_DATADIR}/fft3d/plans)
+install(EXPORT fft3dTargets NAMESPACE fft3d:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fft3d)
+
+configure_package_config_file(cmake/fft3dConfig.cmake.in ${CMAKE_BINARY_DIR}/fft3dConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fft3d)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/fft3dConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/fft3dConfig.cmake ${CMAKE_BINARY_DIR}/fft3dConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fft3d)

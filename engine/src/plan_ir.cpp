@@ -1,0 +1,96 @@
+#include "fft3d/plan_ir.hpp"
+
+#include <sstream>
+
+namespace fft3d {
+
+char axis_letter(Axis axis) { return "XYZ"[axis_index(axis)]; }
+int axis_index(Axis axis) { return static_cast<int>(axis); }
+
+std::int64_t Extents::operator[](Axis axis) const {
+  switch (axis) {
+    case Axis::x: return nx;
+    case Axis::y: return ny;
+    case Axis::z: return nz;
+  }
+  return 1;
+}
+
+std::string to_string(const SubComputation& sub) {
+  std::ostringstream out;
+  out << axis_letter(sub.axis) << '(' << sub.count << ", " << sub.radix << ", " << sub.stride << ", " << sub.span
+      << ", " << (sub.twiddle ? "tw" : "no-tw") << ')';
+  return out.str();
+}
+
+std::string to_string(const Kernel& kernel) {
+  std::string text;
+  for (const SubComputation& sub : kernel.subs) {
+    if (!text.empty()) text += ", ";
+    text += to_string(sub);
+  }
+  return text;
+}
+
+std::string to_brace_string(const std::vector<Kernel>& kernels) {
+  std::string text;
+  for (const Kernel& kernel : kernels) {
+    if (!text.empty()) text += ' ';
+    text += '{' + to_string(kernel) + '}';
+  }
+  return text;
+}
+
+std::string to_string(const Extents& size) {
+  return std::to_string(size.nx) + 'x' + std::to_string(size.ny) + 'x' + std::to_string(size.nz);
+}
+
+std::string to_yaml(const Plan& plan) {
+  std::ostringstream out;
+  out << "size: [" << plan.size.nx << ", " << plan.size.ny << ", " << plan.size.nz << "]\n";
+  out << "arch: " << plan.arch << "\n";
+  out << "kernels:\n";
+  for (const Kernel& kernel : plan.kernels) out << "  - \"" << to_string(kernel) << "\"\n";
+  return out.str();
+}
+
+namespace {
+std::size_t combine(std::size_t seed, std::size_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+}  // namespace
+
+std::size_t hash_value(const SubComputation& sub) {
+  std::size_t h = std::hash<int>{}(axis_index(sub.axis));
+  for (std::int64_t v : {sub.count, sub.radix, sub.stride, sub.span}) h = combine(h, std::hash<std::int64_t>{}(v));
+  return combine(h, sub.twiddle ? 1 : 0);
+}
+
+std::size_t hash_value(const Kernel& kernel) {
+  std::size_t h = kernel.subs.size();
+  for (const SubComputation& sub : kernel.subs) h = combine(h, hash_value(sub));
+  return h;
+}
+
+std::size_t hash_value(const Plan& plan) {
+  std::size_t h = std::hash<std::string>{}(plan.arch);
+  for (std::int64_t v : {plan.size.nx, plan.size.ny, plan.size.nz}) h = combine(h, std::hash<std::int64_t>{}(v));
+  for (const Kernel& kernel : plan.kernels) h = combine(h, hash_value(kernel));
+  return h;
+}
+
+std::uint64_t stable_hash(const Plan& plan) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (unsigned char c : to_yaml(plan)) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::vector<SubComputation> stages_of(const Plan& plan, Axis axis) {
+  std::vector<SubComputation> stages;
+  for (const Kernel& kernel : plan.kernels)
+    for (const SubComputation& sub : kernel.subs)
+      if (sub.axis == axis) stages.push_back(sub);
+  return stages;
+}
+
+}  // namespace fft3d

@@ -1,0 +1,231 @@
+#include "fft3d/plan_text.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "fft3d/checks.hpp"
+#include "notation_parser.hpp"
+
+namespace fft3d {
+namespace {
+
+// The raw file text, to turn byte offsets into line:column.
+class SourceText {
+ public:
+  SourceText(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  SourceLocation at(std::size_t pos) const {
+    SourceLocation where{file_, 1, 1};
+    for (std::size_t i = 0; i < pos && i < text_.size(); ++i) {
+      if (text_[i] == '\n') {
+        ++where.line;
+        where.column = 1;
+      } else {
+        ++where.column;
+      }
+    }
+    return where;
+  }
+  SourceLocation at(const YAML::Mark& mark) const {
+    if (mark.is_null()) return {file_, 0, 0};
+    return {file_, mark.line + 1, mark.column + 1};
+  }
+
+  // A locator for a scalar's decoded value: aligns the value with the raw text from the node's start, so that
+  // quotes, escapes and line folding are skipped over.
+  detail::Locator locator(const YAML::Node& node) const {
+    const std::string value = node.Scalar();
+    const YAML::Mark mark = node.Mark();
+    std::vector<std::size_t> raw_pos(value.size() + 1, mark.pos);
+    std::size_t raw = static_cast<std::size_t>(mark.pos);
+    for (std::size_t j = 0; j < value.size(); ++j) {
+      std::size_t probe = raw;
+      while (probe < text_.size() && text_[probe] != value[j]) ++probe;
+      if (probe >= text_.size()) break;  // cannot align: later offsets fall back to the node start
+      raw_pos[j] = probe;
+      raw = probe + 1;
+    }
+    if (!value.empty()) raw_pos[value.size()] = raw_pos[value.size() - 1] + 1;
+    return [this, raw_pos](std::size_t offset) { return at(raw_pos[std::min(offset, raw_pos.size() - 1)]); };
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string_view text_;
+  std::string file_;
+};
+
+class PlanFileParser {
+ public:
+  PlanFileParser(std::string_view text, const std::string& file) : source_(text, file), text_(text) {}
+
+  ParsedPlan parse() {
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text_));
+    } catch (const YAML::Exception& e) {
+      error(source_.at(e.mark), "YAML syntax: " + e.msg);
+      throw PlanError(errors_);
+    }
+    if (!root.IsMap()) {
+      error(root.IsDefined() ? source_.at(root.Mark()) : SourceLocation{source_.file(), 1, 1},
+            "a plan file is a YAML map with the keys size, arch and kernels (or plan)");
+      throw PlanError(errors_);
+    }
+    SourceLocation root_at = source_.at(root.Mark());
+    parsed_.locations.size = parsed_.locations.arch = parsed_.locations.kernels = root_at;
+    bool has_size = false, has_arch = false, has_kernels = false;
+    for (const auto& entry : root) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
+      const YAML::Node& value = entry.second;
+      if (key == "size") {
+        has_size = true;
+        parse_size(value);
+      } else if (key == "arch") {
+        has_arch = true;
+        parsed_.locations.arch = source_.at(value.Mark());
+        if (value.IsScalar()) {
+          parsed_.plan.arch = value.Scalar();
+        } else {
+          error(source_.at(value.Mark()), "arch must be a name such as tesla, fermi or hopper");
+        }
+      } else if (key == "kernels" || key == "plan") {
+        if (has_kernels) error(source_.at(entry.first.Mark()), "give the kernels once: either kernels: or plan:");
+        has_kernels = true;
+        parsed_.locations.kernels = source_.at(value.Mark());
+        if (key == "kernels") {
+          parse_kernel_list(value);
+        } else {
+          parse_brace_form(value);
+        }
+      } else if (key == "source") {
+        if (value.IsScalar()) parsed_.source_note = value.Scalar();
+      } else {
+        error(source_.at(entry.first.Mark()),
+              "unknown key '" + key + "': expected size, arch, kernels, plan or source");
+      }
+    }
+    if (!has_size) error(root_at, "missing size: [NX, NY, NZ]");
+    if (!has_arch) error(root_at, "missing arch: one of tesla, fermi, hopper");
+    if (!has_kernels) error(root_at, "missing kernels: (a list, one entry per kernel) or plan: (the brace form)");
+    if (!errors_.empty()) throw PlanError(errors_);
+    return std::move(parsed_);
+  }
+
+ private:
+  void parse_size(const YAML::Node& node) {
+    parsed_.locations.size = source_.at(node.Mark());
+    if (!node.IsSequence() || node.size() != 3) {
+      error(source_.at(node.Mark()), "size must be a list of three lengths [NX, NY, NZ]");
+      return;
+    }
+    std::int64_t* targets[] = {&parsed_.plan.size.nx, &parsed_.plan.size.ny, &parsed_.plan.size.nz};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const YAML::Node& n = node[i];
+      std::int64_t value = 0;
+      if (!n.IsScalar() || !YAML::convert<std::int64_t>::decode(n, value)) {
+        error(source_.at(n.Mark()), std::string("size entry ") + "XYZ"[i] + " '" + (n.IsScalar() ? n.Scalar() : "") +
+                                        "' is not an integer that fits in 64 bits");
+      } else {
+        *targets[i] = value;
+      }
+    }
+  }
+
+  void parse_kernel_list(const YAML::Node& node) {
+    if (!node.IsSequence()) {
+      error(source_.at(node.Mark()), "kernels must be a list with one entry per kernel");
+      return;
+    }
+    for (const YAML::Node& entry : node) {
+      YAML::Node text;  // yaml-cpp: assigning to a Node writes into what it refers to, so rebind with reset()
+      text.reset(entry);
+      if (entry.IsMap()) {  // {subs: "...", ...}: room for per-kernel launch settings
+        text.reset();
+        for (const auto& field : entry) {
+          const std::string key = field.first.IsScalar() ? field.first.Scalar() : "";
+          if (key == "subs") {
+            text.reset(field.second);
+          } else {
+            error(source_.at(field.first.Mark()), "unknown kernel setting '" + key + "': expected subs");
+          }
+        }
+        if (!text.IsDefined() || text.IsNull()) {
+          error(source_.at(entry.Mark()), "a kernel written as a map needs subs: \"X(...), Y(...)\"");
+          continue;
+        }
+      }
+      if (!text.IsScalar()) {
+        error(source_.at(entry.Mark()), "a kernel is a string such as \"X(64, 4, 64, 256, tw), Y(16, 16, 1, 16, no-tw)\"");
+        continue;
+      }
+      const std::string value = text.Scalar();
+      add(detail::parse_kernel(value, 0, value.size(), source_.locator(text), errors_));
+    }
+  }
+
+  void parse_brace_form(const YAML::Node& node) {
+    if (!node.IsScalar()) {
+      error(source_.at(node.Mark()), "plan must be a string of kernels in braces: \"{Y(...)} {X(...), Y(...)}\"");
+      return;
+    }
+    const std::string value = node.Scalar();
+    for (ParsedKernel& kernel : detail::parse_braces(value, source_.locator(node), errors_)) add(std::move(kernel));
+  }
+
+  void add(ParsedKernel kernel) {
+    parsed_.plan.kernels.push_back(std::move(kernel.kernel));
+    parsed_.locations.kernel.push_back(kernel.where);
+    parsed_.locations.sub.push_back(std::move(kernel.locations));
+  }
+
+  void error(SourceLocation where, std::string message) { errors_.push_back({std::move(where), std::move(message)}); }
+
+  SourceText source_;
+  std::string_view text_;
+  ParsedPlan parsed_;
+  std::vector<Diagnostic> errors_;
+};
+
+detail::Locator column_locator(const SourceLocation& where) {
+  return [where](std::size_t offset) {
+    SourceLocation at = where;
+    if (at.line > 0) at.column += static_cast<int>(offset);
+    return at;
+  };
+}
+
+}  // namespace
+
+ParsedKernel parse_kernel_text(std::string_view text, const SourceLocation& where, std::vector<Diagnostic>& errors) {
+  return detail::parse_kernel(text, 0, text.size(), column_locator(where), errors);
+}
+
+std::vector<ParsedKernel> parse_brace_text(std::string_view text, const SourceLocation& where,
+                                           std::vector<Diagnostic>& errors) {
+  return detail::parse_braces(text, column_locator(where), errors);
+}
+
+ParsedPlan parse_plan_syntax(std::string_view yaml_text, const std::string& file) {
+  return PlanFileParser(yaml_text, file).parse();
+}
+
+ParsedPlan parse_plan(std::string_view yaml_text, const std::string& file) {
+  ParsedPlan parsed = parse_plan_syntax(yaml_text, file);
+  std::vector<Diagnostic> errors = check_plan(parsed);
+  if (!errors.empty()) throw PlanError(std::move(errors));
+  return parsed;
+}
+
+ParsedPlan load_plan_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(path + ": error: cannot open the plan file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_plan(text.str(), path);
+}
+
+}  // namespace fft3d

@@ -1,0 +1,37 @@
+// The fp64 CPU oracle (FFTW) and the error measures every check reports.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <span>
+
+#include "fft3d/plan_ir.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d::validate {
+
+// The 3D DFT of `in` (natural order, X contiguous) by FFTW in fp64, natural order, with options.scaling applied.
+// options.order is ignored: compare digit-reversed results through to_natural_order below.
+void fftw_reference(const Extents& size, std::span<const std::complex<double>> in,
+                    std::span<std::complex<double>> out, Direction direction, Scaling scaling = Scaling::none);
+
+// Permutes a digit-reversed result of `plan` (see transform.hpp) into natural order.
+void to_natural_order(const Plan& plan, std::span<std::complex<double>> data);
+
+struct ErrorReport {
+  double relative_l2 = 0;      // ||out - ref||_2 / ||ref||_2
+  double peak_error = 0;       // max |out - ref|
+  std::int64_t peak_index = 0; // where the peak error is
+  std::int64_t non_finite = 0; // NaN or Inf values in out (poisoned outputs left unwritten)
+  bool passes(double bound) const { return non_finite == 0 && relative_l2 <= bound; }
+};
+ErrorReport compare(std::span<const std::complex<double>> out, std::span<const std::complex<double>> ref);
+ErrorReport compare(std::span<const std::complex<float>> out, std::span<const std::complex<double>> ref);
+
+// Random values uniform in [-1, 1) for both parts, from a seed (never zeros).
+void fill_random(std::span<std::complex<double>> data, std::uint64_t seed);
+// NaN in every value, so an unwritten output cannot pass.
+void poison(std::span<std::complex<double>> data);
+void poison(std::span<std::complex<float>> data);
+
+}  // namespace fft3d::validate
