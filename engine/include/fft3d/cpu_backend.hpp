@@ -3,6 +3,7 @@
 #pragma once
 
 #include <complex>
+#include <memory>
 #include <span>
 
 #include "fft3d/plan_ir.hpp"
@@ -10,9 +11,14 @@
 
 namespace fft3d {
 
+namespace cpu {
+struct PlanTables;  // twiddle and permutation tables, computed once per backend
+}
+
 class CpuBackend {
  public:
-  // Throws PlanError if the plan is not legal. `threads` = 0: all hardware threads.
+  // Throws PlanError if the plan is not legal. `threads` = 0: all hardware threads. Buffers whose size is not
+  // plan.size.elements() throw UsageError.
   explicit CpuBackend(Plan plan, int threads = 0);
 
   // In place: `data` holds plan.size.elements() values in natural order and receives the result in options.order.
@@ -27,8 +33,12 @@ class CpuBackend {
   const Plan& plan() const { return plan_; }
 
  private:
+  template <class Real>
+  void execute_in_place(std::span<std::complex<Real>> data, const TransformOptions& options) const;
+
   Plan plan_;
   int threads_;
+  std::shared_ptr<const cpu::PlanTables> tables_;
 };
 
 }  // namespace fft3d

@@ -1,0 +1,60 @@
+#include "fft3d/plan_table.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+namespace fft3d {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> plan_table_dirs() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("FFT3D_PLANS_DIR"); env && *env) dirs.emplace_back(env);
+  dirs.emplace_back(FFT3D_SOURCE_PLANS_DIR);
+  dirs.emplace_back(FFT3D_INSTALLED_PLANS_DIR);
+  return dirs;
+}
+
+namespace {
+
+std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch) {
+  static const std::regex name(R"((\d+)x(\d+)x(\d+)\.yaml)");
+  std::vector<TableEntry> entries;
+  std::error_code ec;
+  for (const fs::directory_entry& dir : fs::directory_iterator(root, ec)) {
+    if (!dir.is_directory() || (!arch.empty() && dir.path().filename() != arch)) continue;
+    for (const fs::directory_entry& file : fs::directory_iterator(dir.path(), ec)) {
+      std::smatch m;
+      const std::string filename = file.path().filename().string();
+      if (!std::regex_match(filename, m, name)) continue;
+      entries.push_back({dir.path().filename().string(), {std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3])},
+                         file.path().string()});
+    }
+  }
+  return entries;
+}
+
+}  // namespace
+
+std::vector<TableEntry> table_entries(const std::string& arch) {
+  for (const std::string& dir : plan_table_dirs()) {
+    std::vector<TableEntry> entries = entries_in(dir, arch);
+    if (entries.empty()) continue;
+    std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) {
+      return std::tuple(a.arch, a.size.elements(), a.size.nx, a.size.ny) <
+             std::tuple(b.arch, b.size.elements(), b.size.nx, b.size.ny);
+    });
+    return entries;
+  }
+  return {};
+}
+
+std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size) {
+  for (const TableEntry& entry : table_entries(arch))
+    if (entry.size == size) return entry.path;
+  return std::nullopt;
+}
+
+}  // namespace fft3d

@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include "fft3d/checks.hpp"
+#include "fft3d/plan_cost.hpp"
+#include "fft3d/plan_table.hpp"
+#include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
+
+namespace fft3d {
+namespace {
+
+TEST(Planner, BalancedRadicesMultiplyToN) {
+  for (int bits = 0; bits <= 12; ++bits)
+    for (int stages = 1; stages <= std::max(bits, 1); ++stages) {
+      const std::vector<std::int64_t> radices = balanced_radices(std::int64_t{1} << bits, stages);
+      std::int64_t product = 1;
+      for (std::int64_t r : radices) product *= r;
+      EXPECT_EQ(product, std::int64_t{1} << bits);
+      EXPECT_LE(radices.front(), 2 * radices.back());
+    }
+}
+
+TEST(Planner, EveryPowerOfTwoSizeGetsALegalPlanOnEveryArch) {
+  int plans = 0;
+  for (const ArchProfile& profile : arch_profiles())
+    for (int x = 0; x <= 12; ++x)
+      for (int y = 0; y <= 12; y += 3)
+        for (int z = 0; z <= 12; z += 2) {
+          const Extents size{std::int64_t{1} << x, std::int64_t{1} << y, std::int64_t{1} << z};
+          if (size.elements() == 1) {
+            EXPECT_THROW(default_plan(size, profile.name), UsageError);
+            continue;
+          }
+          const Plan plan = default_plan(size, profile.name);
+          EXPECT_TRUE(check_plan(plan).empty()) << to_yaml(plan);
+          EXPECT_EQ(parse_plan(to_yaml(plan)).plan, plan);
+          ++plans;
+        }
+  EXPECT_GT(plans, 1000);
+}
+
+TEST(Planner, XRidesInsideTheYAndZKernels) {
+  // 256^3 on tesla: Y and Z split 16 x 16, one kernel each, and every kernel also carries an X stage.
+  const Plan plan = default_plan({256, 256, 256}, "tesla");
+  ASSERT_EQ(plan.kernels.size(), 4u);
+  for (const Kernel& kernel : plan.kernels) {
+    ASSERT_EQ(kernel.subs.size(), 2u);
+    EXPECT_EQ(kernel.subs[0].axis, Axis::x);
+  }
+  // Hopper: two passes for 256^3 (DESIGN.md).
+  EXPECT_EQ(default_plan({256, 256, 256}, "hopper").kernels.size(), 2u);
+}
+
+TEST(Planner, RejectsBadSizesAndArches) {
+  EXPECT_THROW(default_plan({100, 64, 64}, "tesla"), UsageError);
+  EXPECT_THROW(default_plan({64, 64, 64}, "kepler"), UsageError);
+  EXPECT_EQ(parse_extents("256x128X64"), (Extents{256, 128, 64}));
+  EXPECT_THROW(parse_extents("256x128"), UsageError);
+  EXPECT_THROW(parse_extents("256x128x-4"), UsageError);
+}
+
+TEST(PlanCost, CountsPassesBytesAndFlops) {
+  const Plan plan = parse_plan("size: [256, 256, 256]\narch: tesla\nkernels:\n  - \"Y(16, 16, 16, 256, tw)\"\n"
+                               "  - \"X(64, 4, 64, 256, tw), Y(16, 16, 1, 16, no-tw)\"\n"
+                               "  - \"X(32, 8, 8, 64, tw), Z(16, 16, 16, 256, tw)\"\n"
+                               "  - \"X(32, 8, 1, 8, no-tw), Z(16, 16, 1, 16, no-tw)\"\n").plan;
+  const PlanCost cost = plan_cost(plan, 8);
+  const std::int64_t n = 256 * 256 * 256;
+  EXPECT_EQ(cost.passes, 4);
+  EXPECT_EQ(cost.bytes_moved, 4 * 2 * 8 * n);
+  EXPECT_DOUBLE_EQ(cost.paper_flops, 5.0 * n * 24);
+  // Butterflies alone: 5 N log2(r) summed over stages = 5 N log2 N; twiddles add to it.
+  EXPECT_GT(cost.counted_flops, cost.paper_flops);
+  EXPECT_LT(cost.counted_flops, 1.5 * cost.paper_flops);
+  EXPECT_NEAR(cost.floor_seconds(3000), 4 * 2 * 8.0 * n / 3e12, 1e-12);
+}
+
+TEST(PlanTable, FindsEveryShippedPlanBySize) {
+  const std::vector<TableEntry> tesla = table_entries("tesla");
+  const std::vector<TableEntry> fermi = table_entries("fermi");
+  EXPECT_EQ(tesla.size(), 6u);
+  EXPECT_EQ(fermi.size(), 6u);
+  for (const auto* table : {&tesla, &fermi})
+    for (const TableEntry& entry : *table) {
+      ASSERT_EQ(find_table_plan(entry.arch, entry.size), entry.path);
+      const Plan plan = load_plan_file(entry.path).plan;
+      EXPECT_EQ(plan.size, entry.size);
+      EXPECT_EQ(plan.arch, entry.arch);
+    }
+  EXPECT_FALSE(find_table_plan("tesla", {64, 64, 64}).has_value());
+}
+
+}  // namespace
+}  // namespace fft3d

@@ -1,0 +1,42 @@
+#include "options.hpp"
+
+#include <iostream>
+
+#include "fft3d/plan_table.hpp"
+#include "fft3d/planner.hpp"
+
+namespace fft3d::cli {
+
+bool parse_options(const std::string& command, const std::string& synopsis, const Args& args,
+                   po::options_description& options, const po::positional_options_description& positional,
+                   po::variables_map& vm) {
+  options.add_options()("help,h", "show this help");
+  po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: fft3d " << command << " " << synopsis << "\n\n" << options << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
+                     const std::string& arch, std::string& how) {
+  if (file && size) throw UsageError("give a plan file or --size, not both");
+  if (file) {
+    how = *file;
+    return load_plan_file(*file);
+  }
+  if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
+  const Extents extents = parse_extents(*size);
+  if (const std::optional<std::string> path = find_table_plan(arch, extents)) {
+    how = *path + " (the " + arch + " table)";
+    return load_plan_file(*path);
+  }
+  how = "the default planner for " + arch;
+  ParsedPlan parsed;
+  parsed.plan = default_plan(extents, arch);
+  return parsed;
+}
+
+}  // namespace fft3d::cli

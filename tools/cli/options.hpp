@@ -1,0 +1,25 @@
+// Option parsing shared by the commands.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "fft3d/plan_text.hpp"
+
+namespace fft3d::cli {
+
+namespace po = boost::program_options;
+
+// Parses args against `options` (plus --help) and positional names; returns false after printing help.
+bool parse_options(const std::string& command, const std::string& synopsis, const Args& args,
+                   po::options_description& options, const po::positional_options_description& positional,
+                   po::variables_map& vm);
+
+// A plan from a file, or for --size from the arch's table if it has one, else from the default planner.
+// `how` receives where the plan came from ("plans/tesla/128x128x128.yaml", "default planner").
+ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
+                     const std::string& arch, std::string& how);
+
+}  // namespace fft3d::cli

@@ -1,0 +1,134 @@
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+#include "backends.hpp"
+#include "fft3d/plan_cost.hpp"
+#include "options.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::cli {
+namespace {
+
+struct Timing {
+  double median = 0, min = 0, max = 0;
+};
+
+Timing summarize(std::vector<double> seconds) {
+  std::sort(seconds.begin(), seconds.end());
+  return {seconds[seconds.size() / 2], seconds.front(), seconds.back()};
+}
+
+std::string coordinates(const Extents& size, std::int64_t index) {
+  return "(" + std::to_string(index % size.nx) + ", " + std::to_string(index / size.nx % size.ny) + ", " +
+         std::to_string(index / (size.nx * size.ny)) + ")";
+}
+
+void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound) {
+  std::cout << std::scientific << std::setprecision(3) << what << "relative L2 " << e.relative_l2 << ", peak "
+            << e.peak_error << " at " << coordinates(size, e.peak_index);
+  if (e.non_finite > 0) std::cout << ", " << e.non_finite << " values not finite";
+  std::cout << " (bound " << bound << "): " << (e.passes(bound) ? "pass" : "FAIL") << "\n";
+}
+
+Direction opposite(Direction d) { return d == Direction::forward ? Direction::inverse : Direction::forward; }
+
+}  // namespace
+
+int run_command(const Args& args) {
+  po::options_description options("run options");
+  options.add_options()
+      ("plan", po::value<std::string>(), "plan file")
+      ("size", po::value<std::string>(), "instead of a file: the table or default plan for NXxNYxNZ")
+      ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size")
+      ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (CUDA when a GPU exists)")
+      ("inverse", po::bool_switch(), "the inverse transform (conjugate sign)")
+      ("order", po::value<std::string>()->default_value("natural"), "output order: natural or digit-reversed")
+      ("scaling", po::value<std::string>()->default_value("none"), "none, or full (multiply by 1/N)")
+      ("precision", po::value<std::string>(), "fp64 or fp32 (default: fp64 on the CPU, fp32 on CUDA)")
+      ("in-place", po::bool_switch(), "transform in place (default: out of place, input kept)")
+      ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random input")
+      ("repeat", po::value<int>()->default_value(1), "timed runs; the report gives median, min and max")
+      ("threads", po::value<int>()->default_value(0), "CPU backend threads (0: all cores)");
+  po::positional_options_description positional;
+  positional.add("plan", 1);
+  po::variables_map vm;
+  if (!parse_options("run", "PLAN [options]  |  run --size NXxNYxNZ [--arch A] [options]", args, options, positional,
+                     vm))
+    return exit_ok;
+
+  const auto optional_string = [&](const char* key) {
+    return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
+  };
+  std::string how;
+  const Plan plan = plan_from(optional_string("plan"), optional_string("size"), vm["arch"].as<std::string>(), how).plan;
+  const Backend backend = select_backend(vm["backend"].as<std::string>(), plan);
+  if (!backend.available) {
+    std::cerr << "fft3d run: error: the " << backend.name << " backend cannot run here: " << backend.why_not << "\n";
+    return exit_unavailable;
+  }
+
+  RunSettings settings;
+  settings.options.direction = vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward;
+  const std::string order = vm["order"].as<std::string>(), scaling = vm["scaling"].as<std::string>();
+  if (order != "natural" && order != "digit-reversed") throw UsageError("--order must be natural or digit-reversed");
+  if (scaling != "none" && scaling != "full") throw UsageError("--scaling must be none or full");
+  settings.options.order = order == "natural" ? Order::natural : Order::digit_reversed;
+  settings.options.scaling = scaling == "none" ? Scaling::none : Scaling::full;
+  const std::string precision = optional_string("precision").value_or(backend.name == "cpu" ? "fp64" : "fp32");
+  if (precision != "fp64" && precision != "fp32") throw UsageError("--precision must be fp64 or fp32");
+  settings.precision = precision == "fp64" ? Precision::fp64 : Precision::fp32;
+  settings.in_place = vm["in-place"].as<bool>();
+  settings.repeats = vm["repeat"].as<int>();
+  settings.threads = vm["threads"].as<int>();
+  if (settings.repeats < 1) throw UsageError("--repeat must be at least 1");
+  const double bound = settings.precision == Precision::fp64 ? backend.error_bound_fp64 : backend.error_bound_fp32;
+  if (bound == 0) throw UsageError("the " + backend.name + " backend has no " + precision + " mode");
+
+  const Extents& size = plan.size;
+  const std::int64_t n = size.elements();
+  Volume input(static_cast<std::size_t>(n)), output(input.size()), reference(input.size());
+  validate::fill_random(input, vm["seed"].as<std::uint64_t>());
+  validate::poison(output);
+
+  std::cout << "plan      " << how << "\nsize      " << to_string(size) << " (" << n << " points), " << plan.arch
+            << " plan, " << plan.kernels.size() << " kernels\nbackend   " << backend.name << ", " << precision << ", "
+            << to_string(settings.options.direction) << ", " << order << " order, scaling " << scaling << ", "
+            << (settings.in_place ? "in place" : "out of place") << "\n";
+  const Timing time = summarize(backend.run(input, output, settings));
+
+  // The check: the output against the fp64 FFTW oracle, in natural order.
+  if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, output);
+  validate::fftw_reference(size, input, reference, settings.options.direction, settings.options.scaling);
+  const validate::ErrorReport error = validate::compare(output, reference);
+  print_error("error     ", error, size, bound);
+
+  // The round trip: the opposite transform of the (natural-order) output returns the input.
+  RunSettings back = settings;
+  back.options = {opposite(settings.options.direction), Order::natural,
+                  settings.options.scaling == Scaling::full ? Scaling::none : Scaling::full};
+  back.repeats = 1;
+  Volume returned(input.size());
+  validate::poison(returned);
+  backend.run(output, returned, back);
+  const validate::ErrorReport round_trip = validate::compare(returned, input);
+  print_error("roundtrip ", round_trip, size, bound);
+  if (!error.passes(bound) || !round_trip.passes(bound)) {
+    std::cerr << "fft3d run: error: the result is over the " << precision << " error bound " << bound
+              << "; no timing is reported\n";
+    return exit_failed;
+  }
+
+  const PlanCost cost = plan_cost(plan, settings.precision == Precision::fp64 ? 16 : 8);
+  const double accesses = 2.0 * static_cast<double>(plan.kernels.size());
+  std::cout << std::fixed << std::setprecision(3) << "time      " << time.median * 1e3 << " ms median of "
+            << settings.repeats << " (min " << time.min * 1e3 << ", max " << time.max * 1e3 << ")\n"
+            << std::setprecision(2) << "GFlops    " << cost.paper_flops / time.median / 1e9
+            << " (5 N log2 N / t)\nbandwidth " << cost.bytes_moved / time.median / 1e9 << " GB/s (" << cost.passes
+            << " passes, " << cost.bytes_moved / 1e6 << " MB moved); paper's 8 N accesses / t: "
+            << 8.0 * static_cast<double>(n) * accesses / time.median / 1e9 << " GB/s\n";
+  return exit_ok;
+}
+
+}  // namespace fft3d::cli

@@ -1,0 +1,34 @@
+#include <iostream>
+
+#include "fft3d/plan_table.hpp"
+#include "fft3d/planner.hpp"
+#include "options.hpp"
+
+namespace fft3d::cli {
+
+int table_command(const Args& args) {
+  po::options_description options("table options");
+  options.add_options()
+      ("arch", po::value<std::string>()->default_value(""), "only this profile's table")
+      ("size", po::value<std::string>(), "print the path of the table's plan for NXxNYxNZ (needs --arch)");
+  po::variables_map vm;
+  if (!parse_options("table", "[--arch A] [--size NXxNYxNZ]", args, options, {}, vm)) return exit_ok;
+
+  const std::string arch = vm["arch"].as<std::string>();
+  if (vm.count("size")) {
+    if (arch.empty()) throw UsageError("--size needs --arch");
+    const Extents size = parse_extents(vm["size"].as<std::string>());
+    if (const auto path = find_table_plan(arch, size)) {
+      std::cout << *path << "\n";
+      return exit_ok;
+    }
+    std::cerr << "fft3d table: no " << arch << " table plan for " << to_string(size)
+              << " (`fft3d plan --size " << to_string(size) << " --arch " << arch << "` writes one)\n";
+    return exit_failed;
+  }
+  for (const TableEntry& entry : table_entries(arch))
+    std::cout << entry.arch << "  " << to_string(entry.size) << "  " << entry.path << "\n";
+  return exit_ok;
+}
+
+}  // namespace fft3d::cli

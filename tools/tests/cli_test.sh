@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# End-to-end checks of the fft3d CLI: exit codes, located errors on stderr, reports on stdout.
+#   cli_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+fft3d="$1/fft3d"; random_plan="$1/fft3d-random-plan"; src="$2"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+failures=0; checks=0
+
+# expect CODE DESCRIPTION -- COMMAND...: runs the command, checks its exit code; output in $work/out, $work/err.
+expect() {
+  local code="$1" what="$2"; shift 3
+  checks=$((checks + 1))
+  "$@" >"$work/out" 2>"$work/err"; local got=$?
+  if [ "$got" -ne "$code" ]; then
+    echo "FAIL: $what: exit $got, expected $code"; sed 's/^/  | /' "$work/err" | head -20; failures=$((failures + 1))
+    return 1
+  fi
+}
+# contains FILE TEXT DESCRIPTION
+contains() {
+  checks=$((checks + 1))
+  if ! grep -qF -- "$2" "$work/$1"; then
+    echo "FAIL: $3: '$2' not in $1"; sed 's/^/  | /' "$work/$1" | head -20; failures=$((failures + 1))
+  fi
+}
+
+expect 0 "validate every shipped plan" -- "$fft3d" validate "$src"/plans/*/*.yaml
+contains out "128x128x128.yaml: ok" "validate reports each plan"
+
+cat >"$work/typo.yaml" <<'PLAN'
+size: [256, 256, 256]
+arch: tesla
+kernels:
+  - "Y(16, 16, 16, 256, tw)"
+  - "X(64, 4, 64, 256, tw), Y(16, 16, 1, 16, no-tw)"
+  - "X(32, 8, 8, 64, tw), Z(16, 16, 16, 156, tw)"
+  - "X(32, 8, 1, 8, no-tw), Z(16, 16, 1, 16, no-tw)"
+PLAN
+expect 1 "validate a misprinted plan" -- "$fft3d" validate "$work/typo.yaml"
+contains err "typo.yaml:6:27: error: Z(16, 16, 16, 156, tw): span 156 does not divide the Z length 256" "located error"
+expect 1 "run refuses a misprinted plan" -- "$fft3d" run "$work/typo.yaml" --backend cpu
+contains err "typo.yaml:6:27: error:" "run reports the located error"
+
+printf 'size: [8, 8\narch: [\n' >"$work/broken.yaml"
+expect 1 "malformed YAML" -- "$fft3d" validate "$work/broken.yaml"
+contains err "broken.yaml:" "YAML errors are located"
+expect 1 "missing file" -- "$fft3d" validate "$work/none.yaml"
+contains err "cannot open" "a missing file is named"
+expect 2 "unknown command" -- "$fft3d" frobnicate
+expect 2 "unknown option" -- "$fft3d" run --frobnicate
+expect 2 "bad size" -- "$fft3d" plan --size 100x64x64 --arch tesla
+contains err "not a power of two" "the planner names the bad axis"
+expect 3 "cuda backend without a CUDA build or GPU" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" --backend cuda
+for command in run validate explain plan table; do
+  expect 0 "$command --help" -- "$fft3d" "$command" --help
+  contains out "usage: fft3d $command" "$command --help prints usage"
+done
+
+expect 0 "run the tesla 128^3 plan on the CPU" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" --backend cpu
+contains out "error     relative L2" "run reports the error"
+contains out "GFlops" "run reports GFlops"
+expect 0 "inverse, digit-reversed, in place, fp32" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" \
+  --backend cpu --inverse --order digit-reversed --in-place --precision fp32 --scaling full
+
+expect 0 "explain" -- "$fft3d" explain "$src/plans/tesla/256x256x256.yaml" --bandwidth 3000
+contains out "passes   4" "explain counts passes"
+contains out "floor    " "explain gives the floor time"
+
+for arch in tesla fermi hopper; do
+  for size in 1x1x16 16x1x1 2x4x8 64x32x16 1024x2x1 4096x4096x4096; do
+    expect 0 "plan $size $arch" -- "$fft3d" plan --size "$size" --arch "$arch" -o "$work/p.yaml"
+    expect 0 "the planned $size $arch plan validates" -- "$fft3d" validate "$work/p.yaml"
+  done
+done
+
+for seed in 1 2 3 4 5 6 7 8; do
+  expect 0 "random plan $seed" -- "$random_plan" --seed "$seed" -o "$work/r$seed.yaml"
+  expect 0 "run random plan $seed on the CPU" -- "$fft3d" run "$work/r$seed.yaml" --backend cpu
+done
+
+echo "cli_test: $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix and builds a separate project against it with find_package(fft3d).
+#   install_consumer_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build="$1"; source="$2"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+test -x "$work/prefix/bin/fft3d" && test -f "$work/prefix/include/fft3d/plan_ir.hpp"
+test -f "$work/prefix/share/fft3d/plans/tesla/128x128x128.yaml"
+cmake -S "$source/tools/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/consumer" >/dev/null
+"$work/consumer/consumer"
+"$work/consumer/consumer" "$work/prefix/share/fft3d/plans/tesla/128x128x128.yaml"
+# The installed CLI finds the installed tables.
+"$work/prefix/bin/fft3d" table --arch fermi --size 128x512x512 | grep -q "fermi/128x512x512.yaml$"
+echo "install_consumer_test: ok"
