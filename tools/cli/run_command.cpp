@@ -2,6 +2,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "backends.hpp"
 #include "fft3d/plan_cost.hpp"
@@ -21,8 +22,9 @@ Timing summarize(std::vector<double> seconds) {
 }
 
 std::string coordinates(const Extents& size, std::int64_t index) {
-  return "(" + std::to_string(index % size.nx) + ", " + std::to_string(index / size.nx % size.ny) + ", " +
-         std::to_string(index / (size.nx * size.ny)) + ")";
+  std::ostringstream text;
+  text << '(' << index % size.nx << ", " << index / size.nx % size.ny << ", " << index / (size.nx * size.ny) << ')';
+  return text.str();
 }
 
 void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound) {

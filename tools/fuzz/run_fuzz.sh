@@ -10,6 +10,6 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo 
   -DFFT3D_BUILD_TESTS=OFF -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" >/dev/null
 cmake --build build-fuzz -j2 --target plan_parser_fuzzer
 mkdir -p fuzz-out/corpus
-cp plans/*/*.yaml fuzz-out/corpus/
+for f in plans/*/*.yaml; do cp "$f" "fuzz-out/corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done
 ./build-fuzz/plan_parser_fuzzer fuzz-out/corpus -max_total_time="$seconds" -max_len=4096 -timeout=10 \
   -artifact_prefix=fuzz-out/ -print_final_stats=1 2>&1 | tee fuzz-out/fuzz.log | grep -E "^#|ERROR|stat::" | tail -20

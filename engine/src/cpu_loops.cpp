@@ -1,0 +1,85 @@
+#include "cpu_loops.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace fft3d::cpu {
+
+std::int64_t axis_step(const Extents& size, Axis axis) {
+  switch (axis) {
+    case Axis::x: return 1;
+    case Axis::y: return size.nx;
+    case Axis::z: return size.nx * size.ny;
+  }
+  return 1;
+}
+
+ButterflyLoops butterfly_loops(const Extents& size, Axis axis, std::int64_t radix, std::int64_t stride,
+                               std::int64_t span, std::int64_t max_batch) {
+  const std::int64_t step = axis_step(size, axis);
+  std::vector<ButterflyLoop> loops;
+  for (Axis other : all_axes)
+    if (other != axis) loops.push_back({size[other], axis_step(size, other), 0});
+  loops.push_back({size[axis] / span, span * step, 0});  // groups g
+  loops.push_back({stride, step, 1});                     // offsets j
+  std::erase_if(loops, [](const ButterflyLoop& loop) { return loop.extent == 1; });
+  std::stable_sort(loops.begin(), loops.end(),
+                   [](const ButterflyLoop& a, const ButterflyLoop& b) { return a.step < b.step; });
+
+  ButterflyLoops result;
+  result.points = radix;
+  result.point_step = stride * step;
+  if (!loops.empty()) {
+    result.batch = loops.front();
+    result.outer.assign(loops.begin() + 1, loops.end());
+  }
+  result.batch_size = std::clamp<std::int64_t>(result.batch.extent, 1, max_batch);
+  return result;
+}
+
+std::int64_t ButterflyLoops::batches() const {
+  std::int64_t count = (batch.extent + batch_size - 1) / batch_size;
+  for (const ButterflyLoop& loop : outer) count *= loop.extent;
+  return count;
+}
+
+ButterflyBatch ButterflyLoops::batch_at(std::int64_t index) const {
+  const std::int64_t chunks = (batch.extent + batch_size - 1) / batch_size;
+  const std::int64_t first = index % chunks * batch_size;
+  ButterflyBatch result{first * batch.step, first * batch.offset_step, std::min(batch_size, batch.extent - first)};
+  index /= chunks;
+  for (const ButterflyLoop& loop : outer) {
+    const std::int64_t i = index % loop.extent;
+    index /= loop.extent;
+    result.base += i * loop.step;
+    result.offset += i * loop.offset_step;
+  }
+  return result;
+}
+
+void parallel_for(std::int64_t count, int threads, const std::function<void(std::int64_t, std::int64_t)>& body) {
+  const std::int64_t parts = std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(count, 1));
+  if (parts == 1) {
+    body(0, count);
+    return;
+  }
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+  auto run_part = [&](std::int64_t part) {
+    try {
+      body(count * part / parts, count * (part + 1) / parts);
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!first_error) first_error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (std::int64_t part = 1; part < parts; ++part) workers.emplace_back(run_part, part);
+  run_part(0);
+  for (std::thread& worker : workers) worker.join();
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+}  // namespace fft3d::cpu

@@ -1,0 +1,242 @@
+// The CPU backend against definitions that need no FFT library: the O(N^2) DFT in long double, impulses, the
+// round trip, agreement of different decompositions, and its usage contract.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "cpu_loops.hpp"
+#include "cpu_tables.hpp"
+#include "fft3d/checks.hpp"
+#include "fft3d/cpu_backend.hpp"
+#include "fft3d/diagnostics.hpp"
+#include "fft3d/plan_text.hpp"
+
+namespace fft3d {
+namespace {
+
+using Values = std::vector<std::complex<double>>;
+
+Plan plan_of(const std::string& size, const std::string& kernels) {
+  return parse_plan("size: " + size + "\narch: fermi\nplan: \"" + kernels + "\"\n").plan;
+}
+
+// One stage per axis: each is a whole-line DFT.
+const char* single_stage_8x4x2 = "{X(1, 8, 1, 8, no-tw), Y(1, 4, 1, 4, no-tw)} {Z(1, 2, 1, 2, no-tw)}";
+// Radix 2 and 4 stages interleaved over three kernels.
+const char* multi_stage_16x8x4 =
+    "{X(8, 2, 8, 16, tw), Z(2, 2, 2, 4, tw)} {Y(2, 4, 2, 8, tw), X(4, 4, 2, 8, tw)} "
+    "{X(8, 2, 1, 2, no-tw), Y(4, 2, 1, 2, no-tw), Z(2, 2, 1, 2, no-tw)}";
+
+Values random_values(std::int64_t count, unsigned seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  Values values(static_cast<std::size_t>(count));
+  for (auto& v : values) v = {uniform(random), uniform(random)};
+  return values;
+}
+
+// The 3D DFT straight from its definition, in long double, with exact integer reduction of every exponent.
+Values direct_dft(const Extents& size, const Values& in, Direction direction) {
+  const long double sign = direction == Direction::forward ? -1 : 1;
+  const long double two_pi = 2 * std::numbers::pi_v<long double>;
+  Values out(in.size());
+  for (std::int64_t kz = 0; kz < size.nz; ++kz)
+    for (std::int64_t ky = 0; ky < size.ny; ++ky)
+      for (std::int64_t kx = 0; kx < size.nx; ++kx) {
+        std::complex<long double> sum = 0;
+        for (std::int64_t z = 0; z < size.nz; ++z)
+          for (std::int64_t y = 0; y < size.ny; ++y)
+            for (std::int64_t x = 0; x < size.nx; ++x) {
+              const long double turns = static_cast<long double>(kx * x % size.nx) / size.nx +
+                                        static_cast<long double>(ky * y % size.ny) / size.ny +
+                                        static_cast<long double>(kz * z % size.nz) / size.nz;
+              const std::complex<long double> w = std::polar(1.0L, sign * two_pi * turns);
+              const auto& v = in[static_cast<std::size_t>(x + size.nx * (y + size.ny * z))];
+              sum += w * std::complex<long double>(v.real(), v.imag());
+            }
+        out[static_cast<std::size_t>(kx + size.nx * (ky + size.ny * kz))] = {static_cast<double>(sum.real()),
+                                                                              static_cast<double>(sum.imag())};
+      }
+  return out;
+}
+
+double max_abs_difference(const Values& a, const Values& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  return worst;
+}
+
+TEST(CpuBackend, SingleStagePlanEqualsTheDirectDft) {
+  const Plan plan = plan_of("[8, 4, 2]", single_stage_8x4x2);
+  const Values in = random_values(plan.size.elements(), 1);
+  for (Direction direction : {Direction::forward, Direction::inverse}) {
+    Values out(in.size());
+    CpuBackend(plan).execute(in, out, {.direction = direction});
+    EXPECT_LT(max_abs_difference(out, direct_dft(plan.size, in, direction)), 1e-13) << to_string(direction);
+  }
+}
+
+TEST(CpuBackend, MultiStagePlanEqualsTheDirectDftInEveryOrderAndScaling) {
+  const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
+  const Values in = random_values(plan.size.elements(), 2);
+  const Values forward = direct_dft(plan.size, in, Direction::forward);
+  Values out(in.size());
+  CpuBackend(plan).execute(in, out, {});
+  EXPECT_LT(max_abs_difference(out, forward), 1e-12);
+
+  Values scaled_inverse = direct_dft(plan.size, in, Direction::inverse);
+  for (auto& v : scaled_inverse) v /= static_cast<double>(plan.size.elements());
+  CpuBackend(plan).execute(in, out, {.direction = Direction::inverse, .scaling = Scaling::full});
+  EXPECT_LT(max_abs_difference(out, scaled_inverse), 1e-14);
+}
+
+TEST(CpuBackend, ImpulseAtTheOriginGivesAllOnes) {
+  const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
+  for (Order order : {Order::natural, Order::digit_reversed}) {
+    Values data(static_cast<std::size_t>(plan.size.elements()), 0.0);
+    data[0] = 1.0;
+    CpuBackend(plan).execute(std::span(data), {.order = order});
+    for (const auto& v : data) ASSERT_EQ(v, std::complex<double>(1.0, 0.0)) << to_string(order);
+  }
+}
+
+TEST(CpuBackend, ConstantInputGivesAnImpulseOfHeightN) {
+  const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
+  Values data(static_cast<std::size_t>(plan.size.elements()), std::complex<double>(1.0, 0.0));
+  CpuBackend(plan).execute(std::span(data), {});
+  EXPECT_NEAR(std::abs(data[0] - std::complex<double>(512.0, 0.0)), 0.0, 1e-12);
+  for (std::size_t i = 1; i < data.size(); ++i) ASSERT_LT(std::abs(data[i]), 1e-12) << i;
+}
+
+TEST(CpuBackend, RoundTripWithFullScalingReturnsTheInput) {
+  const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
+  const CpuBackend backend(plan);
+  const Values in = random_values(plan.size.elements(), 3);
+  Values data = in;
+  backend.execute(std::span(data), {});
+  backend.execute(std::span(data), {.direction = Direction::inverse, .scaling = Scaling::full});
+  EXPECT_LT(max_abs_difference(data, in), 1e-15);
+}
+
+// Two decompositions of 64^3, the paper's three-pass style and a two-pass one, compute the same transform.
+TEST(CpuBackend, DifferentDecompositionsAgree) {
+  const Plan three_pass = plan_of("[64, 64, 64]",
+                                  "{Y(16, 4, 16, 64, tw)} {X(16, 4, 16, 64, tw), Y(4, 16, 1, 16, no-tw)} "
+                                  "{X(16, 4, 4, 16, tw), Z(1, 64, 1, 64, no-tw)} {X(16, 4, 1, 4, no-tw)}");
+  const Plan two_pass = plan_of("[64, 64, 64]",
+                                "{X(32, 2, 32, 64, tw), Y(1, 64, 1, 64, no-tw)} "
+                                "{X(2, 32, 1, 32, no-tw), Z(32, 2, 32, 64, tw), Z(2, 32, 1, 32, no-tw)}");
+  const Values in = random_values(three_pass.size.elements(), 4);
+  Values a(in.size()), b(in.size());
+  CpuBackend(three_pass).execute(in, a, {});
+  CpuBackend(two_pass).execute(in, b, {});
+  EXPECT_LT(max_abs_difference(a, b), 1e-11);  // values reach ~500; this is ~1e-14 relative
+}
+
+TEST(CpuBackend, Fp32AgreesWithFp64) {
+  const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
+  const Values in = random_values(plan.size.elements(), 5);
+  std::vector<std::complex<float>> in32(in.begin(), in.end()), out32(in.size());
+  Values out64(in.size());
+  const CpuBackend backend(plan);
+  backend.execute(in, out64, {});
+  backend.execute(in32, out32, {});
+  for (std::size_t i = 0; i < in.size(); ++i)
+    ASSERT_LT(std::abs(std::complex<double>(out32[i]) - out64[i]), 1e-4) << i;
+}
+
+TEST(CpuBackend, InPlaceOutOfPlaceAndThreadCountsGiveIdenticalValuesAndKeepTheInput) {
+  const Plan plan = plan_of("[64, 64, 64]",
+                            "{X(32, 2, 32, 64, tw), Y(1, 64, 1, 64, no-tw)} "
+                            "{X(2, 32, 1, 32, no-tw), Z(32, 2, 32, 64, tw), Z(2, 32, 1, 32, no-tw)}");
+  const Values in = random_values(plan.size.elements(), 6);
+  const Values kept = in;
+  Values out(in.size()), in_place = in;
+  CpuBackend(plan, 1).execute(in, out, {});
+  CpuBackend(plan, 3).execute(std::span(in_place), {});
+  EXPECT_EQ(in, kept);
+  EXPECT_EQ(out, in_place);
+}
+
+TEST(CpuBackend, RejectsWrongBufferSizesAndIllegalPlans) {
+  const CpuBackend backend(plan_of("[8, 4, 2]", single_stage_8x4x2));
+  Values short_buffer(63), right(64);
+  std::vector<std::complex<float>> short_float(65);
+  EXPECT_THROW(backend.execute(std::span(short_buffer), {}), UsageError);
+  EXPECT_THROW(backend.execute(std::span(short_float), {}), UsageError);
+  EXPECT_THROW(backend.execute(right, short_buffer, {}), UsageError);
+  EXPECT_THROW(backend.execute(short_buffer, right, {}), UsageError);
+  Values both(65);  // input and output overlapping without being the same buffer
+  const std::span<const std::complex<double>> first_64(both.data(), 64);
+  EXPECT_THROW(backend.execute(first_64, std::span(both.data() + 1, 64), {}), UsageError);
+
+  Plan illegal = backend.plan();
+  illegal.kernels[0].subs[0].span = 4;
+  EXPECT_THROW(CpuBackend{illegal}, PlanError);
+}
+
+// Every power of two n <= 2^14 and every e < n: within half an ulp (plus the long double reference's own error)
+// of e^(-2 pi i e/n), exact at the quarter turns, and periodic in e.
+TEST(RootOfUnity, IsCorrectlyRoundedExactAtQuarterTurnsAndPeriodic) {
+  for (std::int64_t n = 1; n <= (1 << 14); n *= 2) {
+    const cpu::RootTables<double> tables(n);
+    for (std::int64_t e = 0; e < n; ++e) {
+      const std::complex<double> w = tables.roots(n)[e];
+      const std::complex<long double> exact =
+          std::polar(1.0L, -2 * std::numbers::pi_v<long double> * static_cast<long double>(e) / n);
+      ASSERT_LE(std::abs(w.real() - exact.real()), 0x1.0p-53L + 1e-18L) << e << "/" << n;
+      ASSERT_LE(std::abs(w.imag() - exact.imag()), 0x1.0p-53L + 1e-18L) << e << "/" << n;
+      ASSERT_EQ(cpu::root_of_unity(e - 3 * n, n), cpu::root_of_unity(e, n));
+    }
+    if (n >= 4) {
+      EXPECT_EQ(tables.roots(n)[n / 4], std::complex<double>(0, -1));
+      EXPECT_EQ(tables.roots(n)[n / 2], std::complex<double>(-1, 0));
+      EXPECT_EQ(tables.roots(n)[3 * n / 4], std::complex<double>(0, 1));
+    }
+  }
+}
+
+// For every stage of every radix split on every axis of small volumes, and batch sizes that do and do not divide
+// the batch loop: the batches visit each address of the volume exactly once, point k of a butterfly sits k*stride
+// after point 0 along the axis, and the offset j a batch reports is the butterfly's own.
+TEST(ButterflyLoops, VisitEveryAddressOnceWithItsOwnOffset) {
+  for (std::int64_t nx = 1; nx <= 8; nx *= 2)
+    for (std::int64_t ny = 1; ny <= 8; ny *= 2)
+      for (std::int64_t nz = 1; nz <= 8; nz *= 2) {
+        const Extents size{nx, ny, nz};
+        for (Axis axis : all_axes) {
+          const std::int64_t length = size[axis];
+          const std::int64_t step = cpu::axis_step(size, axis);
+          for (std::int64_t span = length; span >= 2; span /= 2)
+            for (std::int64_t radix = 2; radix <= span; radix *= 2)
+              for (std::int64_t max_batch : {1, 3, 16}) {
+                const std::int64_t stride = span / radix;
+                const cpu::ButterflyLoops loops = cpu::butterfly_loops(size, axis, radix, stride, span, max_batch);
+                std::vector<int> hits(static_cast<std::size_t>(size.elements()), 0);
+                for (std::int64_t index = 0; index < loops.batches(); ++index) {
+                  const cpu::ButterflyBatch batch = loops.batch_at(index);
+                  for (std::int64_t b = 0; b < batch.count; ++b) {
+                    const std::int64_t first = batch.base + b * loops.batch.step;
+                    const std::int64_t offset = batch.offset + b * loops.batch.offset_step;
+                    ASSERT_EQ(first / step % length % span, offset) << to_string(size) << " " << axis_letter(axis);
+                    for (std::int64_t k = 0; k < loops.points; ++k) {
+                      const std::int64_t address = first + k * loops.point_step;
+                      ASSERT_EQ(address / step % length, first / step % length + k * stride);
+                      ++hits[static_cast<std::size_t>(address)];
+                    }
+                  }
+                }
+                ASSERT_TRUE(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }))
+                    << to_string(size) << " " << axis_letter(axis) << " radix " << radix << " span " << span;
+              }
+        }
+      }
+}
+
+}  // namespace
+}  // namespace fft3d

@@ -1,0 +1,162 @@
+#include "validate/oracle.hpp"
+
+#include <fftw3.h>
+
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "fft3d/diagnostics.hpp"
+#include "fft3d/index_maps.hpp"
+
+namespace fft3d::validate {
+namespace {
+
+// FFTW's planner is not thread-safe; its execute is.
+std::mutex& fftw_planner_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void require_size(std::size_t given, const Extents& size, const char* what) {
+  if (static_cast<std::int64_t>(given) != size.elements())
+    throw UsageError(std::string("validate: the ") + what + " buffer holds " + std::to_string(given) +
+                     " values; size " + to_string(size) + " needs " + std::to_string(size.elements()));
+}
+
+// Moves frequency f of every line along one axis from its digit-reversed position to f. The axis's elements are
+// `blocks` of `block` contiguous values (block = 1, nx or nx*ny), `length` blocks per line; the permutation
+// follows its cycles with one block of temporary storage, so it needs no second volume.
+void permute_blocks_to_natural(std::span<std::complex<double>> data, std::int64_t block, std::int64_t length,
+                               const std::vector<std::int64_t>& position_of_frequency) {
+  std::vector<std::complex<double>> saved(static_cast<std::size_t>(block));
+  std::vector<bool> placed(static_cast<std::size_t>(length));
+  auto block_at = [&](std::int64_t line, std::int64_t index) {
+    return data.begin() + (line * length + index) * block;
+  };
+  for (std::int64_t line = 0; line < static_cast<std::int64_t>(data.size()) / (block * length); ++line) {
+    std::fill(placed.begin(), placed.end(), false);
+    for (std::int64_t start = 0; start < length; ++start) {
+      if (placed[static_cast<std::size_t>(start)]) continue;
+      std::copy(block_at(line, start), block_at(line, start) + block, saved.begin());
+      std::int64_t target = start;
+      for (;;) {
+        placed[static_cast<std::size_t>(target)] = true;
+        const std::int64_t source = position_of_frequency[static_cast<std::size_t>(target)];
+        if (source == start) {
+          std::copy(saved.begin(), saved.end(), block_at(line, target));
+          break;
+        }
+        std::copy(block_at(line, source), block_at(line, source) + block, block_at(line, target));
+        target = source;
+      }
+    }
+  }
+}
+
+template <class Value>
+ErrorReport compare_values(std::span<const Value> out, std::span<const std::complex<double>> ref) {
+  if (out.size() != ref.size())
+    throw UsageError("validate::compare: " + std::to_string(out.size()) + " values against a reference of " +
+                     std::to_string(ref.size()));
+  ErrorReport report;
+  long double error_norm = 0;
+  long double ref_norm = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::complex<double> value(out[i].real(), out[i].imag());
+    if (!std::isfinite(value.real()) || !std::isfinite(value.imag())) {
+      if (report.non_finite++ == 0) report.peak_index = static_cast<std::int64_t>(i);
+      report.peak_error = std::numeric_limits<double>::infinity();
+      continue;
+    }
+    const double error = std::abs(value - ref[i]);
+    error_norm += static_cast<long double>(error) * error;
+    ref_norm += std::norm(static_cast<std::complex<long double>>(ref[i]));
+    if (report.non_finite == 0 && error > report.peak_error) {
+      report.peak_error = error;
+      report.peak_index = static_cast<std::int64_t>(i);
+    }
+  }
+  report.relative_l2 = ref_norm > 0 ? static_cast<double>(std::sqrt(error_norm / ref_norm))
+                                    : static_cast<double>(std::sqrt(error_norm));
+  return report;
+}
+
+template <class Value>
+void poison_values(std::span<Value> data) {
+  const auto nan = std::numeric_limits<typename Value::value_type>::quiet_NaN();
+  std::fill(data.begin(), data.end(), Value(nan, nan));
+}
+
+}  // namespace
+
+void fftw_reference(const Extents& size, std::span<const std::complex<double>> in,
+                    std::span<std::complex<double>> out, Direction direction, Scaling scaling) {
+  require_size(in.size(), size, "input");
+  require_size(out.size(), size, "output");
+  // FFTW takes a non-const input; FFTW_PRESERVE_INPUT (out of place) and FFTW_ESTIMATE (no trial runs) keep it
+  // untouched.
+  auto* source = reinterpret_cast<fftw_complex*>(const_cast<std::complex<double>*>(in.data()));
+  auto* target = reinterpret_cast<fftw_complex*>(out.data());
+  const int sign = direction == Direction::forward ? FFTW_FORWARD : FFTW_BACKWARD;
+  const unsigned flags = FFTW_ESTIMATE | (source == target ? 0u : FFTW_PRESERVE_INPUT);
+  fftw_plan plan;
+  {
+    const std::lock_guard lock(fftw_planner_mutex());
+    // Row-major dims, slowest first: (nz, ny, nx) makes X the contiguous axis.
+    plan = fftw_plan_dft_3d(static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx), source,
+                            target, sign, flags);
+  }
+  if (plan == nullptr) throw UsageError("validate: FFTW could not plan a transform of size " + to_string(size));
+  fftw_execute(plan);
+  {
+    const std::lock_guard lock(fftw_planner_mutex());
+    fftw_destroy_plan(plan);
+  }
+  if (scaling == Scaling::full) {
+    const double factor = 1.0 / static_cast<double>(size.elements());
+    for (std::complex<double>& value : out) value *= factor;
+  }
+}
+
+void to_natural_order(const Plan& plan, std::span<std::complex<double>> data) {
+  require_size(data.size(), plan.size, "data");
+  std::int64_t block = 1;
+  for (Axis axis : all_axes) {
+    const std::vector<std::int64_t> radices = radices_of(plan, axis);
+    if (!radices.empty()) permute_blocks_to_natural(data, block, plan.size[axis], digit_reversed_positions(radices));
+    block *= plan.size[axis];
+  }
+}
+
+ErrorReport compare(std::span<const std::complex<double>> out, std::span<const std::complex<double>> ref) {
+  return compare_values(out, ref);
+}
+
+ErrorReport compare(std::span<const std::complex<float>> out, std::span<const std::complex<double>> ref) {
+  return compare_values(out, ref);
+}
+
+void fill_random(std::span<std::complex<double>> data, std::uint64_t seed) {
+  // splitmix64: a counter-based generator, so the values depend on the seed only, never on the platform's
+  // distribution implementations.
+  std::uint64_t state = seed;
+  auto next_uniform = [&state] {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;  // 53 random bits onto [-1, 1)
+  };
+  for (std::complex<double>& value : data) {
+    const double re = next_uniform();
+    value = {re, next_uniform()};
+  }
+}
+
+void poison(std::span<std::complex<double>> data) { poison_values(data); }
+void poison(std::span<std::complex<float>> data) { poison_values(data); }
+
+}  // namespace fft3d::validate

@@ -1,0 +1,83 @@
+// The random plan generator: every plan legal and within its limits, deterministic, and varied enough to reach the
+// corners of the plan language (mixed kernels, whole-line radices, axes of length 1, every arch).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "fft3d/checks.hpp"
+#include "fft3d/diagnostics.hpp"
+#include "validate/random_plans.hpp"
+
+namespace fft3d::validate {
+namespace {
+
+constexpr int plans_to_draw = 1000;
+
+TEST(RandomLegalPlan, EveryPlanIsLegalAndWithinTheDefaultLimits) {
+  std::mt19937_64 random(11);
+  for (int i = 0; i < plans_to_draw; ++i) {
+    const Plan plan = random_legal_plan(random);
+    const std::vector<Diagnostic> errors = check_plan(plan);
+    ASSERT_TRUE(errors.empty()) << "plan " << i << ":\n" << to_yaml(plan) << to_string(errors);
+    EXPECT_GT(plan.size.elements(), 1);
+    EXPECT_LE(plan.size.elements(), std::int64_t{1} << 18);
+    for (Axis axis : all_axes) EXPECT_LE(plan.size[axis], 256);
+  }
+}
+
+TEST(RandomLegalPlan, TheSameSeedGivesTheSamePlans) {
+  std::mt19937_64 first(99), second(99);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(random_legal_plan(first), random_legal_plan(second));
+}
+
+TEST(RandomLegalPlan, ReachesTheCornersOfThePlanLanguage) {
+  std::mt19937_64 random(12);
+  std::set<std::string> arches;
+  bool mixed_kernel = false, one_kernel = false, whole_line_radix = false, unit_axis = false, radix_two = false;
+  std::set<std::size_t> kernel_counts;
+  for (int i = 0; i < plans_to_draw; ++i) {
+    const Plan plan = random_legal_plan(random);
+    arches.insert(plan.arch);
+    kernel_counts.insert(plan.kernels.size());
+    one_kernel |= plan.kernels.size() == 1;
+    for (Axis axis : all_axes) unit_axis |= plan.size[axis] == 1;
+    for (const Kernel& kernel : plan.kernels) {
+      for (const SubComputation& sub : kernel.subs) {
+        mixed_kernel |= sub.axis != kernel.subs.front().axis;
+        whole_line_radix |= sub.radix == plan.size[sub.axis] && sub.radix >= 64;
+        radix_two |= sub.radix == 2;
+      }
+    }
+  }
+  EXPECT_EQ(arches, (std::set<std::string>{"tesla", "fermi", "hopper"}));
+  EXPECT_TRUE(mixed_kernel);
+  EXPECT_TRUE(one_kernel);
+  EXPECT_TRUE(whole_line_radix);
+  EXPECT_TRUE(unit_axis);
+  EXPECT_TRUE(radix_two);
+  EXPECT_GE(kernel_counts.size(), 8u);
+}
+
+TEST(RandomLegalPlan, HonoursTighterLimits) {
+  std::mt19937_64 random(13);
+  const RandomPlanLimits limits{.max_axis_length = 64, .max_elements = 1 << 10, .max_radix = 4};
+  for (int i = 0; i < 200; ++i) {
+    const Plan plan = random_legal_plan(random, limits);
+    ASSERT_TRUE(check_plan(plan).empty()) << to_yaml(plan);
+    EXPECT_LE(plan.size.elements(), 1 << 10);
+    for (const Kernel& kernel : plan.kernels)
+      for (const SubComputation& sub : kernel.subs) EXPECT_LE(sub.radix, 4) << to_yaml(plan);
+  }
+}
+
+TEST(RandomLegalPlan, RejectsLimitsThatAreNotPowersOfTwoOrTooSmall) {
+  std::mt19937_64 random(14);
+  EXPECT_THROW(random_legal_plan(random, {.max_axis_length = 100}), UsageError);
+  EXPECT_THROW(random_legal_plan(random, {.max_axis_length = 1}), UsageError);
+  EXPECT_THROW(random_legal_plan(random, {.max_elements = 1}), UsageError);
+  EXPECT_THROW(random_legal_plan(random, {.max_radix = 1}), UsageError);
+  EXPECT_THROW(random_legal_plan(random, {.max_radix = 6}), UsageError);
+}
+
+}  // namespace
+}  // namespace fft3d::validate

@@ -1,0 +1,86 @@
+// Every shipped tesla and fermi plan at its real size: the CPU backend against FFTW in fp64, then the scaled
+// inverse back to the input. Memory: the input, the output and FFTW's reference only (6 GB at 128M points).
+// Labelled `real-size` in CTest: minutes per plan.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "fft3d/cpu_backend.hpp"
+#include "fft3d/plan_text.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::validate {
+namespace {
+
+namespace fs = std::filesystem;
+using Values = std::vector<std::complex<double>>;
+
+constexpr double bound = 1e-12;
+
+std::vector<std::string> shipped_plan_files() {
+  std::vector<std::string> files;
+  for (const char* table : {"tesla", "fermi"}) {
+    const fs::path folder = fs::path(FFT3D_SOURCE_DIR) / "plans" / table;
+    if (!fs::is_directory(folder)) continue;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder))
+      if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// "plans/tesla/256x256x256.yaml" -> "tesla_256x256x256": a GoogleTest name (letters, digits, underscores).
+std::string test_name(const testing::TestParamInfo<std::string>& info) {
+  const fs::path path(info.param);
+  std::string name = path.parent_path().filename().string() + "_" + path.stem().string();
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+class ShippedPlan : public testing::TestWithParam<std::string> {};
+
+TEST_P(ShippedPlan, MatchesFftwAtItsRealSizeAndRoundTrips) {
+  const Plan plan = load_plan_file(GetParam()).plan;
+  const CpuBackend backend(plan);
+  Values in(static_cast<std::size_t>(plan.size.elements())), out(in.size()), ref(in.size());
+  fill_random(in, stable_hash(plan));
+  poison(out);
+
+  auto start = std::chrono::steady_clock::now();
+  backend.execute(in, out, {});
+  const double cpu_seconds = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  fftw_reference(plan.size, in, ref, Direction::forward);
+  const double fftw_seconds = seconds_since(start);
+  const ErrorReport forward = compare(out, ref);
+  std::printf("[ measured ] %s %s: cpu backend %.2f s, fftw %.2f s, relative L2 %.3g, peak %.3g at %lld\n",
+              plan.arch.c_str(), to_string(plan.size).c_str(), cpu_seconds, fftw_seconds, forward.relative_l2,
+              forward.peak_error, static_cast<long long>(forward.peak_index));
+  EXPECT_TRUE(forward.passes(bound)) << forward.relative_l2 << " non-finite " << forward.non_finite;
+
+  ref.clear();
+  ref.shrink_to_fit();
+  backend.execute(std::span(out), {.direction = Direction::inverse, .scaling = Scaling::full});
+  const ErrorReport round_trip = compare(out, in);
+  EXPECT_TRUE(round_trip.passes(bound)) << "round trip: " << round_trip.relative_l2;
+}
+
+INSTANTIATE_TEST_SUITE_P(Plans, ShippedPlan, testing::ValuesIn(shipped_plan_files()), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ShippedPlan);
+
+TEST(ShippedPlans, AreThereToCheck) {
+  if (shipped_plan_files().empty())
+    GTEST_SKIP() << "no plan files under " << FFT3D_SOURCE_DIR << "/plans/{tesla,fermi} yet: nothing checked";
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace fft3d::validate
