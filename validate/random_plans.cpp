@@ -29,18 +29,15 @@ std::array<int, 3> random_log2_lengths(std::mt19937_64& random, int max_axis_log
   }
 }
 
-// A random ordered split of 2^log2_length into power-of-two radices >= 2, each <= 2^max_radix_log2: cut the
-// log2_length unit exponents at each gap with probability 1/2.
+// A random ordered split of 2^log2_length into power-of-two radices >= 2, each <= 2^max_radix_log2: each next
+// radix's exponent is uniform among those that fit what is left (cutting at each gap with probability 1/2 instead
+// would make radices of 32 and 64 rare).
 std::vector<std::int64_t> random_radices(std::mt19937_64& random, int log2_length, int max_radix_log2) {
   std::vector<std::int64_t> radices;
-  int part = 0;
-  for (int unit = 0; unit < log2_length; ++unit) {
-    ++part;
-    const bool last = unit + 1 == log2_length;
-    if (last || part == max_radix_log2 || uniform(random, 0, 1) == 1) {
-      radices.push_back(std::int64_t{1} << part);
-      part = 0;
-    }
+  for (int left = log2_length; left > 0;) {
+    const int exponent = static_cast<int>(uniform(random, 1, std::min(left, max_radix_log2)));
+    radices.push_back(std::int64_t{1} << exponent);
+    left -= exponent;
   }
   return radices;
 }
@@ -89,17 +86,6 @@ bool limits_are_valid(const RandomPlanLimits& limits) {
 
 }  // namespace
 
-std::vector<SubComputation> dif_chain(Axis axis, std::int64_t length, std::span<const std::int64_t> radices) {
-  std::vector<SubComputation> stages;
-  std::int64_t span = length;
-  for (std::int64_t radix : radices) {
-    const std::int64_t stride = span / radix;
-    stages.push_back({axis, length / radix, radix, stride, span, stride > 1});
-    span = stride;
-  }
-  return stages;
-}
-
 std::vector<std::vector<std::int64_t>> all_radix_splits(std::int64_t length) {
   if (length == 1) return {{}};
   std::vector<std::vector<std::int64_t>> splits;
@@ -115,19 +101,25 @@ Plan random_legal_plan(std::mt19937_64& random, const RandomPlanLimits& limits) 
   if (!limits_are_valid(limits))
     throw UsageError(
         "random_legal_plan: the length, element count and radix limits must be powers of two, at least 2");
+  if (!limits.arch.empty() && !find_arch_profile(limits.arch))
+    throw UsageError("random_legal_plan: unknown arch '" + limits.arch + "' (known: " + arch_profile_names() + ")");
   const int max_axis_log2 = log2_of(limits.max_axis_length);
   const int max_radix_log2 = limits.max_radix == 0 ? max_axis_log2 : log2_of(limits.max_radix);
   const std::array<int, 3> exponents = random_log2_lengths(random, max_axis_log2, log2_of(limits.max_elements));
 
   Plan plan;
   plan.size = {std::int64_t{1} << exponents[0], std::int64_t{1} << exponents[1], std::int64_t{1} << exponents[2]};
-  const std::vector<ArchProfile>& profiles = arch_profiles();
-  const std::int64_t arch_choice = uniform(random, 0, static_cast<std::int64_t>(profiles.size()) - 1);
-  plan.arch = profiles[static_cast<std::size_t>(arch_choice)].name;
+  if (limits.arch.empty()) {
+    const std::vector<ArchProfile>& profiles = arch_profiles();
+    const std::int64_t arch_choice = uniform(random, 0, static_cast<std::int64_t>(profiles.size()) - 1);
+    plan.arch = profiles[static_cast<std::size_t>(arch_choice)].name;
+  } else {
+    plan.arch = limits.arch;
+  }
   std::array<std::vector<SubComputation>, 3> chains;
   for (Axis axis : all_axes) {
     const int a = axis_index(axis);
-    chains[a] = dif_chain(axis, plan.size[axis], random_radices(random, exponents[a], max_radix_log2));
+    chains[a] = dif_stages(axis, plan.size[axis], random_radices(random, exponents[a], max_radix_log2));
   }
   plan.kernels = random_kernels(random, random_interleaving(random, std::move(chains)));
   return plan;

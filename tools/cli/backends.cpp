@@ -5,6 +5,7 @@
 
 #include "fft3d/cpu_backend.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "validate/oracle.hpp"
 
 namespace fft3d::cli {
 namespace {
@@ -30,7 +31,7 @@ std::vector<double> run_cpu(const CpuBackend& cpu, const Volume& in, Volume& out
 }
 
 Backend cpu_backend(const Plan& plan) {
-  Backend backend{"cpu", true, "", 1e-12, 2e-6, {}};
+  Backend backend{"cpu", true, "", 1e-12, 2e-6, {}, validate::fftw_reference, {}};
   backend.run = [plan](const Volume& in, Volume& out, const RunSettings& settings) {
     const CpuBackend cpu(plan, settings.threads);
     return settings.precision == Precision::fp64 ? run_cpu<double>(cpu, in, out, settings)
@@ -39,17 +40,19 @@ Backend cpu_backend(const Plan& plan) {
   return backend;
 }
 
-Backend cuda_backend(const Plan&) {
-  return {"cuda", false, "this build has no CUDA backend yet", 0, 2e-6, {}};
-}
-
 }  // namespace
 
-Backend select_backend(const std::string& name, const Plan& plan) {
+#ifndef FFT3D_HAVE_CUDA
+Backend make_cuda_backend(const Plan&, const std::string&) {
+  return {"cuda", false, "this build has no CUDA backend (no CUDA toolkit was found at build time)", 0, 0, {}, {}, {}};
+}
+#endif
+
+Backend select_backend(const std::string& name, const Plan& plan, const std::string& plan_name) {
   if (name == "cpu") return cpu_backend(plan);
-  if (name == "cuda") return cuda_backend(plan);
+  if (name == "cuda") return make_cuda_backend(plan, plan_name);
   if (name == "auto") {
-    Backend cuda = cuda_backend(plan);
+    Backend cuda = make_cuda_backend(plan, plan_name);
     return cuda.available ? cuda : cpu_backend(plan);
   }
   throw UsageError("unknown backend '" + name + "': expected cpu, cuda or auto");

@@ -3,6 +3,8 @@
 
 #include <complex>
 #include <functional>
+#include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,11 +21,17 @@ struct RunSettings {
   bool in_place = false;
   int repeats = 1;
   int threads = 0;
+  bool per_kernel = false;  // CUDA: each kernel's time and bandwidth, and its copy twin's
 };
 
-// Transforms `in` into `out` (out arrives poisoned with NaN) `repeats` times; returns the seconds of each run,
-// the transform alone. The result is in settings.options.order, as the backend left it.
+// Transforms `in` into `out` (out arrives poisoned with NaN, and the backend poisons its own buffers too) and times
+// `repeats` runs of the transform alone; returns the seconds of each. The result is in settings.options.order.
 using Runner = std::function<std::vector<double>(const Volume& in, Volume& out, const RunSettings& settings)>;
+// The fp64 oracle the backend is checked against: natural order, the given direction and scaling.
+using Reference = std::function<void(const Extents& size, std::span<const std::complex<double>> in,
+                                     std::span<std::complex<double>> out, Direction, Scaling)>;
+// Lines the report adds once the check has passed (the competitor in the same run, per-kernel figures).
+using ExtraReport = std::function<void(const RunSettings& settings, double median_seconds, std::ostream& out)>;
 
 struct Backend {
   std::string name;
@@ -32,10 +40,15 @@ struct Backend {
   double error_bound_fp64 = 0;
   double error_bound_fp32 = 0;
   Runner run;
+  Reference reference;
+  ExtraReport extra_report;  // may be empty
 };
 
 // The backend named `name` ("cpu", "cuda") for `plan`, or for "auto" CUDA where a GPU and the CUDA backend exist,
 // else the CPU.
-Backend select_backend(const std::string& name, const Plan& plan);
+Backend select_backend(const std::string& name, const Plan& plan, const std::string& plan_name);
+
+// The CUDA backend (cuda_backend.cpp), or an unavailable one saying why: a build without CUDA, no GPU here.
+Backend make_cuda_backend(const Plan& plan, const std::string& plan_name);
 
 }  // namespace fft3d::cli

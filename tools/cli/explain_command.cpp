@@ -1,10 +1,46 @@
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 
+#include "fft3d/arch_profile.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "options.hpp"
+#ifdef FFT3D_HAVE_CUDA
+#include "fft3d/cuda_source.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/kernel_spec.hpp"
+#endif
 
 namespace fft3d::cli {
+namespace {
+
+// The KernelSpecs of the CUDA lowering (tiles, launch shape, shared-memory layout, bank conflicts, coalescing),
+// and with a directory each kernel's generated CUDA source as a self-contained .cu file.
+void explain_lowering(const Plan& plan, const std::string& plan_name, const std::string& dump_dir) {
+#ifdef FFT3D_HAVE_CUDA
+  const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch), plan_name);
+  std::cout << "\nlowering for the " << plan.arch << " profile\n\n" << tile::explain(lowered);
+  if (dump_dir.empty()) return;
+  std::filesystem::create_directories(dump_dir);
+  std::vector<const KernelSpec*> specs;
+  for (const KernelSpec& spec : lowered.kernels) specs.push_back(&spec);
+  if (lowered.reorder) specs.push_back(&*lowered.reorder);
+  for (const KernelSpec* spec : specs) {
+    const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index + 1) + "_" +
+                             spec->entry_name() + ".cu";
+    std::ofstream out(path);
+    if (!(out << emit_cuda_source(*spec))) throw UsageError(path + ": cannot write the generated kernel");
+    std::cout << "wrote " << path << "\n";
+  }
+#else
+  (void)plan;
+  (void)plan_name;
+  if (!dump_dir.empty()) throw UsageError("--dump-cuda needs a build with the CUDA toolkit (the kernel generator)");
+#endif
+}
+
+}  // namespace
 
 int explain_command(const Args& args) {
   po::options_description options("explain options");
@@ -14,11 +50,12 @@ int explain_command(const Args& args) {
       ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size")
       ("bandwidth", po::value<double>()->default_value(3000.0), "memory bandwidth in GB/s for the floor time "
                                                                  "(default: an H100's measured memcpy)")
-      ("precision", po::value<std::string>()->default_value("fp32"), "fp32 (8-byte complex) or fp64 (16-byte)");
+      ("precision", po::value<std::string>()->default_value("fp32"), "fp32 (8-byte complex) or fp64 (16-byte)")
+      ("dump-cuda", po::value<std::string>()->default_value(""), "write each generated kernel to DIR as a .cu file");
   po::positional_options_description positional;
   positional.add("plan", 1);
   po::variables_map vm;
-  if (!parse_options("explain", "PLAN [--bandwidth GB/s]", args, options, positional, vm)) return exit_ok;
+  if (!parse_options("explain", "PLAN [--bandwidth GB/s] [--dump-cuda DIR]", args, options, positional, vm)) return exit_ok;
 
   const auto optional_string = [&](const char* key) {
     return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
@@ -50,6 +87,7 @@ int explain_command(const Args& args) {
             << " Mflop by the paper's 5 N log2 N\n"
             << std::setprecision(3) << "floor    " << cost.floor_seconds(bandwidth) * 1e3 << " ms at " << bandwidth
             << " GB/s\n";
+  explain_lowering(plan, how, vm["dump-cuda"].as<std::string>());
   return exit_ok;
 }
 

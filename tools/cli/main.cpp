@@ -4,6 +4,7 @@
 #include <new>
 
 #include "commands.hpp"
+#include "fft3d/cuda_errors.hpp"
 #include "fft3d/diagnostics.hpp"
 
 namespace {
@@ -53,6 +54,12 @@ int main(int argc, char** argv) {
     } catch (const fft3d::UsageError& e) {
       std::cerr << "fft3d " << name << ": error: " << e.what() << "\n";
       return fft3d::cli::exit_usage;
+    } catch (const fft3d::GpuUnavailable& e) {
+      std::cerr << "fft3d " << name << ": error: " << e.what() << "\n";
+      return fft3d::cli::exit_unavailable;
+    } catch (const fft3d::OutOfMemory& e) {
+      std::cerr << "fft3d " << name << ": error: " << e.what() << "\n";
+      return fft3d::cli::exit_unavailable;
     } catch (const std::bad_alloc&) {
       std::cerr << "fft3d " << name << ": error: out of host memory\n";
       return fft3d::cli::exit_unavailable;

@@ -52,7 +52,8 @@ int run_command(const Args& args) {
       ("in-place", po::bool_switch(), "transform in place (default: out of place, input kept)")
       ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random input")
       ("repeat", po::value<int>()->default_value(1), "timed runs; the report gives median, min and max")
-      ("threads", po::value<int>()->default_value(0), "CPU backend threads (0: all cores)");
+      ("threads", po::value<int>()->default_value(0), "CPU backend threads (0: all cores)")
+      ("per-kernel", po::bool_switch(), "CUDA: each kernel's time and bandwidth, and its copy twin's");
   po::positional_options_description positional;
   positional.add("plan", 1);
   po::variables_map vm;
@@ -65,7 +66,7 @@ int run_command(const Args& args) {
   };
   std::string how;
   const Plan plan = plan_from(optional_string("plan"), optional_string("size"), vm["arch"].as<std::string>(), how).plan;
-  const Backend backend = select_backend(vm["backend"].as<std::string>(), plan);
+  const Backend backend = select_backend(vm["backend"].as<std::string>(), plan, how);
   if (!backend.available) {
     std::cerr << "fft3d run: error: the " << backend.name << " backend cannot run here: " << backend.why_not << "\n";
     return exit_unavailable;
@@ -84,6 +85,7 @@ int run_command(const Args& args) {
   settings.in_place = vm["in-place"].as<bool>();
   settings.repeats = vm["repeat"].as<int>();
   settings.threads = vm["threads"].as<int>();
+  settings.per_kernel = vm["per-kernel"].as<bool>();
   if (settings.repeats < 1) throw UsageError("--repeat must be at least 1");
   const double bound = settings.precision == Precision::fp64 ? backend.error_bound_fp64 : backend.error_bound_fp32;
   if (bound == 0) throw UsageError("the " + backend.name + " backend has no " + precision + " mode");
@@ -100,9 +102,9 @@ int run_command(const Args& args) {
             << (settings.in_place ? "in place" : "out of place") << "\n";
   const Timing time = summarize(backend.run(input, output, settings));
 
-  // The check: the output against the fp64 FFTW oracle, in natural order.
+  // The check: the output against the backend's fp64 oracle (FFTW on the CPU, cuFFT Z2Z on the GPU), natural order.
   if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, output);
-  validate::fftw_reference(size, input, reference, settings.options.direction, settings.options.scaling);
+  backend.reference(size, input, reference, settings.options.direction, settings.options.scaling);
   const validate::ErrorReport error = validate::compare(output, reference);
   print_error("error     ", error, size, bound);
 
@@ -130,6 +132,7 @@ int run_command(const Args& args) {
             << " (5 N log2 N / t)\nbandwidth " << cost.bytes_moved / time.median / 1e9 << " GB/s (" << cost.passes
             << " passes, " << cost.bytes_moved / 1e6 << " MB moved); paper's 8 N accesses / t: "
             << 8.0 * static_cast<double>(n) * accesses / time.median / 1e9 << " GB/s\n";
+  if (backend.extra_report) backend.extra_report(settings, time.median, std::cout);
   return exit_ok;
 }
 

@@ -66,6 +66,26 @@ expect 0 "explain" -- "$fft3d" explain "$src/plans/tesla/256x256x256.yaml" --ban
 contains out "passes   4" "explain counts passes"
 contains out "floor    " "explain gives the floor time"
 
+# With the kernel generator (a CUDA build): explain shows the KernelSpecs, and every dumped kernel of every shipped
+# plan compiles as it stands with nvcc.
+if "$fft3d" explain "$src/plans/tesla/128x128x128.yaml" | grep -q "^lowering for"; then
+  nvcc="${CUDACXX:-/usr/local/cuda/bin/nvcc}"
+  for plan in "$src"/plans/tesla/*.yaml "$src"/plans/fermi/*.yaml; do
+    name="$(basename "$(dirname "$plan")")-$(basename "$plan" .yaml)"
+    expect 0 "explain --dump-cuda $name" -- "$fft3d" explain "$plan" --dump-cuda "$work/cuda/$name"
+    contains out "global accesses:" "explain $name shows the coalescing check"
+    if [ -x "$nvcc" ]; then
+      for cu in "$work/cuda/$name"/*.cu; do
+        expect 0 "nvcc -arch=sm_90 -cubin $(basename "$cu") of $name" -- "$nvcc" -arch=sm_90 -cubin -o "$work/k.cubin" "$cu"
+      done
+    else
+      echo "SKIP: no nvcc at $nvcc: dumped kernels not compiled standalone"
+    fi
+  done
+else
+  echo "SKIP: a build without the CUDA kernel generator: no lowering or --dump-cuda checks"
+fi
+
 for arch in tesla fermi hopper; do
   for size in 1x1x16 16x1x1 2x4x8 64x32x16 1024x2x1 4096x4096x4096; do
     expect 0 "plan $size $arch" -- "$fft3d" plan --size "$size" --arch "$arch" -o "$work/p.yaml"

@@ -7,6 +7,7 @@
 #include "fft3d/checks.hpp"
 #include "fft3d/cpu_backend.hpp"
 #include "fft3d/index_maps.hpp"
+#include "fft3d/planner.hpp"
 #include "validate/oracle.hpp"
 #include "validate/random_plans.hpp"
 
@@ -110,7 +111,7 @@ Plan split_axis_plan(Axis axis, const std::vector<std::int64_t>& radices) {
     std::int64_t& length = other == Axis::x ? plan.size.nx : other == Axis::y ? plan.size.ny : plan.size.nz;
     if (other == axis) {
       length = length_of(radices);
-      for (const SubComputation& stage : dif_chain(axis, length, radices)) plan.kernels.push_back({{stage}});
+      for (const SubComputation& stage : dif_stages(axis, length, radices)) plan.kernels.push_back({{stage}});
     } else {
       length = other_length;
       last.subs.push_back({other, 1, length, 1, length, false});

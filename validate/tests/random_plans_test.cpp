@@ -70,6 +70,18 @@ TEST(RandomLegalPlan, HonoursTighterLimits) {
   }
 }
 
+TEST(RandomLegalPlan, HonoursAFixedArch) {
+  std::mt19937_64 random(15);
+  for (const char* arch : {"tesla", "fermi", "hopper"})
+    for (int i = 0; i < 100; ++i) {
+      const Plan plan = random_legal_plan(random, {.max_radix = 64, .arch = arch});
+      ASSERT_TRUE(check_plan(plan).empty()) << to_yaml(plan);
+      EXPECT_EQ(plan.arch, arch);
+      for (const Kernel& kernel : plan.kernels)
+        for (const SubComputation& sub : kernel.subs) EXPECT_LE(sub.radix, 64) << to_yaml(plan);
+    }
+}
+
 TEST(RandomLegalPlan, RejectsLimitsThatAreNotPowersOfTwoOrTooSmall) {
   std::mt19937_64 random(14);
   EXPECT_THROW(random_legal_plan(random, {.max_axis_length = 100}), UsageError);
@@ -77,6 +89,7 @@ TEST(RandomLegalPlan, RejectsLimitsThatAreNotPowersOfTwoOrTooSmall) {
   EXPECT_THROW(random_legal_plan(random, {.max_elements = 1}), UsageError);
   EXPECT_THROW(random_legal_plan(random, {.max_radix = 1}), UsageError);
   EXPECT_THROW(random_legal_plan(random, {.max_radix = 6}), UsageError);
+  EXPECT_THROW(random_legal_plan(random, {.arch = "kepler"}), UsageError);
 }
 
 }  // namespace

@@ -1,0 +1,106 @@
+#include "bench/gpu_timing.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cufft.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fft3d/cuda_check.hpp"
+#include "fft3d/cuda_errors.hpp"
+
+namespace fft3d::bench {
+namespace {
+
+void check_cufft(cufftResult code, const char* call) {
+  if (code == CUFFT_ALLOC_FAILED) throw OutOfMemory(std::string(call) + ": cuFFT could not allocate its work area");
+  if (code != CUFFT_SUCCESS) throw CudaError(call, static_cast<int>(code), "cuFFT error");
+}
+
+// Events that are destroyed on every path.
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EventPair() {
+    cuda::check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda::check(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+};
+
+}  // namespace
+
+Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, int repeats, void* stream,
+                   const std::function<void(void* stream)>& before_each) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  for (int i = 0; i < warmup; ++i) {
+    if (before_each) before_each(stream);
+    body(stream);
+  }
+  cuda::check(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up)");
+  EventPair events;
+  std::vector<double> times;
+  for (int i = 0; i < repeats; ++i) {
+    if (before_each) before_each(stream);
+    cuda::check(cudaEventRecord(events.start, s), "cudaEventRecord");
+    body(stream);
+    cuda::check(cudaEventRecord(events.stop, s), "cudaEventRecord");
+    cuda::check(cudaEventSynchronize(events.stop), "cudaEventSynchronize");
+    float ms = 0;
+    cuda::check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+    times.push_back(ms);
+  }
+  cuda::check(cudaGetLastError(), "a timed launch");
+  std::sort(times.begin(), times.end());
+  return {times[times.size() / 2], times.front(), times.back(), times};
+}
+
+double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {
+  void* a = nullptr;
+  void* b = nullptr;
+  cuda::check(cudaMalloc(&a, bytes), "cudaMalloc (memcpy source)");
+  const cudaError_t second = cudaMalloc(&b, bytes);
+  if (second != cudaSuccess) cudaFree(a);
+  cuda::check(second, "cudaMalloc (memcpy destination)");
+  cudaMemset(a, 0x3C, bytes);
+  double ms = 0;
+  try {
+    ms = time_on_gpu([&](void* stream) {
+      cuda::check(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)),
+                  "cudaMemcpyAsync");
+    }, 3, repeats).median_ms;
+  } catch (...) {
+    cudaFree(a);
+    cudaFree(b);
+    throw;
+  }
+  cudaFree(a);
+  cudaFree(b);
+  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+}
+
+CufftC2C::CufftC2C(const Extents& size) {
+  cufftHandle handle;
+  check_cufft(cufftCreate(&handle), "cufftCreate");
+  handle_ = handle;
+  const cufftResult made = cufftMakePlan3d(handle, static_cast<int>(size.nz), static_cast<int>(size.ny),
+                                           static_cast<int>(size.nx), CUFFT_C2C, &workspace_);
+  if (made != CUFFT_SUCCESS) cufftDestroy(handle);
+  check_cufft(made, "cufftMakePlan3d (C2C)");
+}
+
+CufftC2C::~CufftC2C() { cufftDestroy(handle_); }
+
+void CufftC2C::execute(const void* in, void* out, Direction direction, void* stream) {
+  check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
+  check_cufft(cufftExecC2C(handle_, static_cast<cufftComplex*>(const_cast<void*>(in)), static_cast<cufftComplex*>(out),
+                           direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE),
+              "cufftExecC2C");
+}
+
+std::size_t CufftC2C::workspace_bytes() const { return workspace_; }
+
+}  // namespace fft3d::bench

@@ -1,0 +1,47 @@
+// Timing on the GPU with CUDA events, the memcpy ceiling and the cuFFT competitor, measured in the same process as
+// fft3d. CUDA types stay out of this header (streams are void*).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "fft3d/plan_ir.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d::bench {
+
+struct Timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  std::vector<double> samples_ms;  // every timed run, sorted
+};
+
+// Runs `body(stream)` `warmup` times, then times each of `repeats` runs with CUDA events on `stream`.
+// `before_each` (optional) runs before every run, outside the timed region: e.g. to restore an in-place input.
+Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, int repeats, void* stream = nullptr,
+                   const std::function<void(void* stream)>& before_each = {});
+
+// Device-to-device copy bandwidth of a buffer of `bytes`, in GB/s counting bytes read plus bytes written
+// (the ceiling one read and one write of the volume can reach). Allocates 2 x bytes for the measurement.
+double memcpy_gbytes_per_second(std::int64_t bytes, int repeats = 20);
+
+// cuFFT C2C (fp32) for a volume, planned once: the competitor timed on fft3d's own buffers.
+class CufftC2C {
+ public:
+  explicit CufftC2C(const Extents& size);
+  ~CufftC2C();
+  CufftC2C(const CufftC2C&) = delete;
+  CufftC2C& operator=(const CufftC2C&) = delete;
+  // Device pointers of float2; in == out runs in place. cuFFT never scales.
+  void execute(const void* in, void* out, Direction direction, void* stream = nullptr);
+  std::size_t workspace_bytes() const;
+
+ private:
+  int handle_ = 0;
+  std::size_t workspace_ = 0;
+};
+
+}  // namespace fft3d::bench

@@ -1,0 +1,48 @@
+// NVRTC compilation of generated kernels with an on-disk cache. Works without a GPU (compile for a named arch).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fft3d/kernel_spec.hpp"
+
+namespace fft3d {
+
+// What ptxas reported for the kernel (--ptxas-options=-v).
+struct CompileReport {
+  int registers = -1;
+  std::int64_t stack_frame_bytes = 0;
+  std::int64_t spill_store_bytes = 0;
+  std::int64_t spill_load_bytes = 0;
+  std::int64_t static_shared_bytes = 0;
+  bool from_cache = false;
+  double compile_ms = 0;   // NVRTC time (0 on a cache hit)
+  std::string cubin_path;  // the cache entry
+  std::string log;         // the full NVRTC/ptxas log
+  bool spills() const { return spill_store_bytes > 0 || spill_load_bytes > 0; }
+};
+
+struct CompiledKernel {
+  std::string entry_name;
+  std::vector<char> cubin;
+  CompileReport report;
+};
+
+// Parses "Used N registers", "N bytes stack frame, N bytes spill stores, N bytes spill loads", "N bytes smem".
+CompileReport parse_ptxas_log(const std::string& log);
+
+// $FFT3D_CACHE_DIR, else ~/.cache/fft3d (created on demand).
+std::string kernel_cache_directory();
+// NVRTC's version as "13.0".
+std::string nvrtc_version_text();
+
+// The NVRTC options used for `arch` (e.g. 90): sm_<arch>, -std=c++17, ptxas verbose.
+std::vector<std::string> nvrtc_options(int arch);
+
+// Compiles the spec's generated source for sm_<arch>, or loads it from the cache keyed by the hash of (spec text,
+// generated source, arch, NVRTC version, options). On failure the source is kept next to the log and CompileError
+// names both paths.
+CompiledKernel compile_kernel(const KernelSpec& spec, int arch);
+
+}  // namespace fft3d

@@ -1,0 +1,26 @@
+// CUDA source generation: one self-contained .cu text per KernelSpec. The text compiles with NVRTC and, as it
+// stands, with `nvcc -arch=sm_90 -cubin` (the device helpers are inlined into it).
+//
+// Every generated kernel has the signature
+//   extern "C" __global__ void <spec.entry_name()>(const float2* in, float2* out, float scale, int flags)
+// with flags a combination of the KernelFlags below; `in` may equal `out` (tiles are read whole before written).
+#pragma once
+
+#include <string>
+
+#include "fft3d/kernel_spec.hpp"
+
+namespace fft3d {
+
+enum KernelFlags : int {
+  kernel_flag_conjugate_load = 1,   // conjugate values as they are read (the inverse runs as conj(F(conj(x))))
+  kernel_flag_conjugate_store = 2,  // conjugate values as they are written
+  kernel_flag_natural_store = 4,    // permute axes held whole by the tile into natural order as the tile is stored
+};
+
+std::string emit_cuda_source(const KernelSpec& spec);
+// The same without the leading comment header (what the kernel cache keys on, so a plan's name or path does not
+// change the key).
+std::string emit_cuda_kernel_text(const KernelSpec& spec);
+
+}  // namespace fft3d

@@ -1,0 +1,113 @@
+// Index maps of a tile kernel and the static checkers built on them. The CUDA emitter prints exactly these
+// formulas (same modes, same shifts), so what the checkers prove on the CPU is what the GPU executes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fft3d/kernel_spec.hpp"
+
+namespace fft3d::tile {
+
+// @pre v is a power of two. @post (1 << result) == v.
+int log2_exact(std::int64_t v);
+
+// Tile-linear distance between consecutive local indices of `axis` (1 for X, EX for Y, EX*EY for Z).
+std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis);
+// Local index of `axis` inside tile element e. @post < spec.axes[axis].extent().
+std::int64_t local_index(const KernelSpec& spec, Axis axis, std::int64_t e);
+// Offset along the axis of local index l: sum of l's digits times the tile modes' strides.
+std::int64_t local_position(const AxisTile& axis, std::int64_t l);
+// Origin along the axis of the tile with index t (t < axis.tiles()), from the grid modes.
+std::int64_t origin_position(const AxisTile& axis, std::int64_t t);
+// Origins (x, y, z) of block `block`: consecutive blocks walk the X tiles first, then Y, then Z (paper §4.4).
+std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block);
+// Global element index x + NX*(y + NY*z) of tile element e in block `block`.
+std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
+// Global coordinate along `axis` of tile element e in block `block`.
+std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e);
+
+// Shared-memory word of tile element e. @post injective on [0, tile_elements).
+std::int64_t shared_address(const SharedLayout& layout, std::int64_t e);
+// First tile element of butterfly b of a stage (b < tile_elements / radix).
+std::int64_t butterfly_base(const TileStage& stage, std::int64_t b);
+// First tile element of butterfly b of radix-`radix` butterflies whose inputs are `element_step` apart: b with a
+// zero field of log2(radix) bits inserted at log2(element_step). (The overload above passes the stage's own.)
+std::int64_t butterfly_base(std::int64_t element_step, std::int64_t radix, std::int64_t b);
+
+// One pass of a split stage (TileStage::split_radices = r_1..r_n, r = their product, E = stage.element_step).
+// A butterfly group of the stage is the r tile elements group_base + q*E, q < r (group index q: the bits
+// [log2 E, log2 E + log2 r) of the element). Pass i runs the DIF stage i of that r-point line: radix-r_i
+// butterflies whose inputs are local_stride = r_(i+1)*...*r_n apart in q. A pass other than the last multiplies its
+// output m by w_{local_span}^{(q mod local_stride)*m} (local_span = r_i*local_stride) and writes in place. The last
+// pass (local_stride 1, butterflies at q = a multiple of r_n) writes output m to group index
+// f = frequency_at_position(q + m, radices) (natural order in the group) multiplied by the plan stage's twiddle
+// w_span^(j*f): after it, the group holds exactly the plan stage's outputs.
+struct SplitPass {
+  std::int64_t radix = 1;
+  std::int64_t local_stride = 1;  // in group-index units
+  std::int64_t local_span = 1;    // radix * local_stride: the span of this pass's twiddle
+  std::int64_t element_step = 1;  // stage.element_step * local_stride: tile distance between inputs
+  bool last = false;
+};
+// @pre stage.is_split(). @post one pass per split radix, in execution order; only the last has last == true.
+std::vector<SplitPass> split_passes(const TileStage& stage);
+// Group index q of tile element e in `stage`'s butterfly groups. @post q < stage.sub.radix
+std::int64_t group_index(const TileStage& stage, std::int64_t e);
+// The tile element the last pass writes output m of its butterfly with first element `base` to (natural order in the
+// group). @post over all butterflies and m, a permutation of the tile that keeps every group.
+std::int64_t split_output_element(const TileStage& stage, std::int64_t base, std::int64_t m);
+// The natural group index that element (first element `base`, output m) of the last pass receives: f above.
+std::int64_t split_output_frequency(const TileStage& stage, std::int64_t base, std::int64_t m);
+
+// The tile element whose value belongs at element e when the store writes natural order (axes whose every stage
+// is in this kernel are reversed inside the tile with fft3d::digit_reversed_position; others pass through).
+std::int64_t natural_source(const KernelSpec& spec, std::int64_t e);
+
+// One shared-memory access instruction: the tile element each thread touches (-1: inactive).
+struct AccessInstruction {
+  int phase = 0;  // index into SharedAccesses::phases
+  std::vector<std::int64_t> element;
+};
+struct SharedAccesses {
+  std::vector<std::string> phases;  // "load", "stage 2 X(32, 8, 8, 64, tw)", "store natural", ...
+  std::vector<AccessInstruction> instructions;
+};
+// Every shared-memory access instruction of the kernel, in execution order (the writes of the load phase, each
+// stage's reads (its writes touch the same words), the store's reads in both orders). Independent of the layout.
+SharedAccesses shared_accesses(const KernelSpec& spec);
+
+struct PhaseConflict {
+  std::string phase;
+  int degree = 1;  // worst number of distinct words one bank serves in one request of a conflict group
+};
+struct BankReport {
+  std::vector<PhaseConflict> phases;  // worst degree per phase name
+  int worst() const;
+  int worst_excluding_natural_store() const;
+};
+// Bank conflicts of the spec's shared layout (or `layout`) over groups of spec.conflict_group_threads threads.
+BankReport check_bank_conflicts(const KernelSpec& spec);
+BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layout);
+// stop_above: give up once a phase other than the natural-order store exceeds this degree (the layout search
+// cannot pick such a layout); the report is then partial, with that phase's degree at least stop_above + 1.
+BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layout, const SharedAccesses& accesses,
+                                int stop_above = 1 << 30);
+
+struct CoalescingReport {
+  std::int64_t requests = 0;          // warp-wide global loads and stores checked
+  std::int64_t partial_segments = 0;  // 128-byte segments a request touches but does not cover whole
+  std::string first_problem;          // empty when coalesced
+  bool coalesced() const { return partial_segments == 0; }
+};
+// Every global load and store of every warp (checked for the first and last blocks; the others are translates of
+// them by multiples of 16 elements along X).
+CoalescingReport check_coalescing(const KernelSpec& spec);
+
+// What `fft3d explain` shows: each kernel's spec, its bank-conflict degrees and coalescing, and the natural-order
+// strategy (in-tile permutation or the digit-reversal pass and its workspace).
+std::string explain(const LoweredPlan& lowered);
+
+}  // namespace fft3d::tile

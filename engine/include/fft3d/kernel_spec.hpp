@@ -1,0 +1,130 @@
+// KernelSpec: one plan kernel lowered against an architecture profile. Plain value types that the CUDA emitter,
+// the static checkers and `explain` read; nothing here depends on CUDA.
+//
+// Tiles (DESIGN.md, paper §4.3-4.4): for an axis with stages in the kernel, S = the first stage's span and T = the
+// last stage's stride; one block holds the S/T positions {g*S + j + m*T : m < S/T} for one (g, j), i.e. whole
+// butterfly groups of every stage of that axis. Along X the tile is made of aligned 16-element (128-byte) chunks.
+// Every extent is a power of two, so a tile element's linear index e = lx + EX*(ly + EY*lz) is a bit field and every
+// index map below is shifts and masks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/plan_ir.hpp"
+
+namespace fft3d {
+
+// One digit of a tile or of the tile grid along an axis: `extent` values, `stride` apart in the axis's global
+// coordinate. Contract: extent and stride are powers of two.
+struct TileMode {
+  std::int64_t extent = 1;
+  std::int64_t stride = 1;
+  friend bool operator==(const TileMode&, const TileMode&) = default;
+};
+
+// The tile of one axis. Global coordinate of (tile origin digits o, local index l) along the axis:
+// sum over grid modes of o_i*stride_i + sum over tile modes of l_i*stride_i (digits fastest first).
+// @post extent() * tiles() == length, and the two sums enumerate [0, length) exactly once.
+struct AxisTile {
+  Axis axis = Axis::x;
+  std::int64_t length = 1;
+  std::vector<TileMode> tile;  // fastest first; product = positions one block holds along the axis
+  std::vector<TileMode> grid;  // fastest first; product = number of tiles along the axis
+  // Digit reversal of the axis's stages (execution order), set when this kernel holds every stage of the axis:
+  // the natural-order store then permutes inside the tile.
+  std::vector<std::int64_t> reversal_radices;
+
+  std::int64_t extent() const;
+  std::int64_t tiles() const;
+  friend bool operator==(const AxisTile&, const AxisTile&) = default;
+};
+
+// A sub-computation as it runs on the tile in shared memory. The radix-point DFT of butterfly b reads tile elements
+// base(b) + k*element_step (k < radix); base(b) inserts a zero field of log2(radix) bits at log2(element_step).
+//
+// A radix over the profile's in-register limit is split (lowering rule split_radix.cpp): the radix-r DFT of every
+// butterfly group runs as the DIF stages of an r-point line, radices r_1 * ... * r_n = r (execution order), each
+// pass computed by many threads through shared memory; the last pass writes every output to its natural place in
+// the group and applies the plan stage's twiddle there (tile::split_passes has the exact maps).
+struct TileStage {
+  SubComputation sub;
+  std::int64_t element_step = 1;  // tile-linear distance between consecutive inputs of one butterfly
+  std::vector<std::int64_t> split_radices;  // empty: one thread computes the whole radix in registers
+  bool is_split() const { return !split_radices.empty(); }
+  friend bool operator==(const TileStage&, const TileStage&) = default;
+};
+
+// Shared-memory word address of tile element e (real and imaginary parts live in two such arrays):
+// identity: e; pad: e + (e >> shift); xor_rows: e ^ ((e >> shift) & (banks - 1)), and when second_shift > 0 also
+// ^ ((e >> second_shift) & (banks - 1)) (two index fields staggering the banks: tiles whose passes stride along
+// two axes, e.g. a split Z stage behind 16 X columns, need both).
+enum class SharedLayoutKind : std::uint8_t { identity, pad, xor_rows };
+struct SharedLayout {
+  SharedLayoutKind kind = SharedLayoutKind::identity;
+  int shift = 0;
+  int banks = 32;
+  std::int64_t words = 0;  // per array (real or imaginary)
+  int second_shift = 0;    // xor_rows only; 0: a single field
+  friend bool operator==(const SharedLayout&, const SharedLayout&) = default;
+};
+
+enum class KernelRole : std::uint8_t { tile, digit_reversal };
+
+struct KernelSpec {
+  KernelRole role = KernelRole::tile;
+  std::string plan_name;          // the plan's file or "<plan>"
+  std::uint64_t plan_hash = 0;    // stable_hash(plan)
+  int kernel_index = 0;           // position in the plan (the reorder pass takes kernels.size())
+  Kernel kernel;                  // the plan's text for this kernel (empty for the reorder pass)
+  std::string profile;            // arch profile name
+  int conflict_group_threads = 32;
+  Extents size;
+  std::array<AxisTile, 3> axes;   // x, y, z (tile role only)
+  std::vector<TileStage> stages;  // in kernel order (tile role only)
+  // Digit-reversal pass: radices of each axis to undo (empty: the axis is already natural).
+  std::array<std::vector<std::int64_t>, 3> reorder_radices;
+  SharedLayout shared;
+  int threads = 0;                // block size
+  std::int64_t tile_elements = 0;
+  std::int64_t blocks = 0;
+  std::int64_t shared_bytes = 0;
+  double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
+
+  std::string entry_name() const;  // the extern "C" kernel name, unique per spec text
+  friend bool operator==(const KernelSpec&, const KernelSpec&) = default;
+};
+
+// All kernels of a plan, and whether natural order needs the digit-reversal pass (through a workspace).
+struct LoweredPlan {
+  std::vector<KernelSpec> kernels;         // tile kernels, in plan order
+  std::optional<KernelSpec> reorder;       // present when some axis's stages span several kernels
+  std::int64_t workspace_bytes() const;    // for natural order; digit-reversed order needs none
+};
+
+// A kernel that cannot be lowered onto its profile (tile over shared memory, too many threads). The message names
+// the kernel and the numbers.
+class LoweringError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Lowers a legal plan (require_legal is called) for `profile`. Throws LoweringError.
+LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>");
+// Largest radix one thread computes in registers on `profile`; larger radices are split across threads
+// (TileStage::split_radices). See lowering/split_radix.cpp for how the limit follows from the register file.
+std::int64_t register_radix_limit(const ArchProfile& profile);
+
+// Canonical text of a spec (every field, one per line); stable across builds. `explain` prints it.
+std::string to_string(const KernelSpec& spec);
+std::string to_string(const TileMode& mode);          // "16:1"
+std::string to_string(const SharedLayout& layout);    // "pad(>>5) 1056 words"
+std::uint64_t stable_hash(const KernelSpec& spec);    // FNV-1a of to_string(spec)
+std::uint64_t fnv1a(const std::string& text, std::uint64_t seed = 14695981039346656037ULL);
+
+}  // namespace fft3d

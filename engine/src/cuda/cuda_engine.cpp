@@ -1,0 +1,215 @@
+// The executor: compiled kernels launched in plan order with their bindings (the first reads `in`, the rest run in
+// place on `out`), then the digit-reversal pass through the workspace when natural order needs it.
+#include "fft3d/cuda_engine.hpp"
+
+#include <chrono>
+#include <future>
+#include <map>
+
+#include "fft3d/cuda_check.hpp"
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/cuda_source.hpp"
+#include "fft3d/diagnostics.hpp"
+
+namespace fft3d {
+namespace {
+
+struct LoadedKernel {
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t kernel = nullptr;
+};
+
+int current_arch() {
+  int device = 0;
+  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+  // Two attributes rather than cudaGetDeviceProperties, which reads every property (slow for a warm start).
+  int major = 0, minor = 0;
+  cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+  return major * 10 + minor;
+}
+
+void require_fits_device(const Plan& plan) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const auto bytes = static_cast<std::size_t>(plan.size.elements()) * 8;
+  if (bytes > total_bytes)
+    throw OutOfMemory("a " + to_string(plan.size) + " fp32 complex volume needs " + std::to_string(bytes) +
+                      " B; the device has " + std::to_string(total_bytes) + " B");
+}
+
+LoadedKernel load(const CompiledKernel& compiled, std::int64_t shared_bytes) {
+  LoadedKernel loaded;
+  cuda::check(cudaLibraryLoadData(&loaded.library, compiled.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+              "cudaLibraryLoadData(" + compiled.entry_name + ")");
+  cuda::check(cudaLibraryGetKernel(&loaded.kernel, loaded.library, compiled.entry_name.c_str()),
+              "cudaLibraryGetKernel(" + compiled.entry_name + ")");
+  if (shared_bytes > 48 * 1024)
+    cuda::check(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel),
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
+                "cudaFuncSetAttribute(" + compiled.entry_name + ")");
+  return loaded;
+}
+
+}  // namespace
+
+struct CopyTwin {
+  KernelSpec spec;
+  LoadedKernel loaded;
+};
+
+struct CudaEngine::Impl {
+  Plan plan;
+  LoweredPlan lowered;
+  std::vector<CudaKernelInfo> infos;
+  std::vector<LoadedKernel> loaded;
+  int arch = 0;
+  double setup_ms = 0;
+  void* workspace = nullptr;
+  std::map<std::size_t, CopyTwin> copy_twins;  // built on first use (benchmarks only)
+
+  ~Impl() {
+    if (workspace) cudaFree(workspace);
+    for (LoadedKernel& k : loaded) cudaLibraryUnload(k.library);
+    for (auto& [index, twin] : copy_twins) cudaLibraryUnload(twin.loaded.library);
+  }
+
+  void launch(std::size_t index, const void* in, void* out, float scale, int flags, cudaStream_t stream) const {
+    const KernelSpec& spec = infos[index].spec;
+    if (spec.blocks > 0x7fffffffLL) throw LoweringError(spec.entry_name() + ": grid of " +
+                                                        std::to_string(spec.blocks) + " blocks is over 2^31 - 1");
+    void* args[] = {&in, &out, &scale, &flags};
+    cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(loaded[index].kernel),
+                                 dim3(static_cast<unsigned>(spec.blocks)), dim3(static_cast<unsigned>(spec.threads)),
+                                 args, static_cast<std::size_t>(spec.shared_bytes), stream),
+                "cudaLaunchKernel(" + spec.entry_name() + ")");
+  }
+
+  // Flags and scale of tile kernel `index` in a run with `options`.
+  std::pair<float, int> bindings(std::size_t index, const TransformOptions& options) const {
+    const bool inverse = options.direction == Direction::inverse;
+    const bool last = index + 1 == lowered.kernels.size();
+    int flags = options.order == Order::natural ? kernel_flag_natural_store : 0;
+    if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
+    if (inverse && last) flags |= kernel_flag_conjugate_store;
+    const bool scaled = last && options.scaling == Scaling::full;
+    return {scaled ? static_cast<float>(1.0 / static_cast<double>(plan.size.elements())) : 1.0f, flags};
+  }
+
+  void* workspace_for_reorder() {
+    if (!workspace)
+      cuda::check(cudaMalloc(&workspace, static_cast<std::size_t>(lowered.workspace_bytes())),
+                  "cudaMalloc(workspace)");
+    return workspace;
+  }
+};
+
+CudaEngine::CudaEngine(const Plan& plan, std::string plan_name) : impl_(std::make_unique<Impl>()) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
+  if (!profile) throw UsageError("unknown arch profile '" + plan.arch + "' (known: " + arch_profile_names() + ")");
+  impl_->plan = plan;
+  impl_->arch = current_arch();  // GpuUnavailable first: nothing below is useful without a device
+  require_fits_device(plan);     // before lowering, so an oversized volume is OutOfMemory whatever its plan
+  impl_->lowered = lower_plan(plan, *profile, plan_name);
+  std::vector<KernelSpec> specs = impl_->lowered.kernels;
+  if (impl_->lowered.reorder) specs.push_back(*impl_->lowered.reorder);
+  // NVRTC runs are independent: compile every kernel at once, then load in order (a cold plan costs its slowest
+  // kernel's compile rather than the sum).
+  std::vector<std::future<CompiledKernel>> compiling;
+  for (const KernelSpec& spec : specs)
+    compiling.push_back(std::async(std::launch::async, [&spec, arch = impl_->arch] { return compile_kernel(spec, arch); }));
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    CompiledKernel compiled = compiling[k].get();
+    impl_->loaded.push_back(load(compiled, specs[k].shared_bytes));
+    impl_->infos.push_back({specs[k], std::move(compiled.report)});
+  }
+  impl_->setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+CudaEngine::~CudaEngine() = default;
+CudaEngine::CudaEngine(CudaEngine&&) noexcept = default;
+CudaEngine& CudaEngine::operator=(CudaEngine&&) noexcept = default;
+
+void CudaEngine::execute(const void* in, void* out, const TransformOptions& options, void* stream) {
+  if (!in || !out) throw UsageError("CudaEngine::execute: null device pointer (in or out)");
+  const auto s = static_cast<cudaStream_t>(stream);
+  const std::size_t bytes = static_cast<std::size_t>(impl_->plan.size.elements()) * 8;
+  if (impl_->lowered.kernels.empty()) {  // a 1x1x1 volume: the transform is the identity
+    if (in != out) cuda::check(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
+    return;
+  }
+  const std::size_t reorder = impl_->lowered.kernels.size();  // index of the digit-reversal pass
+  const bool reordering = options.order == Order::natural && impl_->lowered.reorder;
+  if (reordering && in != out) {
+    // Out of place: the tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
+    void* workspace = impl_->workspace_for_reorder();
+    for (std::size_t k = 0; k < reorder; ++k) {
+      const auto [scale, flags] = impl_->bindings(k, options);
+      impl_->launch(k, k == 0 ? in : workspace, workspace, scale, flags, s);
+    }
+    impl_->launch(reorder, workspace, out, 1.0f, 0, s);
+    return;
+  }
+  for (std::size_t k = 0; k < reorder; ++k) run_kernel(k, in, out, options, stream);
+  if (reordering) {  // in place: reorder into the workspace, then copy back
+    void* workspace = impl_->workspace_for_reorder();
+    impl_->launch(reorder, out, workspace, 1.0f, 0, s);
+    cuda::check(cudaMemcpyAsync(out, workspace, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(workspace)");
+  }
+}
+
+void CudaEngine::run_copy_twin(std::size_t index, const void* in, void* out, void* stream) {
+  if (!in || !out) throw UsageError("CudaEngine::run_copy_twin: null device pointer (in or out)");
+  if (index >= impl_->lowered.kernels.size())
+    throw UsageError("CudaEngine::run_copy_twin: no tile kernel " + std::to_string(index));
+  auto twin = impl_->copy_twins.find(index);
+  if (twin == impl_->copy_twins.end()) {
+    KernelSpec spec = impl_->lowered.kernels[index];
+    spec.stages.clear();  // same tile, layout, loads and stores; no arithmetic
+    spec.nominal_flops = 0;
+    spec.plan_name += " (copy twin)";
+    const CompiledKernel compiled = compile_kernel(spec, impl_->arch);
+    twin = impl_->copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec.shared_bytes)}).first;
+  }
+  const KernelSpec& spec = twin->second.spec;
+  const void* source = in;
+  float scale = 1.0f;
+  int flags = 0;
+  void* args[] = {&source, &out, &scale, &flags};
+  cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(twin->second.loaded.kernel),
+                               dim3(static_cast<unsigned>(spec.blocks)), dim3(static_cast<unsigned>(spec.threads)), args,
+                               static_cast<std::size_t>(spec.shared_bytes), static_cast<cudaStream_t>(stream)),
+              "cudaLaunchKernel(" + spec.entry_name() + ")");
+}
+
+void CudaEngine::run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options,
+                            void* stream) {
+  if (!in || !out) throw UsageError("CudaEngine::run_kernel: null device pointer (in or out)");
+  if (index >= impl_->infos.size()) throw UsageError("CudaEngine::run_kernel: no kernel " + std::to_string(index));
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (index == impl_->lowered.kernels.size()) {  // the digit-reversal pass, out of place into the workspace
+    impl_->launch(index, out, impl_->workspace_for_reorder(), 1.0f, 0, s);
+    return;
+  }
+  const auto [scale, flags] = impl_->bindings(index, options);
+  impl_->launch(index, index == 0 ? in : out, out, scale, flags, s);
+}
+
+void CudaEngine::forward(const void* in, void* out, void* stream) { execute(in, out, {}, stream); }
+
+void CudaEngine::inverse(const void* in, void* out, Scaling scaling, void* stream) {
+  execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
+}
+
+std::int64_t CudaEngine::workspace_bytes(Order order) const {
+  return order == Order::natural ? impl_->lowered.workspace_bytes() : 0;
+}
+
+const std::vector<CudaKernelInfo>& CudaEngine::kernels() const { return impl_->infos; }
+const Plan& CudaEngine::plan() const { return impl_->plan; }
+int CudaEngine::arch() const { return impl_->arch; }
+double CudaEngine::setup_ms() const { return impl_->setup_ms; }
+bool CudaEngine::has_reorder_pass() const { return impl_->lowered.reorder.has_value(); }
+
+}  // namespace fft3d

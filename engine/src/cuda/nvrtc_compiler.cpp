@@ -1,0 +1,100 @@
+// NVRTC: generated source to CUBIN for sm_<arch>, through the disk cache.
+#include <nvrtc.h>
+
+#include <chrono>
+
+#include "fft3d/cuda_compiler.hpp"
+#include "fft3d/cuda_errors.hpp"
+#include "fft3d/cuda_source.hpp"
+#include "kernel_cache.hpp"
+
+namespace fft3d {
+namespace {
+
+void check_nvrtc(nvrtcResult result, const std::string& call) {
+  if (result != NVRTC_SUCCESS) throw CudaError(call, static_cast<int>(result), nvrtcGetErrorString(result));
+}
+
+std::string program_log(nvrtcProgram program) {
+  std::size_t size = 0;
+  check_nvrtc(nvrtcGetProgramLogSize(program, &size), "nvrtcGetProgramLogSize");
+  std::string log(size, '\0');
+  check_nvrtc(nvrtcGetProgramLog(program, log.data()), "nvrtcGetProgramLog");
+  while (!log.empty() && log.back() == '\0') log.pop_back();
+  return log;
+}
+
+// Compiles; returns the CUBIN, or throws CompileError after saving the source and log under `key`.
+std::string run_nvrtc(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                      std::uint64_t key, std::string& log) {
+  nvrtcProgram program = nullptr;
+  check_nvrtc(nvrtcCreateProgram(&program, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr),
+              "nvrtcCreateProgram");
+  std::vector<const char*> argv;
+  for (const std::string& option : options) argv.push_back(option.c_str());
+  const nvrtcResult result = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
+  log = program_log(program);
+  if (result != NVRTC_SUCCESS) {
+    nvrtcDestroyProgram(&program);
+    const std::string source_path = cache::entry_path(key, "failed.cu");
+    const std::string log_path = cache::entry_path(key, "failed.log");
+    cache::write_file_atomically(source_path, source);
+    cache::write_file_atomically(log_path, log);
+    throw CompileError("NVRTC failed to compile " + name + " (" + nvrtcGetErrorString(result) + "); source kept at " +
+                           source_path + ", log at " + log_path,
+                       source_path, log_path);
+  }
+  std::size_t size = 0;
+  check_nvrtc(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+  std::string cubin(size, '\0');
+  check_nvrtc(nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
+  nvrtcDestroyProgram(&program);
+  return cubin;
+}
+
+}  // namespace
+
+std::string nvrtc_version_text() {
+  int major = 0, minor = 0;
+  check_nvrtc(nvrtcVersion(&major, &minor), "nvrtcVersion");
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<std::string> nvrtc_options(int arch) {
+  return {"--gpu-architecture=sm_" + std::to_string(arch), "--std=c++17", "--ptxas-options=-v"};
+}
+
+CompiledKernel compile_kernel(const KernelSpec& spec, int arch) {
+  const std::string source = emit_cuda_source(spec);
+  const std::vector<std::string> options = nvrtc_options(arch);
+  // The key covers the spec and the generated kernel text (an emitter change must not hit a stale entry) but not
+  // the header comment that names the plan file.
+  std::string key_material = to_string(spec) + "\n" + emit_cuda_kernel_text(spec) + "\narch " + std::to_string(arch) + "\nnvrtc " +
+                             nvrtc_version_text();
+  for (const std::string& option : options) key_material += "\n" + option;
+  const std::uint64_t key = fnv1a(key_material);
+  const std::string cubin_path = cache::entry_path(key, "cubin");
+  const std::string log_path = cache::entry_path(key, "log");
+
+  CompiledKernel compiled;
+  compiled.entry_name = spec.entry_name();
+  if (auto cached = cache::read_file(cubin_path)) {
+    compiled.cubin.assign(cached->begin(), cached->end());
+    compiled.report = parse_ptxas_log(cache::read_file(log_path).value_or(""));
+    compiled.report.from_cache = true;
+  } else {
+    std::string log;
+    const auto start = std::chrono::steady_clock::now();
+    const std::string cubin = run_nvrtc(source, compiled.entry_name, options, key, log);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    cache::write_file_atomically(log_path, log);
+    cache::write_file_atomically(cubin_path, cubin);
+    compiled.cubin.assign(cubin.begin(), cubin.end());
+    compiled.report = parse_ptxas_log(log);
+    compiled.report.compile_ms = ms;
+  }
+  compiled.report.cubin_path = cubin_path;
+  return compiled;
+}
+
+}  // namespace fft3d

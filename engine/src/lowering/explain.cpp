@@ -1,0 +1,31 @@
+// The text `fft3d explain` prints for a lowered plan: every KernelSpec, its static-check results, and how natural
+// order is reached.
+#include <sstream>
+
+#include "fft3d/cuda_tile_maps.hpp"
+
+namespace fft3d::tile {
+
+std::string explain(const LoweredPlan& lowered) {
+  std::ostringstream text;
+  for (const KernelSpec& spec : lowered.kernels) {
+    text << to_string(spec);
+    const BankReport banks = check_bank_conflicts(spec);
+    text << "bank conflicts (worst words per bank per " << spec.conflict_group_threads << "-thread request):";
+    for (const PhaseConflict& phase : banks.phases) text << " [" << phase.phase << ": " << phase.degree << "]";
+    const CoalescingReport coalescing = check_coalescing(spec);
+    text << "\nglobal accesses: " << coalescing.requests << " warp requests checked, "
+         << (coalescing.coalesced() ? "all whole 128-byte segments" : coalescing.first_problem) << "\n\n";
+  }
+  if (lowered.reorder) {
+    text << to_string(*lowered.reorder)
+         << "natural order: the stages of the axes above span several kernels, so a digit-reversal pass runs last "
+            "through a workspace of "
+         << lowered.workspace_bytes() << " B (digit-reversed order skips it)\n";
+  } else {
+    text << "natural order: reached inside the tiles (no extra pass, no workspace)\n";
+  }
+  return text.str();
+}
+
+}  // namespace fft3d::tile

@@ -1,0 +1,77 @@
+// Lowering: a legal plan and a profile to one KernelSpec per kernel (plus the digit-reversal pass when natural
+// order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
+#include <sstream>
+
+#include "fft3d/checks.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering_rules.hpp"
+
+namespace fft3d {
+namespace {
+
+std::string describe_tile(const KernelSpec& spec) {
+  std::ostringstream text;
+  text << spec.axes[0].extent() << "X x " << spec.axes[1].extent() << "Y x " << spec.axes[2].extent() << "Z = "
+       << spec.tile_elements << " elements";
+  return text.str();
+}
+
+void check_profile_limits(const KernelSpec& spec, const ArchProfile& profile) {
+  const std::string where = "kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}";
+  if (spec.shared_bytes > profile.shared_memory_per_block)
+    throw LoweringError(where + ": tile " + describe_tile(spec) + " needs " + std::to_string(spec.shared_bytes) +
+                        " B of shared memory; profile " + profile.name + " has " +
+                        std::to_string(profile.shared_memory_per_block) + " B per block");
+  if (spec.threads > profile.max_threads_per_block)
+    throw LoweringError(where + ": " + std::to_string(spec.threads) + " threads per block; profile " + profile.name +
+                        " allows " + std::to_string(profile.max_threads_per_block));
+}
+
+KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name) {
+  const Kernel& kernel = plan.kernels[index];
+  KernelSpec spec;
+  spec.plan_name = plan_name;
+  spec.plan_hash = stable_hash(plan);
+  spec.kernel_index = index;
+  spec.kernel = kernel;
+  spec.profile = profile.name;
+  spec.conflict_group_threads = profile.conflict_group_threads;
+  spec.size = plan.size;
+  spec.blocks = 1;
+  spec.tile_elements = 1;
+  for (Axis axis : all_axes) {
+    AxisTile& tile = spec.axes[axis_index(axis)] = lowering::tile_axis(plan, kernel, axis);
+    spec.tile_elements *= tile.extent();
+    spec.blocks *= tile.tiles();
+  }
+  lowering::mark_in_tile_reversals(plan, kernel, spec);
+  spec.stages = lowering::tile_stages(spec, kernel);
+  lowering::split_large_radices(spec.stages, register_radix_limit(profile));
+  spec.threads = lowering::block_threads(spec, profile);
+  // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
+  // shared access of the tile per candidate).
+  spec.shared_bytes = 2 * spec.tile_elements * 4;
+  check_profile_limits(spec, profile);
+  spec.shared = lowering::choose_shared_layout(spec, profile);
+  spec.shared_bytes = 2 * spec.shared.words * 4;
+  spec.nominal_flops = lowering::nominal_flops(spec);
+  check_profile_limits(spec, profile);
+  return spec;
+}
+
+}  // namespace
+
+LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
+  require_legal(plan);
+  LoweredPlan lowered;
+  for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
+    lowered.kernels.push_back(lower_kernel(plan, k, profile, plan_name));
+  if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels.front());
+  return lowered;
+}
+
+std::int64_t LoweredPlan::workspace_bytes() const {
+  return reorder ? reorder->size.elements() * 8 : 0;
+}
+
+}  // namespace fft3d

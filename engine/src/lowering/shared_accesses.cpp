@@ -1,0 +1,77 @@
+// Every shared-memory access instruction of a tile kernel, thread by thread, in the order the emitted kernel
+// issues them. The emitter's loops are these loops: element e = thread + i*threads for loads and stores,
+// butterfly b = thread + i*threads for stages.
+#include "fft3d/cuda_tile_maps.hpp"
+
+namespace fft3d::tile {
+namespace {
+
+// One instruction per loop iteration of an element-wise phase; `map` gives the element thread t touches.
+template <class Map>
+void element_phase(const KernelSpec& spec, const std::string& name, Map map, SharedAccesses& out) {
+  const int phase = static_cast<int>(out.phases.size());
+  out.phases.push_back(name);
+  for (std::int64_t first = 0; first < spec.tile_elements; first += spec.threads) {
+    AccessInstruction access{phase, std::vector<std::int64_t>(spec.threads, -1)};
+    for (int t = 0; t < spec.threads; ++t)
+      if (first + t < spec.tile_elements) access.element[t] = map(first + t);
+    out.instructions.push_back(std::move(access));
+  }
+}
+
+// One instruction per (loop iteration, k < radix) of a butterfly phase; `map(base, k)` gives the element that the
+// thread whose butterfly starts at `base` touches.
+template <class Map>
+void butterfly_phase(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, int phase, Map map,
+                     SharedAccesses& out) {
+  const std::int64_t butterflies = spec.tile_elements / radix;
+  for (std::int64_t first = 0; first < butterflies; first += spec.threads) {
+    for (std::int64_t k = 0; k < radix; ++k) {
+      AccessInstruction access{phase, std::vector<std::int64_t>(spec.threads, -1)};
+      for (int t = 0; t < spec.threads; ++t)
+        if (first + t < butterflies) access.element[t] = map(butterfly_base(element_step, radix, first + t), k);
+      out.instructions.push_back(std::move(access));
+    }
+  }
+}
+
+// A stage in registers reads and writes the same elements. A split stage has one phase per pass; the last pass
+// writes elsewhere (natural order in the group), so its writes are instructions of their own.
+void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out) {
+  const TileStage& stage = spec.stages[index];
+  const std::string name = "stage " + std::to_string(index) + " " + to_string(stage.sub);
+  if (!stage.is_split()) {
+    out.phases.push_back(name);
+    butterfly_phase(spec, stage.element_step, stage.sub.radix, static_cast<int>(out.phases.size()) - 1,
+                    [&](std::int64_t base, std::int64_t k) { return base + k * stage.element_step; }, out);
+    return;
+  }
+  const std::vector<SplitPass> passes = split_passes(stage);
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    const SplitPass& pass = passes[p];
+    const int phase = static_cast<int>(out.phases.size());
+    out.phases.push_back(name + " pass " + std::to_string(p) + " radix " + std::to_string(pass.radix));
+    butterfly_phase(spec, pass.element_step, pass.radix, phase,
+                    [&](std::int64_t base, std::int64_t k) { return base + k * pass.element_step; }, out);
+    if (pass.last)
+      butterfly_phase(spec, pass.element_step, pass.radix, phase,
+                      [&](std::int64_t base, std::int64_t m) { return split_output_element(stage, base, m); }, out);
+  }
+}
+
+}  // namespace
+
+SharedAccesses shared_accesses(const KernelSpec& spec) {
+  SharedAccesses out;
+  if (spec.role != KernelRole::tile) return out;
+  element_phase(spec, "load", [](std::int64_t e) { return e; }, out);
+  for (std::size_t s = 0; s < spec.stages.size(); ++s) stage_phase(spec, s, out);
+  element_phase(spec, "store digit-reversed", [](std::int64_t e) { return e; }, out);
+  bool reverses = false;
+  for (const AxisTile& axis : spec.axes) reverses |= !axis.reversal_radices.empty();
+  if (reverses)
+    element_phase(spec, "store natural", [&spec](std::int64_t e) { return natural_source(spec, e); }, out);
+  return out;
+}
+
+}  // namespace fft3d::tile

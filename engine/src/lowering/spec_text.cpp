@@ -1,0 +1,109 @@
+// The canonical text of a KernelSpec (explain, cache keys, generated-source headers) and its stable hash.
+#include <iomanip>
+#include <sstream>
+
+#include "fft3d/kernel_spec.hpp"
+
+namespace fft3d {
+namespace {
+
+std::string modes_text(const std::vector<TileMode>& modes) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < modes.size(); ++i) text += (i ? ", " : "") + to_string(modes[i]);
+  return text + ")";
+}
+
+std::string radices_text(const std::vector<std::int64_t>& radices) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < radices.size(); ++i) text += (i ? "," : "") + std::to_string(radices[i]);
+  return text + "]";
+}
+
+const char* role_text(KernelRole role) { return role == KernelRole::tile ? "tile" : "digit-reversal"; }
+
+void write_axes(std::ostringstream& text, const KernelSpec& spec) {
+  for (const AxisTile& axis : spec.axes) {
+    text << "axis " << axis_letter(axis.axis) << ": length " << axis.length << ", tile " << modes_text(axis.tile)
+         << " = " << axis.extent() << ", grid " << modes_text(axis.grid) << " = " << axis.tiles();
+    if (!axis.reversal_radices.empty())
+      text << ", natural order inside the tile (radices " << radices_text(axis.reversal_radices) << ")";
+    text << "\n";
+  }
+  for (std::size_t s = 0; s < spec.stages.size(); ++s) {
+    const TileStage& stage = spec.stages[s];
+    text << "stage " << s << ": " << to_string(stage.sub) << ", element step " << stage.element_step;
+    if (stage.is_split())
+      text << ", split " << radices_text(stage.split_radices)
+           << " across threads (DIF passes in each group, the last writes natural order)";
+    text << "\n";
+  }
+}
+
+}  // namespace
+
+std::int64_t AxisTile::extent() const {
+  std::int64_t e = 1;
+  for (const TileMode& m : tile) e *= m.extent;
+  return e;
+}
+
+std::int64_t AxisTile::tiles() const {
+  std::int64_t t = 1;
+  for (const TileMode& m : grid) t *= m.extent;
+  return t;
+}
+
+std::string to_string(const TileMode& mode) {
+  return std::to_string(mode.extent) + ":" + std::to_string(mode.stride);
+}
+
+std::string to_string(const SharedLayout& layout) {
+  std::string kind = "identity";
+  if (layout.kind == SharedLayoutKind::pad) kind = "pad(e + (e >> " + std::to_string(layout.shift) + "))";
+  if (layout.kind == SharedLayoutKind::xor_rows) {
+    const std::string mask = std::to_string(layout.banks - 1);
+    kind = "xor(e ^ ((e >> " + std::to_string(layout.shift) + ") & " + mask + ")";
+    if (layout.second_shift > 0) kind += " ^ ((e >> " + std::to_string(layout.second_shift) + ") & " + mask + ")";
+    kind += ")";
+  }
+  return kind + ", " + std::to_string(layout.words) + " words per part, " + std::to_string(layout.banks) + " banks";
+}
+
+std::string to_string(const KernelSpec& spec) {
+  std::ostringstream text;
+  text << "kernel " << spec.kernel_index << " (" << role_text(spec.role) << ")";
+  if (!spec.kernel.subs.empty()) text << ": {" << to_string(spec.kernel) << "}";
+  // The plan's name (a file path) stays out: the same kernel of the same plan loaded from anywhere shares its text,
+  // entry name and cache entry.
+  text << "\nplan hash " << std::hex << std::setw(16) << std::setfill('0')
+       << spec.plan_hash << std::dec << ", size " << to_string(spec.size) << ", profile " << spec.profile << "\n";
+  if (spec.role == KernelRole::tile) {
+    write_axes(text, spec);
+    text << "tile " << spec.tile_elements << " elements, shared " << to_string(spec.shared) << " = "
+         << spec.shared_bytes << " B\n";
+  } else {
+    for (Axis axis : all_axes)
+      if (!spec.reorder_radices[axis_index(axis)].empty())
+        text << "reverse " << axis_letter(axis) << " radices " << radices_text(spec.reorder_radices[axis_index(axis)])
+             << "\n";
+  }
+  text << "launch " << spec.blocks << " blocks x " << spec.threads << " threads (conflict group "
+       << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6) << spec.nominal_flops << "\n";
+  return text.str();
+}
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t seed) {
+  std::uint64_t h = seed;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::uint64_t stable_hash(const KernelSpec& spec) { return fnv1a(to_string(spec)); }
+
+std::string KernelSpec::entry_name() const {
+  std::ostringstream name;
+  name << "fft3d_k" << kernel_index << "_" << std::hex << std::setw(16) << std::setfill('0') << stable_hash(*this);
+  return name.str();
+}
+
+}  // namespace fft3d

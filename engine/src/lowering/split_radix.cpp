@@ -1,0 +1,52 @@
+// Rule: a stage whose radix is over the profile's in-register limit runs as DIF passes within each butterfly group
+// (TileStage::split_radices; the maps are tile::split_passes). Why the split is exact: with r = r1*r2, input
+// k = k2 + r2*k1 and output m = m1 + r1*m2 of a group,
+//   X_m = sum_k2 w_r2^(k2*m2) * [ w_r^(k2*m1) * sum_k1 x_(k2 + r2*k1) * w_r1^(k1*m1) ],
+// so pass 1 is a radix-r1 DFT at group-index stride r2 with twiddle w_r^(k2*m1) (k2 = q mod r2), pass 2 a radix-r2
+// DFT at stride 1, leaving X_m at group index m1*r2 + m2: the DIF stages of an r-point line with radices (r1, r2),
+// applied recursively for more factors. The plan stage's own twiddle w_span^(j*m) depends only on the group (j) and
+// the output m, so the last pass applies it with the natural m as it writes each output to its place.
+#include <algorithm>
+
+#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering_rules.hpp"
+
+namespace fft3d {
+
+// A radix-r stage in registers holds 2r floats of values, and a twiddled one also the r - 1 twiddles that ptxas
+// loads ahead of their multiplies. Measured on sm_90 (NVRTC ptxas -v): kernels with radix-32 stages 164-168
+// registers (3 blocks of 128 threads per SM, 36-49% of memcpy in bench/NOTES.md), radix 16: 71-92, radix 8: 40-64.
+// The limit keeps a stage within half the per-thread share of the register file at the profile's block size (two
+// blocks per SM), and never above the profile's own per-thread maximum: hopper and tesla 16, fermi 8.
+std::int64_t register_radix_limit(const ArchProfile& profile) {
+  const auto estimated_registers = [](std::int64_t radix) { return 5 * radix + 16; };
+  const std::int64_t budget =
+      std::min<std::int64_t>(profile.max_registers_per_thread,
+                             profile.registers_per_sm / (2 * std::max(1, profile.threads_per_block)));
+  std::int64_t limit = 2;
+  while (estimated_registers(2 * limit) <= budget) limit *= 2;
+  return limit;
+}
+
+namespace lowering {
+
+std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) {
+  const int bits = tile::log2_exact(radix);
+  const int limit_bits = tile::log2_exact(limit);
+  const int passes = (bits + limit_bits - 1) / limit_bits;
+  std::vector<std::int64_t> radices;
+  // Balanced: the passes' radices differ by at most a factor of two. The larger ones last: the last pass reads
+  // radix-sized runs of consecutive group positions, and a larger radix there spreads a warp's butterflies over
+  // more index bits that a swizzle can stagger (measured: X 32 = 4 x 8 behind a Z column is conflict-free on
+  // Hopper with a two-field XOR layout, 8 x 4 is not).
+  for (int i = passes - 1; i >= 0; --i) radices.push_back(std::int64_t{1} << (bits / passes + (i < bits % passes)));
+  return radices;
+}
+
+void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit) {
+  for (TileStage& stage : stages)
+    if (stage.sub.radix > limit) stage.split_radices = split_radices(stage.sub.radix, limit);
+}
+
+}  // namespace lowering
+}  // namespace fft3d

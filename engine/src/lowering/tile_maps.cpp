@@ -1,0 +1,101 @@
+// The index maps of a tile kernel (contracts in cuda_tile_maps.hpp).
+#include <bit>
+#include <stdexcept>
+
+#include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/index_maps.hpp"
+
+namespace fft3d::tile {
+
+int log2_exact(std::int64_t v) {
+  if (v <= 0 || !std::has_single_bit(static_cast<std::uint64_t>(v)))
+    throw std::logic_error("log2_exact: " + std::to_string(v) + " is not a power of two");
+  return std::countr_zero(static_cast<std::uint64_t>(v));
+}
+
+std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis) {
+  std::int64_t stride = 1;
+  for (int a = 0; a < axis_index(axis); ++a) stride *= spec.axes[a].extent();
+  return stride;
+}
+
+std::int64_t local_index(const KernelSpec& spec, Axis axis, std::int64_t e) {
+  return (e / axis_linear_stride(spec, axis)) & (spec.axes[axis_index(axis)].extent() - 1);
+}
+
+namespace {
+// Sum of the mixed-radix digits of `index` over `modes` (fastest first) times their strides.
+std::int64_t digits_times_strides(const std::vector<TileMode>& modes, std::int64_t index) {
+  std::int64_t position = 0;
+  for (const TileMode& mode : modes) {
+    position += (index & (mode.extent - 1)) * mode.stride;
+    index >>= log2_exact(mode.extent);
+  }
+  return position;
+}
+}  // namespace
+
+std::int64_t local_position(const AxisTile& axis, std::int64_t l) { return digits_times_strides(axis.tile, l); }
+std::int64_t origin_position(const AxisTile& axis, std::int64_t t) { return digits_times_strides(axis.grid, t); }
+
+std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block) {
+  std::array<std::int64_t, 3> origin{};
+  for (int a = 0; a < 3; ++a) {
+    const std::int64_t tiles = spec.axes[a].tiles();
+    origin[a] = origin_position(spec.axes[a], block & (tiles - 1));
+    block >>= log2_exact(tiles);
+  }
+  return origin;
+}
+
+std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e) {
+  const int a = axis_index(axis);
+  return block_origin(spec, block)[a] + local_position(spec.axes[a], local_index(spec, axis, e));
+}
+
+std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
+  const std::int64_t x = axis_position(spec, block, Axis::x, e);
+  const std::int64_t y = axis_position(spec, block, Axis::y, e);
+  const std::int64_t z = axis_position(spec, block, Axis::z, e);
+  return x + spec.size.nx * (y + spec.size.ny * z);
+}
+
+std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
+  switch (layout.kind) {
+    case SharedLayoutKind::identity: return e;
+    case SharedLayoutKind::pad: return e + (e >> layout.shift);
+    case SharedLayoutKind::xor_rows: {
+      const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & (layout.banks - 1) : 0;
+      return e ^ ((e >> layout.shift) & (layout.banks - 1)) ^ second;
+    }
+  }
+  return e;
+}
+
+std::int64_t butterfly_base(std::int64_t element_step, std::int64_t radix, std::int64_t b) {
+  const int low_bits = log2_exact(element_step);
+  const int field_bits = log2_exact(radix);
+  const std::int64_t low = b & (element_step - 1);
+  return low | ((b >> low_bits) << (low_bits + field_bits));
+}
+
+std::int64_t butterfly_base(const TileStage& stage, std::int64_t b) {
+  return butterfly_base(stage.element_step, stage.sub.radix, b);
+}
+
+std::int64_t natural_source(const KernelSpec& spec, std::int64_t e) {
+  std::int64_t source = e;
+  for (const AxisTile& axis : spec.axes) {
+    if (axis.reversal_radices.empty()) continue;
+    // The axis's tile mode holding the whole axis has stride 1 (T = 1) and comes first (C = 1): local index
+    // digits below log2(N) are the position along the axis.
+    const std::int64_t stride = axis_linear_stride(spec, axis.axis);
+    const std::int64_t local = local_index(spec, axis.axis, e);
+    const std::int64_t within = local & (axis.length - 1);
+    const std::int64_t moved = fft3d::digit_reversed_position(within, axis.reversal_radices);
+    source += (moved - within) * stride;
+  }
+  return source;
+}
+
+}  // namespace fft3d::tile

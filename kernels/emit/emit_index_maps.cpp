@@ -1,0 +1,101 @@
+// Index-map level: the formulas of cuda_tile_maps.hpp printed as device functions, mode by mode, so the checked
+// maps and the executed maps are the same maps.
+#include "emit_parts.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+
+namespace fft3d::emit {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// tile_pos_<axis>(e): offset along the axis of tile element e (sum of the tile modes' digits times strides).
+void write_tile_position(SourceWriter& out, const KernelSpec& spec, const AxisTile& axis) {
+  out.open("__device__ __forceinline__ long long tile_pos_" + axis_suffix(axis.axis) + "(unsigned e)");
+  int shift = tile::log2_exact(tile::axis_linear_stride(spec, axis.axis));
+  std::string sum = "0";
+  for (const TileMode& mode : axis.tile) {
+    sum += " + (long long)((e >> " + str(shift) + ") & " + str(mode.extent - 1) + "u) * " + str(mode.stride);
+    shift += tile::log2_exact(mode.extent);
+  }
+  out.line("return " + sum + ";");
+  out.close();
+}
+
+void write_shared_address(SourceWriter& out, const SharedLayout& layout) {
+  out.line("// shared layout: " + to_string(layout));
+  out.open("__device__ __forceinline__ unsigned smem(unsigned e)");
+  switch (layout.kind) {
+    case SharedLayoutKind::identity: out.line("return e;"); break;
+    case SharedLayoutKind::pad: out.line("return e + (e >> " + str(layout.shift) + ");"); break;
+    case SharedLayoutKind::xor_rows: {
+      const std::string mask = str(layout.banks - 1) + "u";
+      std::string second;
+      if (layout.second_shift > 0) second = " ^ ((e >> " + str(layout.second_shift) + ") & " + mask + ")";
+      out.line("return e ^ ((e >> " + str(layout.shift) + ") & " + mask + ")" + second + ";");
+      break;
+    }
+  }
+  out.close();
+}
+
+// natural_source(e): the tile element whose value belongs at e in natural order (tile::natural_source).
+void write_natural_source(SourceWriter& out, const KernelSpec& spec) {
+  out.open("__device__ __forceinline__ unsigned natural_source(unsigned e)");
+  out.line("unsigned source = e;");
+  for (const AxisTile& axis : spec.axes) {
+    if (axis.reversal_radices.empty()) continue;
+    const std::string shift = str(tile::log2_exact(tile::axis_linear_stride(spec, axis.axis)));
+    const std::string mask = str(axis.length - 1) + "u";
+    out.line("source = (source & ~(" + mask + " << " + shift + ")) | ((unsigned)reverse_" + axis_suffix(axis.axis) +
+             "((e >> " + shift + ") & " + mask + ") << " + shift + ");");
+  }
+  out.line("return source;");
+  out.close();
+}
+
+}  // namespace
+
+std::string axis_suffix(Axis axis) { return std::string(1, static_cast<char>(axis_letter(axis) - 'A' + 'a')); }
+
+void write_reversal_function(SourceWriter& out, Axis axis, const std::vector<std::int64_t>& radices) {
+  out.line("// Position of frequency f after the DIF stages of radices (execution order) on this axis.");
+  write_digit_reversal_function(out, "reverse_" + axis_suffix(axis), radices);
+}
+
+void write_digit_reversal_function(SourceWriter& out, const std::string& name,
+                                   const std::vector<std::int64_t>& radices) {
+  std::int64_t length = 1;
+  for (std::int64_t r : radices) length *= r;
+  out.open("__device__ __forceinline__ long long " + name + "(long long f)");
+  out.line("long long p = 0;");
+  for (std::int64_t r : radices) {
+    length /= r;
+    out.line("p += (f & " + str(r - 1) + ") * " + str(length) + "; f >>= " + str(tile::log2_exact(r)) + ";");
+  }
+  out.line("return p;");
+  out.close();
+}
+
+void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
+  for (const AxisTile& axis : spec.axes) write_tile_position(out, spec, axis);
+  write_shared_address(out, spec.shared);
+  for (const AxisTile& axis : spec.axes)
+    if (!axis.reversal_radices.empty()) write_reversal_function(out, axis.axis, axis.reversal_radices);
+  write_natural_source(out, spec);
+}
+
+void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
+  out.line("// Tile origins: consecutive blocks walk the X tiles first, then Y, then Z (paper section 4.4).");
+  out.line("const unsigned long long block = blockIdx.x;");
+  int shift = 0;
+  for (const AxisTile& axis : spec.axes) {
+    std::string sum = "0";
+    for (const TileMode& mode : axis.grid) {
+      sum += " + (long long)((block >> " + str(shift) + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);
+      shift += tile::log2_exact(mode.extent);
+    }
+    out.line("const long long origin_" + axis_suffix(axis.axis) + " = " + sum + ";");
+  }
+}
+
+}  // namespace fft3d::emit

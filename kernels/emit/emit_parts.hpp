@@ -1,0 +1,66 @@
+// The levels of the generator: primitives (radix DFTs), index maps, whole kernels. Each writes into a SourceWriter
+// and reads only the KernelSpec.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "fft3d/kernel_spec.hpp"
+#include "source_writer.hpp"
+
+namespace fft3d::emit {
+
+// "dft_r8": the name of the in-register radix-r DFT (natural order in and out, forward sign).
+std::string radix_function_name(std::int64_t radix);
+// Straight-line radix-2 DIF network with literal twiddles, then the bit-reversal swap to natural order.
+void write_radix_function(SourceWriter& out, std::int64_t radix);
+
+// Device functions of one tile kernel: tile_pos_x/y/z(e), smem(e), reverse_<axis>(f), natural_source(e).
+void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec);
+// Digit reversal of an axis: reverse_x(f) etc. (used by tile kernels and the reorder pass).
+void write_reversal_function(SourceWriter& out, Axis axis, const std::vector<std::int64_t>& radices);
+// name(f): fft3d::digit_reversed_position(f, radices) as a device function of long long.
+void write_digit_reversal_function(SourceWriter& out, const std::string& name,
+                                   const std::vector<std::int64_t>& radices);
+// Statements declaring `const long long origin_x, origin_y, origin_z` from blockIdx.x (X tiles first).
+void write_block_origin(SourceWriter& out, const KernelSpec& spec);
+
+// Butterfly-loop pieces shared by in-register and split stages (emit_tile_kernel.cpp).
+std::string twiddle_table_name(std::int64_t span);  // __device__ table of w_span^t, t < span
+// A thread-strided loop over `var` < count. unroll: the #pragma unroll count.
+void open_strided_loop(SourceWriter& out, const std::string& var, std::int64_t count, int threads, int unroll);
+// "const unsigned base = ..." (tile::butterfly_base) for butterfly `b`, then the radix inputs base + k*element_step
+// read into `values`[k] (declared by the caller).
+void write_butterfly_reads(SourceWriter& out, std::int64_t element_step, std::int64_t radix, const std::string& values);
+// A butterfly loop over the whole tile that writes in place (an in-register stage, or a split stage's inner pass):
+// radix-`radix` DFTs of inputs `element_step` apart; with twiddle_span > 0, output k times
+// w_twiddle_span^(j*k), j = `offset_j` (an expression of `base`). Ends with a barrier.
+struct InPlaceButterflies {
+  std::int64_t radix = 2;
+  std::int64_t element_step = 1;
+  std::int64_t twiddle_span = 0;  // 0: no twiddle
+  std::string offset_j;
+};
+void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop);
+// "fft3d_mul(value, __ldg(&table_span[exponent]))": value times w_span^exponent (exponent < span).
+std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent);
+// "(unsigned)((origin_a + tile_pos_a(base)) & (stride - 1))": a plan stage's offset j of the butterfly at base.
+std::string stage_offset_j(const SubComputation& sub);
+
+// A split stage (TileStage::split_radices): its passes as tile::split_passes describes them (emit_split_stage.cpp).
+void write_split_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index);
+// The frequency map of split stage `index`'s last pass, "split_frequency_<index>(q)".
+void write_split_frequency_function(SourceWriter& out, const KernelSpec& spec, std::size_t index);
+std::string split_frequency_function_name(std::size_t index);
+
+void write_tile_kernel(SourceWriter& out, const KernelSpec& spec);
+void write_reorder_kernel(SourceWriter& out, const KernelSpec& spec);
+
+// The device helpers of kernels/device/*.cuh, embedded at build time.
+const char* device_helpers_source();
+
+std::string literal(double value);  // a float literal with enough digits to round-trip fp32: "0.707106781f"
+std::string axis_suffix(Axis axis);  // "x", "y", "z"
+
+}  // namespace fft3d::emit

@@ -1,0 +1,92 @@
+// Stage level: a radix over the in-register limit, as the DIF passes of tile::split_passes. Every pass is a
+// thread-strided butterfly loop like an in-register stage; a pass other than the last twiddles by its position in
+// the group and writes in place; the last reads all of a thread's butterflies, waits for every thread (its writes
+// permute each group into natural order, over elements other threads are still reading), then writes each output
+// to its natural place times the plan stage's twiddle.
+#include <algorithm>
+
+#include "emit_parts.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+
+namespace fft3d::emit {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage& stage, const tile::SplitPass& pass) {
+  out.line("// radix " + str(pass.radix) + " at group stride " + str(pass.local_stride) + ", twiddle w_" +
+           str(pass.local_span) + "^((q mod " + str(pass.local_stride) + ") * m)");
+  const std::string q_mod_stride = "(base >> " + str(tile::log2_exact(stage.element_step)) + ") & " +
+                                   str(pass.local_stride - 1) + "u";
+  write_in_place_butterflies(out, spec, {pass.radix, pass.element_step, pass.local_span, q_mod_stride});
+}
+
+// The loop over this thread's butterflies of the last pass, fully unrolled so v[it][k] stays in registers.
+void open_held_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t butterflies, std::int64_t iterations) {
+  out.line("#pragma unroll");
+  out.open("for (int it = 0; it < " + str(iterations) + "; ++it)");
+  out.line("const unsigned b = threadIdx.x + it * " + str(spec.threads) + "u;");
+  if (butterflies % spec.threads != 0) out.line("if (b >= " + str(butterflies) + "u) break;");
+}
+
+void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t index, const tile::SplitPass& pass) {
+  const TileStage& stage = spec.stages[index];
+  const std::int64_t butterflies = spec.tile_elements / pass.radix;
+  const std::int64_t iterations = (butterflies + spec.threads - 1) / spec.threads;
+  const int group_shift = tile::log2_exact(stage.element_step);
+  const std::string held = "held_" + str(static_cast<std::int64_t>(index));
+  out.line("// radix " + str(pass.radix) + " at group stride 1, outputs to natural order in the group");
+  out.line("float2 " + held + "[" + str(iterations) + "][" + str(pass.radix) + "];");
+  open_held_loop(out, spec, butterflies, iterations);
+  write_butterfly_reads(out, pass.element_step, pass.radix, held + "[it]");
+  out.line(radix_function_name(pass.radix) + "(" + held + "[it]);");
+  out.close();
+  out.line("__syncthreads();");
+  open_held_loop(out, spec, butterflies, iterations);
+  out.line("const unsigned base = (b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +
+           str(group_shift + tile::log2_exact(pass.radix)) + ");");
+  out.line("const unsigned q = (base >> " + str(group_shift) + ") & " + str(stage.sub.radix - 1) + "u;");
+  out.line("const unsigned group_base = base - (q << " + str(group_shift) + ");");
+  out.line("const unsigned f0 = (unsigned)" + split_frequency_function_name(index) + "(q);");
+  if (stage.sub.twiddle) out.line("const unsigned j = " + stage_offset_j(stage.sub) + ";");
+  out.line("#pragma unroll");
+  out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
+  out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
+  out.line("const unsigned a = smem(group_base + (f << " + str(group_shift) + "));");
+  const std::string value = held + "[it][k]";
+  out.line("const float2 w = " + (stage.sub.twiddle ? times_twiddle(value, stage.sub.span, "j * f") : value) + ";");
+  out.line("re[a] = w.x; im[a] = w.y;");
+  out.close();
+  out.close();
+  out.line("__syncthreads();");
+}
+
+}  // namespace
+
+std::string split_frequency_function_name(std::size_t index) {
+  return "split_frequency_" + std::to_string(index);
+}
+
+// frequency_at_position(p, radices) is digit_reversed_position(p, radices reversed) (index_maps.hpp: the position's
+// digits, most significant first, are the frequency's, least significant first).
+void write_split_frequency_function(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
+  std::vector<std::int64_t> reversed = spec.stages[index].split_radices;
+  std::reverse(reversed.begin(), reversed.end());
+  out.line("// Natural group index of group position q after the passes of split stage " + std::to_string(index) + ".");
+  write_digit_reversal_function(out, split_frequency_function_name(index), reversed);
+}
+
+void write_split_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
+  const TileStage& stage = spec.stages[index];
+  std::string radices;
+  for (std::int64_t r : stage.split_radices) radices += (radices.empty() ? "" : " x ") + str(r);
+  out.line("// stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(stage.sub) + ", split " + radices);
+  for (const tile::SplitPass& pass : tile::split_passes(stage)) {
+    if (pass.last)
+      write_last_pass(out, spec, index, pass);
+    else
+      write_inner_pass(out, spec, stage, pass);
+  }
+}
+
+}  // namespace fft3d::emit

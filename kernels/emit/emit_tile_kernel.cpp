@@ -1,0 +1,175 @@
+// Kernel level: one tile kernel. Load the tile (coalesced: element e = thread + i*threads, X fastest), run each
+// sub-computation on shared memory (butterfly b = thread + i*threads), store the tile (optionally permuted into
+// natural order, conjugated and scaled).
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <set>
+
+#include "emit_parts.hpp"
+#include "fft3d/cuda_source.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+
+namespace fft3d::emit {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// Every load of a thread's share of the tile in flight at once (up to 16): the fused kernels' stage registers
+// limit occupancy, so bytes in flight per thread are what keeps the memory system busy.
+int element_unroll(const KernelSpec& spec) {
+  const std::int64_t per_thread = (spec.tile_elements + spec.threads - 1) / spec.threads;
+  return static_cast<int>(std::clamp<std::int64_t>(per_thread, 1, 16));
+}
+
+void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e) {
+  out.line("const long long g = (origin_x + tile_pos_x(" + e + ")) + " + str(spec.size.nx) + "LL * ((origin_y + tile_pos_y(" +
+           e + ")) + " + str(spec.size.ny) + "LL * (origin_z + tile_pos_z(" + e + ")));");
+}
+
+void write_load(SourceWriter& out, const KernelSpec& spec) {
+  open_strided_loop(out, "e", spec.tile_elements, spec.threads, element_unroll(spec));
+  write_global_offset(out, spec, "e");
+  out.line("float2 v = in[g];");
+  out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
+  out.line("const unsigned a = smem(e);");
+  out.line("re[a] = v.x; im[a] = v.y;");
+  out.close();
+  out.line("__syncthreads();");
+}
+
+void write_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
+  const TileStage& stage = spec.stages[index];
+  const SubComputation& sub = stage.sub;
+  out.line("// stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(sub));
+  const std::int64_t twiddle_span = sub.twiddle ? sub.span : 0;
+  write_in_place_butterflies(out, spec, {sub.radix, stage.element_step, twiddle_span, stage_offset_j(sub)});
+}
+
+// Every span whose twiddle table the kernel reads: twiddled plan stages, and the passes of split stages.
+std::set<std::int64_t> twiddle_spans(const KernelSpec& spec) {
+  std::set<std::int64_t> spans;
+  for (const TileStage& stage : spec.stages) {
+    if (stage.sub.twiddle) spans.insert(stage.sub.span);
+    if (!stage.is_split()) continue;
+    for (const tile::SplitPass& pass : tile::split_passes(stage))
+      if (!pass.last) spans.insert(pass.local_span);
+  }
+  return spans;
+}
+
+std::set<std::int64_t> dft_radices(const KernelSpec& spec) {
+  std::set<std::int64_t> radices;
+  for (const TileStage& stage : spec.stages) {
+    if (!stage.is_split()) radices.insert(stage.sub.radix);
+    for (std::int64_t radix : stage.split_radices) radices.insert(radix);
+  }
+  return radices;
+}
+
+// w_span^t for t < span, computed in fp64 and rounded once to fp32: the most accurate fp32 twiddle, and a load
+// instead of a sincos keeps radix-32 stages within the register file.
+void write_twiddle_table(SourceWriter& out, std::int64_t span) {
+  out.open("__device__ const float2 " + twiddle_table_name(span) + "[" + str(span) + "] =");
+  for (std::int64_t t = 0; t < span; t += 4) {
+    std::string row;
+    for (std::int64_t u = t; u < std::min(t + 4, span); ++u) {
+      const double angle = -2.0 * std::numbers::pi * static_cast<double>(u) / static_cast<double>(span);
+      row += "{" + literal(std::cos(angle)) + ", " + literal(std::sin(angle)) + "}, ";
+    }
+    out.line(row);
+  }
+  out.close(";");
+}
+
+void write_store(SourceWriter& out, const KernelSpec& spec) {
+  open_strided_loop(out, "e", spec.tile_elements, spec.threads, element_unroll(spec));
+  out.line("const unsigned a = smem((flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e);");
+  out.line("float2 v = make_float2(re[a] * scale, im[a] * scale);");
+  out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
+  write_global_offset(out, spec, "e");
+  out.line("out[g] = v;");
+  out.close();
+}
+
+}  // namespace
+
+std::string twiddle_table_name(std::int64_t span) { return "fft3d_twiddles_" + str(span); }
+
+// Element loops unroll so several global loads are in flight; butterfly loops do not (each iteration already holds
+// 2*radix live registers).
+void open_strided_loop(SourceWriter& out, const std::string& var, std::int64_t count, int threads, int unroll) {
+  out.line("#pragma unroll " + str(unroll));
+  out.open("for (unsigned " + var + " = threadIdx.x; " + var + " < " + str(count) + "u; " + var + " += " +
+           str(threads) + "u)");
+}
+
+void write_butterfly_reads(SourceWriter& out, std::int64_t element_step, std::int64_t radix,
+                           const std::string& values) {
+  const int low_bits = tile::log2_exact(element_step);
+  const int field_bits = tile::log2_exact(radix);
+  out.line("const unsigned base = (b & " + str(element_step - 1) + "u) | ((b >> " + str(low_bits) + ") << " +
+           str(low_bits + field_bits) + ");");
+  out.line("#pragma unroll");
+  out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
+  out.line("const unsigned a = smem(base + k * " + str(element_step) + "u);");
+  out.line(values + "[k] = make_float2(re[a], im[a]);");
+  out.close();
+}
+
+void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop) {
+  open_strided_loop(out, "b", spec.tile_elements / loop.radix, spec.threads, 1);
+  out.line("float2 v[" + str(loop.radix) + "];");
+  write_butterfly_reads(out, loop.element_step, loop.radix, "v");
+  out.line(radix_function_name(loop.radix) + "(v);");
+  // Twiddles are applied as each output is written back, so each value's live range ends at its store.
+  if (loop.twiddle_span > 0) out.line("const unsigned j = " + loop.offset_j + ";");
+  out.line("#pragma unroll");
+  out.open("for (int k = 0; k < " + str(loop.radix) + "; ++k)");
+  out.line("const unsigned a = smem(base + k * " + str(loop.element_step) + "u);");
+  if (loop.twiddle_span > 0)
+    out.line("const float2 w = k == 0 ? v[0] : " + times_twiddle("v[k]", loop.twiddle_span, "j * k") + ";");
+  else
+    out.line("const float2 w = v[k];");
+  out.line("re[a] = w.x; im[a] = w.y;");
+  out.close();
+  out.close();
+  out.line("__syncthreads();");
+}
+
+std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent) {
+  return "fft3d_mul(" + value + ", __ldg(&" + twiddle_table_name(span) + "[(" + exponent + ") & " + str(span - 1) +
+         "u]))";
+}
+
+std::string stage_offset_j(const SubComputation& sub) {
+  const std::string axis = axis_suffix(sub.axis);
+  return "(unsigned)((origin_" + axis + " + tile_pos_" + axis + "(base)) & " + str(sub.stride - 1) + "LL)";
+}
+
+void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
+  for (std::int64_t radix : dft_radices(spec)) write_radix_function(out, radix);
+  for (std::int64_t span : twiddle_spans(spec)) write_twiddle_table(out, span);
+  write_tile_index_maps(out, spec);
+  for (std::size_t s = 0; s < spec.stages.size(); ++s)
+    if (spec.stages[s].is_split()) write_split_frequency_function(out, spec, s);
+  out.blank();
+  out.line("// in may equal out: each block reads its whole tile before it writes, and tiles are disjoint.");
+  out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + ") " + spec.entry_name() +
+           "(const float2* in, float2* out, float scale, int flags)");
+  out.line("extern __shared__ float fft3d_shared[];");
+  out.line("float* const re = fft3d_shared;");
+  out.line("float* const im = fft3d_shared + " + str(spec.shared.words) + ";");
+  write_block_origin(out, spec);
+  write_load(out, spec);
+  for (std::size_t s = 0; s < spec.stages.size(); ++s) {
+    if (spec.stages[s].is_split())
+      write_split_stage(out, spec, s);
+    else
+      write_stage(out, spec, s);
+  }
+  write_store(out, spec);
+  out.close();
+}
+
+}  // namespace fft3d::emit

@@ -1,0 +1,136 @@
+// GPU tests: every shipped tesla and fermi plan at its real size, and small random legal plans, through the CUDA
+// engine against cuFFT Z2Z (fp64): forward and inverse, natural and digit-reversed, in place and out of place;
+// outputs poisoned with NaN first; out-of-place inputs must come back untouched. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <complex>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "fft3d/cuda_engine.hpp"
+#include "fft3d/cuda_errors.hpp"
+#include "fft3d/diagnostics.hpp"
+#include "test_plans.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+constexpr double error_bound = 2e-6;
+
+// Every GPU test: skipped, with the reason, where no CUDA device is visible.
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (validate::gpu_count() == 0)
+      GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped (run tools/gpu_check.sh on a GPU machine)";
+  }
+};
+
+// Runs every option combination of `plan` and checks each against the fp64 cuFFT results.
+void check_plan_on_gpu(const NamedPlan& named, std::uint64_t seed) {
+  CudaEngine engine(named.plan, named.name);
+  const Extents& size = named.plan.size;
+  const std::size_t elements = static_cast<std::size_t>(size.elements());
+  std::vector<std::complex<double>> exact(elements);
+  validate::fill_random(exact, seed);
+  const std::vector<std::complex<float>> input(exact.begin(), exact.end());
+  std::copy(input.begin(), input.end(), exact.begin());  // the oracle transforms exactly what the engine reads
+  std::vector<std::complex<double>> forward(elements), inverse(elements);
+  validate::cufft_reference(size, exact, forward, Direction::forward);
+  validate::cufft_reference(size, exact, inverse, Direction::inverse, Scaling::full);
+
+  const std::size_t bytes = elements * sizeof(input[0]);
+  validate::DeviceBuffer d_in(bytes), d_out(bytes);
+  std::vector<std::complex<float>> got(elements);
+  std::vector<std::complex<double>> natural;  // a digit-reversed result, permuted to natural order
+  for (Direction direction : {Direction::forward, Direction::inverse})
+    for (Order order : {Order::natural, Order::digit_reversed})
+      for (bool in_place : {false, true}) {
+        const TransformOptions options{direction, order,
+                                       direction == Direction::inverse ? Scaling::full : Scaling::none};
+        d_in.upload(input.data());
+        d_out.poison_nan();
+        if (in_place) {
+          d_out.copy_from(d_in);
+          engine.execute(d_out.get(), d_out.get(), options);
+        } else {
+          engine.execute(d_in.get(), d_out.get(), options);
+        }
+        d_out.download(got.data());
+        const std::string what = named.name + " " + to_string(direction) + " " + to_string(order) +
+                                 (in_place ? " in-place" : " out-of-place");
+        const std::vector<std::complex<double>>& reference = direction == Direction::forward ? forward : inverse;
+        validate::ErrorReport error;
+        if (order == Order::natural) {
+          error = validate::compare(got, reference);
+        } else {
+          natural.assign(got.begin(), got.end());
+          validate::to_natural_order(named.plan, natural);
+          error = validate::compare(natural, reference);
+        }
+        EXPECT_EQ(error.non_finite, 0) << what << ": NaN or Inf left in the output, first at " << error.peak_index;
+        EXPECT_LE(error.relative_l2, error_bound) << what << ": peak " << error.peak_error << " at "
+                                                  << error.peak_index;
+        std::cout << what << ": relative L2 " << error.relative_l2 << ", peak " << error.peak_error << " at "
+                  << error.peak_index << "\n";
+        if (!in_place) {
+          d_in.download(got.data());
+          EXPECT_EQ(std::memcmp(got.data(), input.data(), bytes), 0) << what << ": the input was written";
+        }
+      }
+}
+
+class ShippedPlanOnGpu : public GpuTest, public ::testing::WithParamInterface<NamedPlan> {};
+
+TEST_P(ShippedPlanOnGpu, MatchesCufftZ2ZInEveryMode) { check_plan_on_gpu(GetParam(), 42); }
+
+INSTANTIATE_TEST_SUITE_P(Plans, ShippedPlanOnGpu, ::testing::ValuesIn(shipped_plans()),
+                         [](const ::testing::TestParamInfo<NamedPlan>& info) {
+                           std::string name = info.param.name;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+int env_or(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::atoi(value) : fallback;
+}
+
+using RandomPlansOnGpu = GpuTest;
+
+// Random small legal plans (those whose tiles fit their profile). FFT3D_GPU_RANDOM_PLANS and
+// FFT3D_GPU_RANDOM_MAX_LENGTH shrink the set (compute-sanitizer runs).
+TEST_F(RandomPlansOnGpu, MatchCufftZ2Z) {
+  int index = 0, checked = 0;
+  const int count = env_or("FFT3D_GPU_RANDOM_PLANS", 16);
+  const int max_length = env_or("FFT3D_GPU_RANDOM_MAX_LENGTH", 64);
+  for (const NamedPlan& named : gpu_random_plans(count, max_length)) {
+    SCOPED_TRACE(named.name);
+    check_plan_on_gpu(named, 100 + index++);
+    ++checked;
+  }
+  std::cout << checked << " random plans checked on the GPU\n";
+  EXPECT_GT(checked, 0);
+}
+
+using CudaEngineErrors = GpuTest;
+
+TEST_F(CudaEngineErrors, NullPointersAndOversizedVolumesAreTypedErrors) {
+  const Plan small = gpu_random_plans(1, 16).front().plan;
+  CudaEngine engine(small);
+  EXPECT_THROW(engine.execute(nullptr, nullptr), UsageError);
+  Plan huge = random_plans(1, 2, 4, "hopper").front().plan;
+  huge.size = {4096, 4096, 4096};  // 512 GiB of fp32 complex: over any current GPU's memory
+  EXPECT_THROW(CudaEngine{huge}, OutOfMemory);
+}
+
+}  // namespace
+}  // namespace fft3d::testing

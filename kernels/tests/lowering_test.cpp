@@ -1,0 +1,111 @@
+// Lowering: every shipped and random legal plan lowers; the tile maps cover the volume exactly once; the lowered
+// kernels, interpreted on the CPU with the emitter's index maps, compute the DFT.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <set>
+
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+#include "test_plans.hpp"
+#include "tile_interpreter.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+LoweredPlan lower(const NamedPlan& named) {
+  return lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name);
+}
+
+// The lowered plan, or nothing where a kernel's tile is over the profile's shared memory (a legal plan may hold
+// more than a block can; EveryRandomLegalPlanLowersOrNamesItsSharedMemoryOverflow checks that error).
+std::optional<LoweredPlan> lower_if_it_fits(const NamedPlan& named) {
+  try {
+    return lower(named);
+  } catch (const LoweringError&) {
+    return std::nullopt;
+  }
+}
+
+TEST(Lowering, EveryShippedPlanLowers) {
+  const std::vector<NamedPlan> plans = shipped_plans();
+  ASSERT_GE(plans.size(), 12u) << "expected the 6 tesla and 6 fermi plans";
+  for (const NamedPlan& named : plans) {
+    SCOPED_TRACE(named.name);
+    LoweredPlan lowered;
+    ASSERT_NO_THROW(lowered = lower(named));
+    EXPECT_EQ(lowered.kernels.size(), named.plan.kernels.size());
+    for (const KernelSpec& spec : lowered.kernels) {
+      EXPECT_LE(spec.shared_bytes, find_arch_profile(named.plan.arch)->shared_memory_per_block);
+      EXPECT_EQ(spec.tile_elements * spec.blocks, named.plan.size.elements());
+    }
+  }
+  std::cout << to_string(lower(plans.front()).kernels.back());
+}
+
+// A random legal plan lowers, or its kernel's tile is over the profile's shared memory and the error says so with
+// the numbers (the plan language lets a kernel hold more than a block can).
+TEST(Lowering, EveryRandomLegalPlanLowersOrNamesItsSharedMemoryOverflow) {
+  for (const char* arch : {"tesla", "fermi", "hopper"}) {
+    int lowered = 0;
+    for (const NamedPlan& named : random_plans(120, 7, 64, arch)) {
+      SCOPED_TRACE(named.name);
+      try {
+        lower(named);
+        ++lowered;
+      } catch (const LoweringError& error) {
+        EXPECT_NE(std::string(error.what()).find("B of shared memory; profile"), std::string::npos) << error.what();
+      }
+    }
+    EXPECT_GT(lowered, 40) << arch;
+  }
+}
+
+TEST(Lowering, TileMapsCoverTheVolumeOnce) {
+  for (const NamedPlan& named : random_plans(60, 11, 32, "tesla")) {
+    SCOPED_TRACE(named.name);
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
+      std::vector<int> hits(spec.size.elements(), 0);
+      for (std::int64_t block = 0; block < spec.blocks; ++block)
+        for (std::int64_t e = 0; e < spec.tile_elements; ++e) ++hits[tile::global_offset(spec, block, e)];
+      EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), spec.size.elements()) << to_string(spec);
+      std::set<std::int64_t> sources, words;
+      for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+        sources.insert(tile::natural_source(spec, e));
+        words.insert(tile::shared_address(spec.shared, e));
+      }
+      EXPECT_EQ(static_cast<std::int64_t>(sources.size()), spec.tile_elements);
+      EXPECT_EQ(static_cast<std::int64_t>(words.size()), spec.tile_elements);
+    }
+  }
+}
+
+TEST(Lowering, InterpretedKernelsComputeTheDft) {
+  std::uint64_t seed = 3;
+  for (const char* arch : {"tesla", "fermi"})
+    for (const NamedPlan& named : random_plans(40, 5, 16, arch)) {
+      SCOPED_TRACE(named.name);
+      const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+      if (!lowered) continue;
+      std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
+      validate::fill_random(input, seed++);
+      for (Direction direction : {Direction::forward, Direction::inverse}) {
+        const std::vector<std::complex<double>> expected = naive_dft(named.plan.size, input, direction);
+        for (Order order : {Order::natural, Order::digit_reversed}) {
+          std::vector<std::complex<double>> data = input;
+          interpret(*lowered, data, {.direction = direction, .order = order});
+          if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
+          const validate::ErrorReport error = validate::compare(data, expected);
+          EXPECT_EQ(error.non_finite, 0) << to_string(direction) << " " << to_string(order);
+          EXPECT_LT(error.relative_l2, 1e-12) << to_string(direction) << " " << to_string(order) << ": peak "
+                                              << error.peak_error << " at " << error.peak_index;
+        }
+      }
+    }
+}
+
+}  // namespace
+}  // namespace fft3d::testing

@@ -1,0 +1,57 @@
+#include "test_plans.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+#include <random>
+
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/kernel_spec.hpp"
+#include "fft3d/plan_table.hpp"
+#include "fft3d/plan_text.hpp"
+#include "validate/random_plans.hpp"
+
+namespace fft3d::testing {
+
+void PrintTo(const NamedPlan& named, std::ostream* out) { *out << named.name; }
+
+std::vector<NamedPlan> shipped_plans() {
+  std::vector<NamedPlan> plans;
+  for (const char* arch : {"tesla", "fermi"})
+    for (const TableEntry& entry : table_entries(arch))
+      plans.push_back({entry.arch + "/" + std::filesystem::path(entry.path).filename().string(),
+                       load_plan_file(entry.path).plan});
+  return plans;
+}
+
+std::vector<NamedPlan> random_plans(int count, std::uint64_t seed, std::int64_t max_length, const std::string& arch) {
+  const validate::RandomPlanLimits limits{.max_axis_length = max_length,
+                                          .max_elements = max_length * max_length * max_length,
+                                          .max_radix = std::min<std::int64_t>(max_length, 64),
+                                          .arch = arch};
+  std::mt19937_64 random(seed);
+  std::vector<NamedPlan> plans;
+  for (int i = 0; i < count; ++i) {
+    Plan plan = validate::random_legal_plan(random, limits);
+    std::string name = "random " + std::to_string(i) + " " + to_string(plan.size) + " " + to_brace_string(plan.kernels);
+    plans.push_back({std::move(name), std::move(plan)});
+  }
+  return plans;
+}
+
+std::vector<NamedPlan> gpu_random_plans(int count, std::int64_t max_length) {
+  std::vector<NamedPlan> plans;
+  std::uint64_t seed = 23;  // one per profile: the same seed would give each profile the same sizes and stages
+  for (const char* arch : {"tesla", "fermi", "hopper"})
+    for (NamedPlan& named : random_plans(count, seed++, max_length, arch)) {
+      try {
+        lower_plan(named.plan, *find_arch_profile(arch));
+        plans.push_back(std::move(named));
+      } catch (const LoweringError&) {
+        // A tile over the profile's shared memory: not a plan this profile runs.
+      }
+    }
+  return plans;
+}
+
+}  // namespace fft3d::testing

@@ -1,0 +1,34 @@
+// Plans the kernel tests run: every shipped tesla/fermi plan, and small random legal plans.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "fft3d/plan_ir.hpp"
+
+namespace fft3d::testing {
+
+struct NamedPlan {
+  std::string name;  // "tesla/256x256x256.yaml" or "random 7 ..."
+  Plan plan;
+};
+
+// GoogleTest prints a NamedPlan parameter by its name.
+void PrintTo(const NamedPlan& named, std::ostream* out);
+
+// Every tesla and fermi table plan (fft3d::table_entries: $FFT3D_PLANS_DIR when set, for a GPU machine that
+// carries its own copy, else the source tree's plans/), parsed with load_plan_file.
+std::vector<NamedPlan> shipped_plans();
+
+// `count` legal plans for `arch` (validate::random_legal_plan): axis lengths 1..max_length (powers of two, the
+// volume over one element), radices 2..64, stages of the axes interleaved and cut into kernels at random.
+// Deterministic in `seed` (with one standard library).
+std::vector<NamedPlan> random_plans(int count, std::uint64_t seed, std::int64_t max_length, const std::string& arch);
+
+// The random plans the GPU tests run: `count` per profile (tesla, fermi, hopper; seeds 23, 24, 25), keeping those
+// that lower on their profile (the NVRTC test compiles the same set, which also warms the kernel cache).
+std::vector<NamedPlan> gpu_random_plans(int count = 16, std::int64_t max_length = 64);
+
+}  // namespace fft3d::testing

@@ -1,0 +1,107 @@
+#include "tile_interpreter.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/index_maps.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+using Complex = std::complex<double>;
+
+void run_stage(const KernelSpec& spec, const TileStage& stage, std::int64_t block, std::vector<Complex>& tile) {
+  const std::int64_t r = stage.sub.radix;
+  for (std::int64_t b = 0; b < spec.tile_elements / r; ++b) {
+    const std::int64_t base = tile::butterfly_base(stage, b);
+    std::vector<Complex> v(r);
+    for (std::int64_t k = 0; k < r; ++k) v[k] = tile[base + k * stage.element_step];
+    small_dft(v);
+    if (stage.sub.twiddle) {
+      const std::int64_t j = tile::axis_position(spec, block, stage.sub.axis, base) & (stage.sub.stride - 1);
+      for (std::int64_t m = 1; m < r; ++m) v[m] *= twiddle_factor(j * m, stage.sub.span);
+    }
+    for (std::int64_t k = 0; k < r; ++k) tile[base + k * stage.element_step] = v[k];
+  }
+}
+
+void run_tile_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool conj_load, bool conj_store,
+                     double scale, bool natural) {
+  for (std::int64_t block = 0; block < spec.blocks; ++block) {
+    std::vector<Complex> tile(spec.tile_elements);
+    for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+      const Complex v = data[tile::global_offset(spec, block, e)];
+      tile[e] = conj_load ? std::conj(v) : v;
+    }
+    for (const TileStage& stage : spec.stages) run_stage(spec, stage, block, tile);
+    for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+      Complex v = tile[natural ? tile::natural_source(spec, e) : e] * scale;
+      data[tile::global_offset(spec, block, e)] = conj_store ? std::conj(v) : v;
+    }
+  }
+}
+
+void run_reorder(const KernelSpec& spec, std::vector<Complex>& data) {
+  std::vector<Complex> out(data.size());
+  const Extents& n = spec.size;
+  auto position = [&](Axis axis, std::int64_t f) {
+    const auto& radices = spec.reorder_radices[axis_index(axis)];
+    return radices.empty() ? f : digit_reversed_position(f, radices);
+  };
+  for (std::int64_t z = 0; z < n.nz; ++z)
+    for (std::int64_t y = 0; y < n.ny; ++y)
+      for (std::int64_t x = 0; x < n.nx; ++x)
+        out[x + n.nx * (y + n.ny * z)] =
+            data[position(Axis::x, x) + n.nx * (position(Axis::y, y) + n.ny * position(Axis::z, z))];
+  data = out;
+}
+
+}  // namespace
+
+std::complex<double> twiddle_factor(std::int64_t exponent, std::int64_t span) {
+  const double angle = -2.0 * std::numbers::pi * static_cast<double>(exponent % span) / static_cast<double>(span);
+  return {std::cos(angle), std::sin(angle)};
+}
+
+void small_dft(std::vector<std::complex<double>>& values) {
+  const std::int64_t r = static_cast<std::int64_t>(values.size());
+  std::vector<Complex> out(values.size());
+  for (std::int64_t m = 0; m < r; ++m)
+    for (std::int64_t k = 0; k < r; ++k) out[m] += values[k] * twiddle_factor(k * m, r);
+  values = out;
+}
+
+void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const TransformOptions& options) {
+  const bool inverse = options.direction == Direction::inverse;
+  const bool natural = options.order == Order::natural;
+  for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
+    const bool last = k + 1 == lowered.kernels.size();
+    const double scale = last && options.scaling == Scaling::full
+                             ? 1.0 / static_cast<double>(lowered.kernels[k].size.elements()) : 1.0;
+    run_tile_kernel(lowered.kernels[k], data, inverse && k == 0, inverse && last, scale, natural);
+  }
+  if (natural && lowered.reorder) run_reorder(*lowered.reorder, data);
+}
+
+std::vector<Complex> naive_dft(const Extents& n, const std::vector<Complex>& input, Direction direction) {
+  const double sign = direction == Direction::forward ? -1.0 : 1.0;
+  std::vector<Complex> out(input.size());
+  auto w = [&](std::int64_t a, std::int64_t len) {
+    const double angle = sign * 2.0 * std::numbers::pi * static_cast<double>(a % len) / static_cast<double>(len);
+    return Complex(std::cos(angle), std::sin(angle));
+  };
+  for (std::int64_t kz = 0; kz < n.nz; ++kz)
+    for (std::int64_t ky = 0; ky < n.ny; ++ky)
+      for (std::int64_t kx = 0; kx < n.nx; ++kx) {
+        Complex sum = 0;
+        for (std::int64_t z = 0; z < n.nz; ++z)
+          for (std::int64_t y = 0; y < n.ny; ++y)
+            for (std::int64_t x = 0; x < n.nx; ++x)
+              sum += input[x + n.nx * (y + n.ny * z)] * w(kx * x, n.nx) * w(ky * y, n.ny) * w(kz * z, n.nz);
+        out[kx + n.nx * (ky + n.ny * kz)] = sum;
+      }
+  return out;
+}
+
+}  // namespace fft3d::testing

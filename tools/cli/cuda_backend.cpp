@@ -1,0 +1,128 @@
+// `fft3d run --backend cuda`: the CUDA engine on device buffers, timed with CUDA events, checked against the fp64
+// cuFFT oracle, with cuFFT C2C and a memcpy measured in the same run.
+#include <iomanip>
+#include <memory>
+
+#include "backends.hpp"
+#include "bench/gpu_timing.hpp"
+#include "fft3d/cuda_engine.hpp"
+#include "fft3d/cuda_errors.hpp"
+#include "fft3d/diagnostics.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+
+namespace fft3d::cli {
+namespace {
+
+using Complex32 = std::complex<float>;
+constexpr int warmup_runs = 3;
+
+// What the runs share: the engine (compiled once) and the device buffers.
+struct CudaSession {
+  std::unique_ptr<CudaEngine> engine;
+  double setup_ms = 0;
+  int cold_kernels = 0;  // compiled by NVRTC in this process, not loaded from the disk cache
+  std::unique_ptr<validate::DeviceBuffer> input, output;
+};
+
+std::size_t volume_bytes(const Plan& plan) { return static_cast<std::size_t>(plan.size.elements()) * sizeof(Complex32); }
+
+void ensure_buffers(CudaSession& session, const Plan& plan) {
+  if (session.input) return;
+  session.input = std::make_unique<validate::DeviceBuffer>(volume_bytes(plan));
+  session.output = std::make_unique<validate::DeviceBuffer>(volume_bytes(plan));
+}
+
+std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out, const RunSettings& settings) {
+  if (settings.precision != Precision::fp32) throw UsageError("the cuda backend runs fp32 (--precision fp32)");
+  CudaEngine& engine = *session.engine;
+  ensure_buffers(session, engine.plan());
+  std::vector<Complex32> host(in.begin(), in.end());
+  session.input->upload(host.data());
+  session.output->poison_nan();
+  void* source = session.input->get();
+  void* target = session.output->get();
+
+  // The checked run, first and cold.
+  if (settings.in_place) session.output->copy_from(*session.input);
+  engine.execute(settings.in_place ? target : source, target, settings.options);
+  std::vector<Complex32> result(host.size());
+  session.output->download(result.data());
+  out.assign(result.begin(), result.end());
+  if (!settings.in_place) {  // an out-of-place run never writes its input
+    std::vector<Complex32> after(host.size());
+    session.input->download(after.data());
+    if (after != host) throw std::runtime_error("the out-of-place transform wrote to its input buffer");
+  }
+
+  // Timed runs; in place, the input is restored before each, outside the timed region.
+  std::function<void(void*)> restore;
+  if (settings.in_place)
+    restore = [&](void* stream) { session.output->copy_from(*session.input, stream); };
+  const bench::Timing timing = bench::time_on_gpu(
+      [&](void* stream) { engine.execute(settings.in_place ? target : source, target, settings.options, stream); },
+      warmup_runs, settings.repeats, nullptr, restore);
+  std::vector<double> seconds;
+  for (double ms : timing.samples_ms) seconds.push_back(ms / 1e3);
+  return seconds;
+}
+
+void report_cuda_extras(CudaSession& session, const RunSettings& settings, double median_seconds, std::ostream& out) {
+  CudaEngine& engine = *session.engine;
+  const Plan& plan = engine.plan();
+  const double bytes = static_cast<double>(volume_bytes(plan));
+  const double memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(bytes));
+  void* source = session.input->get();
+  void* target = session.output->get();
+  bench::CufftC2C cufft(plan.size);
+  const bench::Timing theirs = bench::time_on_gpu(
+      [&](void* stream) { cufft.execute(settings.in_place ? target : source, target, settings.options.direction, stream); },
+      warmup_runs, std::max(settings.repeats, 5));
+  const double one_pass_ms = 2.0 * bytes / (memcpy_gbs * 1e6);
+  out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
+      << one_pass_ms << " ms\n"
+      << "cuFFT     " << theirs.median_ms << " ms median C2C fp32 (min " << theirs.min_ms << ", max " << theirs.max_ms
+      << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
+      << theirs.median_ms / (median_seconds * 1e3) << "\n"
+      << "setup     " << session.setup_ms << " ms (" << session.cold_kernels << " of " << engine.kernels().size()
+      << " kernels compiled by NVRTC, the rest from the disk cache)\n";
+  if (!settings.per_kernel) return;
+  for (std::size_t k = 0; k < engine.kernels().size(); ++k) {
+    const CudaKernelInfo& info = engine.kernels()[k];
+    const bench::Timing kernel = bench::time_on_gpu(
+        [&](void* stream) { engine.run_kernel(k, source, target, settings.options, stream); }, warmup_runs, 10);
+    out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << 2.0 * bytes / (kernel.median_ms * 1e6)
+        << " GB/s (" << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
+        << info.compile.registers << " registers";
+    if (info.spec.role == KernelRole::tile) {
+      const bench::Timing twin = bench::time_on_gpu(
+          [&](void* stream) { engine.run_copy_twin(k, source, target, stream); }, warmup_runs, 10);
+      out << std::setprecision(3) << "; copy twin " << twin.median_ms << " ms, kernel/twin "
+          << kernel.median_ms / twin.median_ms;
+    }
+    out << std::setprecision(3) << "\n";
+  }
+}
+
+}  // namespace
+
+Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
+  Backend backend{"cuda", false, "", 0, 2e-6, {}, validate::cufft_reference, {}};
+  if (validate::gpu_count() == 0) {
+    backend.why_not = "no CUDA device (or no driver) on this machine";
+    return backend;
+  }
+  auto session = std::make_shared<CudaSession>();
+  session->engine = std::make_unique<CudaEngine>(plan, plan_name);
+  session->setup_ms = session->engine->setup_ms();
+  for (const CudaKernelInfo& info : session->engine->kernels()) session->cold_kernels += info.compile.from_cache ? 0 : 1;
+  backend.available = true;
+  backend.run = [session](const Volume& in, Volume& out, const RunSettings& settings) {
+    return run_cuda(*session, in, out, settings);
+  };
+  backend.extra_report = [session](const RunSettings& settings, double median_seconds, std::ostream& out) {
+    report_cuda_extras(*session, settings, median_seconds, out);
+  };
+  return backend;
+}
+
+}  // namespace fft3d::cli

@@ -1,0 +1,44 @@
+// The GPU side of validation: device buffers and the fp64 cuFFT (Z2Z) oracle. CUDA types stay out of this header.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <span>
+
+#include "fft3d/plan_ir.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d::validate {
+
+// How many CUDA devices the runtime sees: 0 without a GPU or a driver. Never throws.
+int gpu_count();
+
+// Device memory owned by a value. Throws OutOfMemory or CudaError (fft3d/cuda_errors.hpp).
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer&& other) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* get() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+  void upload(const void* host);
+  void download(void* host) const;
+  // Asynchronous on `stream` (a cudaStream_t; nullptr: the default stream, ordered with the other calls).
+  void copy_from(const DeviceBuffer& other, void* stream = nullptr);
+  void poison_nan();  // every byte 0xFF: every float and double a NaN
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// The 3D DFT of `in` computed by cuFFT Z2Z in fp64 on the GPU: natural order, options.scaling applied. The same
+// contract as fftw_reference (oracle.hpp), for volumes where the CPU oracle is too slow.
+void cufft_reference(const Extents& size, std::span<const std::complex<double>> in,
+                     std::span<std::complex<double>> out, Direction direction, Scaling scaling = Scaling::none);
+
+}  // namespace fft3d::validate
