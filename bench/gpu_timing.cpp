@@ -4,6 +4,7 @@
 #include <cufft.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ struct EventPair {
 };
 
 }  // namespace
+
+double create_cuda_context_ms() {
+  const auto start = std::chrono::steady_clock::now();
+  cuda::check(cudaFree(nullptr), "cudaFree(nullptr) (CUDA context creation)");
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 
 Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, int repeats, void* stream,
                    const std::function<void(void* stream)>& before_each) {

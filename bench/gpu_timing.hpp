@@ -19,6 +19,10 @@ struct Timing {
   std::vector<double> samples_ms;  // every timed run, sorted
 };
 
+// Creates the CUDA context of the current device (the first runtime call that needs one pays for it) and returns
+// the milliseconds that took, so that a plan's own setup can be timed apart from it.
+double create_cuda_context_ms();
+
 // Runs `body(stream)` `warmup` times, then times each of `repeats` runs with CUDA events on `stream`.
 // `before_each` (optional) runs before every run, outside the timed region: e.g. to restore an in-place input.
 Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, int repeats, void* stream = nullptr,

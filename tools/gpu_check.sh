@@ -62,11 +62,14 @@ $(field "$log" cuFFT cuFFT) ms, speed ratio $(field "$log" cuFFT ratio), relativ
 
 echo "== fft3d run --backend cuda (forward, natural order, out of place)"
 : > "$OUT/runs.log"
-for plan in plans/tesla/*.yaml plans/fermi/*.yaml; do
+for plan in plans/tesla/*.yaml plans/fermi/*.yaml plans/hopper/*.yaml; do
   run_plan "$plan" "${plan#plans/}"
 done
 run_plan plans/tesla/256x256x256.yaml "tesla/256x256x256.yaml in-place" --in-place
 run_plan plans/tesla/256x256x256.yaml "tesla/256x256x256.yaml digit-reversed" --order digit-reversed
+for plan in plans/hopper/*.yaml; do
+  run_plan "$plan" "${plan#plans/} digit-reversed" --order digit-reversed
+done
 
 echo "== setup: cold (empty kernel cache: NVRTC) vs warm (cached)"
 cold_cache=$(mktemp -d /tmp/fft3d-cold-cache.XXXXXX)

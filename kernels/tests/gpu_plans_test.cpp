@@ -1,4 +1,4 @@
-// GPU tests: every shipped tesla and fermi plan at its real size, and small random legal plans, through the CUDA
+// GPU tests: every shipped plan (tesla, fermi, hopper) at its real size, and small random legal plans, through the CUDA
 // engine against cuFFT Z2Z (fp64): forward and inverse, natural and digit-reversed, in place and out of place;
 // outputs poisoned with NaN first; out-of-place inputs must come back untouched. Skipped without a GPU.
 #include <gtest/gtest.h>

@@ -17,7 +17,7 @@ void PrintTo(const NamedPlan& named, std::ostream* out) { *out << named.name; }
 
 std::vector<NamedPlan> shipped_plans() {
   std::vector<NamedPlan> plans;
-  for (const char* arch : {"tesla", "fermi"})
+  for (const char* arch : {"tesla", "fermi", "hopper"})
     for (const TableEntry& entry : table_entries(arch))
       plans.push_back({entry.arch + "/" + std::filesystem::path(entry.path).filename().string(),
                        load_plan_file(entry.path).plan});

@@ -18,7 +18,7 @@ struct NamedPlan {
 // GoogleTest prints a NamedPlan parameter by its name.
 void PrintTo(const NamedPlan& named, std::ostream* out);
 
-// Every tesla and fermi table plan (fft3d::table_entries: $FFT3D_PLANS_DIR when set, for a GPU machine that
+// Every table plan (tesla, fermi, hopper) (fft3d::table_entries: $FFT3D_PLANS_DIR when set, for a GPU machine that
 // carries its own copy, else the source tree's plans/), parsed with load_plan_file.
 std::vector<NamedPlan> shipped_plans();
 

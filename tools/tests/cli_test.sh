@@ -70,7 +70,7 @@ contains out "floor    " "explain gives the floor time"
 # plan compiles as it stands with nvcc.
 if "$fft3d" explain "$src/plans/tesla/128x128x128.yaml" | grep -q "^lowering for"; then
   nvcc="${CUDACXX:-/usr/local/cuda/bin/nvcc}"
-  for plan in "$src"/plans/tesla/*.yaml "$src"/plans/fermi/*.yaml; do
+  for plan in "$src"/plans/*/*.yaml; do
     name="$(basename "$(dirname "$plan")")-$(basename "$plan" .yaml)"
     expect 0 "explain --dump-cuda $name" -- "$fft3d" explain "$plan" --dump-cuda "$work/cuda/$name"
     contains out "global accesses:" "explain $name shows the coalescing check"

@@ -23,7 +23,7 @@ constexpr double bound = 1e-12;
 
 std::vector<std::string> shipped_plan_files() {
   std::vector<std::string> files;
-  for (const char* table : {"tesla", "fermi"}) {
+  for (const char* table : {"tesla", "fermi", "hopper"}) {
     const fs::path folder = fs::path(FFT3D_SOURCE_DIR) / "plans" / table;
     if (!fs::is_directory(folder)) continue;
     for (const fs::directory_entry& entry : fs::directory_iterator(folder))

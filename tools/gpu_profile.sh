@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Nsight Compute on chosen kernels of a plan, as `fft3d run --per-kernel` numbers them (1-based), with the GPU's
+# clocks left as they are (--clock-control none). The evidence behind a kernel that misses its bandwidth target.
+#
+#   FFT3D_BIN_DIR=.carry tools/gpu_profile.sh plans/tesla/256x256x256.yaml 4 [5 ...]
+set -uo pipefail
+BIN=${FFT3D_BIN_DIR:-.carry}
+plan=$1; shift
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export FFT3D_CACHE_DIR=${FFT3D_CACHE_DIR:-/tmp/fft3d-cache}
+mkdir -p "$FFT3D_CACHE_DIR"
+[ -d "$BIN/cache" ] && cp -r "$BIN/cache/." "$FFT3D_CACHE_DIR/"
+for kernel in "$@"; do
+  echo "== $plan kernel $kernel"
+  # Generated entry points are fft3d_k<index>_<hash>; the first launch is the checked run's.
+  ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section MemoryWorkloadAnalysis -k "regex:^fft3d_k$((kernel - 1))_" --launch-count 1 \
+    "$BIN/fft3d" run "$plan" --backend cuda --repeat 1 2>&1 |
+    grep -vE "^==PROF==|^(plan|size|backend|error|roundtrip|time|GFlops|bandwidth|memcpy|cuFFT|setup) "
+done
