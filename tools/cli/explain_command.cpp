@@ -57,11 +57,8 @@ int explain_command(const Args& args) {
   po::variables_map vm;
   if (!parse_options("explain", "PLAN [--bandwidth GB/s] [--dump-cuda DIR]", args, options, positional, vm)) return exit_ok;
 
-  const auto optional_string = [&](const char* key) {
-    return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
-  };
   std::string how;
-  const ParsedPlan parsed = plan_from(optional_string("plan"), optional_string("size"), vm["arch"].as<std::string>(), how);
+  const ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how);
   const std::string precision = vm["precision"].as<std::string>();
   if (precision != "fp32" && precision != "fp64") throw UsageError("--precision must be fp32 or fp64");
   const double bandwidth = vm["bandwidth"].as<double>();

@@ -20,6 +20,10 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
   return true;
 }
 
+std::optional<std::string> optional_string(const po::variables_map& vm, const char* key) {
+  return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
+}
+
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how) {
   if (file && size) throw UsageError("give a plan file or --size, not both");

@@ -17,6 +17,9 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
                    po::options_description& options, const po::positional_options_description& positional,
                    po::variables_map& vm);
 
+// The value of a string option, if it was given.
+std::optional<std::string> optional_string(const po::variables_map& vm, const char* key);
+
 // A plan from a file, or for --size from the arch's table if it has one, else from the default planner.
 // `how` receives where the plan came from ("plans/tesla/128x128x128.yaml", "default planner").
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,

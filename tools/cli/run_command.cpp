@@ -61,11 +61,8 @@ int run_command(const Args& args) {
                      vm))
     return exit_ok;
 
-  const auto optional_string = [&](const char* key) {
-    return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
-  };
   std::string how;
-  const Plan plan = plan_from(optional_string("plan"), optional_string("size"), vm["arch"].as<std::string>(), how).plan;
+  const Plan plan = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how).plan;
   const Backend backend = select_backend(vm["backend"].as<std::string>(), plan, how);
   if (!backend.available) {
     std::cerr << "fft3d run: error: the " << backend.name << " backend cannot run here: " << backend.why_not << "\n";
@@ -79,7 +76,7 @@ int run_command(const Args& args) {
   if (scaling != "none" && scaling != "full") throw UsageError("--scaling must be none or full");
   settings.options.order = order == "natural" ? Order::natural : Order::digit_reversed;
   settings.options.scaling = scaling == "none" ? Scaling::none : Scaling::full;
-  const std::string precision = optional_string("precision").value_or(backend.name == "cpu" ? "fp64" : "fp32");
+  const std::string precision = optional_string(vm, "precision").value_or(backend.name == "cpu" ? "fp64" : "fp32");
   if (precision != "fp64" && precision != "fp32") throw UsageError("--precision must be fp64 or fp32");
   settings.precision = precision == "fp64" ? Precision::fp64 : Precision::fp32;
   settings.in_place = vm["in-place"].as<bool>();
