@@ -1,5 +1,6 @@
 #include "fft3d/plan_ir.hpp"
 
+#include <ostream>
 #include <sstream>
 
 namespace fft3d {
@@ -53,6 +54,10 @@ std::string to_yaml(const Plan& plan) {
   for (const Kernel& kernel : plan.kernels) out << "  - \"" << to_string(kernel) << "\"\n";
   return out.str();
 }
+
+std::ostream& operator<<(std::ostream& out, const Plan& plan) { return out << to_yaml(plan); }
+std::ostream& operator<<(std::ostream& out, const Kernel& kernel) { return out << '{' << to_string(kernel) << '}'; }
+std::ostream& operator<<(std::ostream& out, const SubComputation& sub) { return out << to_string(sub); }
 
 namespace {
 std::size_t combine(std::size_t seed, std::size_t value) {

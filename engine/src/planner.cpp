@@ -1,5 +1,6 @@
 #include "fft3d/planner.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <regex>
 
@@ -48,26 +49,47 @@ std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vec
   return stages;
 }
 
-Plan default_plan(const Extents& size, const std::string& arch) {
-  const std::optional<ArchProfile> profile = find_arch_profile(arch);
-  if (!profile) throw UsageError("unknown arch '" + arch + "': expected one of " + arch_profile_names());
-  for (Axis axis : all_axes)
-    if (size[axis] <= 0 || (size[axis] & (size[axis] - 1)) != 0)
-      throw UsageError("size " + to_string(size) + ": the " + std::string(1, axis_letter(axis)) +
-                       " length is not a power of two");
-  const PlannerLimits limits = planner_limits(*profile);
+namespace {
 
+// Every split of 2^bits into `stages` power-of-two radices of at most 2^max_bits each, the most balanced first.
+std::vector<std::vector<std::int64_t>> radix_splits(int bits, int stages, int max_bits) {
+  std::vector<std::vector<std::int64_t>> splits;
+  std::vector<int> parts(static_cast<std::size_t>(stages), 1);
+  const std::function<void(int, int)> fill = [&](int index, int left) {
+    if (index == stages) {
+      if (left != 0) return;
+      std::vector<std::int64_t> radices;
+      for (int p : parts) radices.push_back(std::int64_t{1} << p);
+      splits.push_back(std::move(radices));
+      return;
+    }
+    for (int p = 1; p <= std::min(max_bits, left - (stages - index - 1)); ++p) {
+      parts[static_cast<std::size_t>(index)] = p;
+      fill(index + 1, left - p);
+    }
+  };
+  if (stages > 0) fill(0, bits);
+  const auto imbalance = [](const std::vector<std::int64_t>& r) {
+    return *std::max_element(r.begin(), r.end()) / *std::min_element(r.begin(), r.end());
+  };
+  std::stable_sort(splits.begin(), splits.end(), [&](const auto& a, const auto& b) {
+    return std::pair(imbalance(a), b) < std::pair(imbalance(b), a);  // balanced first, then larger radices first
+  });
+  if (splits.empty()) splits.push_back({});
+  return splits;
+}
+
+// One decomposition: Y and Z with radices up to `yz_radix`, one kernel per stage; X with `x_radices`, the first
+// stages riding in the Y/Z kernels, any others in X-only kernels after them.
+Plan candidate_plan(const Extents& size, const std::string& arch, std::int64_t yz_radix,
+                    const std::vector<std::int64_t>& x_radices) {
   Plan plan{size, arch, {}};
   for (Axis axis : {Axis::y, Axis::z}) {
     const std::int64_t n = size[axis];
-    for (const SubComputation& stage : dif_stages(axis, n, balanced_radices(n, stages_needed(n, limits.max_yz_radix))))
+    for (const SubComputation& stage : dif_stages(axis, n, balanced_radices(n, stages_needed(n, yz_radix))))
       plan.kernels.push_back({{stage}});
   }
-  // X: at least as many stages as its radix limit needs; more (smaller) ones so that each Y/Z kernel carries one.
-  const std::int64_t nx = size.nx;
-  const int x_stages = std::min(std::max(stages_needed(nx, limits.max_x_radix), static_cast<int>(plan.kernels.size())),
-                                nx == 1 ? 0 : log2_of(nx));
-  const std::vector<SubComputation> x = dif_stages(Axis::x, nx, balanced_radices(nx, x_stages));
+  const std::vector<SubComputation> x = dif_stages(Axis::x, size.nx, x_radices);
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (i < plan.kernels.size()) {
       plan.kernels[i].subs.insert(plan.kernels[i].subs.begin(), x[i]);
@@ -75,12 +97,40 @@ Plan default_plan(const Extents& size, const std::string& arch) {
       plan.kernels.push_back({{x[i]}});
     }
   }
-  if (plan.kernels.empty()) {
-    // A 1x1x1 volume: nothing to transform, but a plan needs a kernel; no legal plan exists.
-    throw UsageError("size 1x1x1 has no stage to plan: every axis has length 1");
-  }
-  require_legal(plan);
   return plan;
+}
+
+}  // namespace
+
+Plan default_plan(const Extents& size, const std::string& arch, const PlanFits& fits) {
+  const std::optional<ArchProfile> profile = find_arch_profile(arch);
+  if (!profile) throw UsageError("unknown arch '" + arch + "': expected one of " + arch_profile_names());
+  for (Axis axis : all_axes)
+    if (size[axis] <= 0 || (size[axis] & (size[axis] - 1)) != 0)
+      throw UsageError("size " + to_string(size) + ": the " + std::string(1, axis_letter(axis)) +
+                       " length is not a power of two");
+  if (size.elements() == 1) throw UsageError("size 1x1x1 has no stage to plan: every axis has length 1");
+  const PlannerLimits limits = planner_limits(*profile);
+  const int x_bits = size.nx == 1 ? 0 : log2_of(size.nx);
+
+  // Candidates in order of preference: fewer passes first, then larger Y/Z radices, then fewer X stages, then the
+  // most balanced X split.
+  std::vector<Plan> candidates;
+  for (std::int64_t yz_radix = limits.max_yz_radix; yz_radix >= 2; yz_radix /= 2) {
+    const int yz_kernels = stages_needed(size.ny, yz_radix) + stages_needed(size.nz, yz_radix);
+    for (int x_stages = std::min(std::max(stages_needed(size.nx, limits.max_x_radix), yz_kernels), x_bits);
+         x_stages <= x_bits; ++x_stages)
+      for (const std::vector<std::int64_t>& x_radices : radix_splits(x_bits, x_stages, log2_of(limits.max_x_radix)))
+        candidates.push_back(candidate_plan(size, arch, yz_radix, x_radices));
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Plan& a, const Plan& b) { return a.kernels.size() < b.kernels.size(); });
+  for (const Plan& plan : candidates) {
+    require_legal(plan);
+    if (!fits || fits(plan)) return plan;
+  }
+  throw UsageError("size " + to_string(size) + ": no decomposition the default planner tries fits the " + arch +
+                   " profile");
 }
 
 Extents parse_extents(const std::string& text) {

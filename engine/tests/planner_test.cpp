@@ -92,3 +92,22 @@ TEST(PlanTable, FindsEveryShippedPlanBySize) {
 
 }  // namespace
 }  // namespace fft3d
+
+namespace fft3d {
+namespace {
+
+TEST(Planner, HonoursWhatTheCallerSaysFits) {
+  // A stand-in for "the tile fits the profile": a first tile (16 x radix X values by NY) under 2^15 elements.
+  const auto small_first_tile = [](const Plan& plan) {
+    const SubComputation& x = plan.kernels.front().subs.front();
+    return x.axis != Axis::x || 16 * x.radix * plan.size.ny < (1 << 15);
+  };
+  const Plan plan = default_plan({1024, 64, 32}, "hopper", small_first_tile);
+  EXPECT_TRUE(small_first_tile(plan)) << to_yaml(plan);
+  EXPECT_EQ(plan.kernels.size(), 2u) << to_yaml(plan);  // still two passes, with an unbalanced X split
+  EXPECT_NE(plan, default_plan({1024, 64, 32}, "hopper"));
+  EXPECT_THROW(default_plan({64, 64, 64}, "tesla", [](const Plan&) { return false; }), UsageError);
+}
+
+}  // namespace
+}  // namespace fft3d

@@ -4,6 +4,9 @@
 
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
+#ifdef FFT3D_HAVE_CUDA
+#include "fft3d/kernel_spec.hpp"
+#endif
 
 namespace fft3d::cli {
 
@@ -24,6 +27,14 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
   return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
 }
 
+PlanFits planner_fits() {
+#ifdef FFT3D_HAVE_CUDA
+  return lowers_on_its_profile;
+#else
+  return {};
+#endif
+}
+
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
@@ -39,7 +50,7 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
   }
   how = "the default planner for " + arch;
   ParsedPlan parsed;
-  parsed.plan = default_plan(extents, arch);
+  parsed.plan = default_plan(extents, arch, planner_fits());
   return parsed;
 }
 

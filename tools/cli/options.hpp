@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
 
 namespace fft3d::cli {
 
@@ -19,6 +20,10 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 
 // The value of a string option, if it was given.
 std::optional<std::string> optional_string(const po::variables_map& vm, const char* key);
+
+// What the default planner must respect: with the CUDA kernel generator built in, that every kernel lowers on
+// its profile (its tile fits); otherwise legality alone.
+PlanFits planner_fits();
 
 // A plan from a file, or for --size from the arch's table if it has one, else from the default planner.
 // `how` receives where the plan came from ("plans/tesla/128x128x128.yaml", "default planner").

@@ -30,6 +30,11 @@ class CudaEngine {
   // Throws PlanError, LoweringError, GpuUnavailable, OutOfMemory (volume over device memory), CompileError,
   // CudaError.
   explicit CudaEngine(const Plan& plan, std::string plan_name = "<plan>");
+  // From a plan file (located errors as PlanError).
+  static CudaEngine from_file(const std::string& path);
+  // For a size: the arch's table plan if it has one, else the default planner's plan whose kernels lower on the
+  // profile. Throws UsageError when neither exists.
+  static CudaEngine for_size(const Extents& size, const std::string& arch = "hopper");
   ~CudaEngine();
   CudaEngine(CudaEngine&&) noexcept;
   CudaEngine& operator=(CudaEngine&&) noexcept;

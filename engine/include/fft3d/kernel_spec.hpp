@@ -116,6 +116,8 @@ class LoweringError : public std::runtime_error {
 
 // Lowers a legal plan (require_legal is called) for `profile`. Throws LoweringError.
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>");
+// Whether a legal plan lowers on its own profile (plan.arch): the default planner's PlanFits for the CUDA engine.
+bool lowers_on_its_profile(const Plan& plan);
 // Largest radix one thread computes in registers on `profile`; larger radices are split across threads
 // (TileStage::split_radices). See lowering/split_radix.cpp for how the limit follows from the register file.
 std::int64_t register_radix_limit(const ArchProfile& profile);

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,11 @@ std::string to_brace_string(const std::vector<Kernel>& kernels);
 std::string to_string(const Extents& size);
 // The canonical plan file: size, arch and one kernels entry per kernel. parse_plan(to_yaml(p)) == p.
 std::string to_yaml(const Plan& plan);
+
+// Writes to_yaml(plan) (and the notation for the others): readable values in test failures and logs.
+std::ostream& operator<<(std::ostream& out, const Plan& plan);
+std::ostream& operator<<(std::ostream& out, const Kernel& kernel);
+std::ostream& operator<<(std::ostream& out, const SubComputation& sub);
 
 std::size_t hash_value(const SubComputation& sub);
 std::size_t hash_value(const Kernel& kernel);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,15 @@ std::vector<std::int64_t> balanced_radices(std::int64_t n, int stages);
 // The DIF chain of one axis for the given radices: spans N, N/r1, ..., strides N/r1, ..., 1.
 std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vector<std::int64_t>& radices);
 
-// A legal plan for `size` on the named profile. Throws UsageError for a size that is not a power of two per axis
-// or an unknown arch.
-Plan default_plan(const Extents& size, const std::string& arch);
+// Whether a plan can run where it is meant to (e.g. every kernel's tile fits the profile: the CUDA lowering's
+// answer). The planner knows nothing of tiles; a caller that does passes this.
+using PlanFits = std::function<bool(const Plan&)>;
+
+// A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
+// profile's limit down, X split into as many stages as needed), the one with the fewest passes, then the largest
+// radices, that `fits` accepts (any, without `fits`). Throws UsageError for a size that is not a power of two per
+// axis, an unknown arch, or when no candidate fits.
+Plan default_plan(const Extents& size, const std::string& arch, const PlanFits& fits = {});
 
 // "256x128x64" -> Extents; throws UsageError on anything else.
 Extents parse_extents(const std::string& text);

@@ -10,6 +10,9 @@
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/cuda_source.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/plan_table.hpp"
+#include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
 
 namespace fft3d {
 namespace {
@@ -128,6 +131,13 @@ CudaEngine::CudaEngine(const Plan& plan, std::string plan_name) : impl_(std::mak
 }
 
 CudaEngine::~CudaEngine() = default;
+CudaEngine CudaEngine::from_file(const std::string& path) { return CudaEngine(load_plan_file(path).plan, path); }
+
+CudaEngine CudaEngine::for_size(const Extents& size, const std::string& arch) {
+  if (const std::optional<std::string> path = find_table_plan(arch, size)) return from_file(*path);
+  return CudaEngine(default_plan(size, arch, lowers_on_its_profile), "default plan for " + to_string(size) + " " + arch);
+}
+
 CudaEngine::CudaEngine(CudaEngine&&) noexcept = default;
 CudaEngine& CudaEngine::operator=(CudaEngine&&) noexcept = default;
 

@@ -75,3 +75,18 @@ std::int64_t LoweredPlan::workspace_bytes() const {
 }
 
 }  // namespace fft3d
+
+namespace fft3d {
+
+bool lowers_on_its_profile(const Plan& plan) {
+  const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
+  if (!profile) return false;
+  try {
+    lower_plan(plan, *profile);
+    return true;
+  } catch (const LoweringError&) {
+    return false;
+  }
+}
+
+}  // namespace fft3d
