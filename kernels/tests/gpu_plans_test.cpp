@@ -15,6 +15,8 @@
 #include "fft3d/cuda_engine.hpp"
 #include "fft3d/cuda_errors.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/plan_table.hpp"
+#include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/oracle.hpp"
@@ -119,6 +121,20 @@ TEST_F(RandomPlansOnGpu, MatchCufftZ2Z) {
   }
   std::cout << checked << " random plans checked on the GPU\n";
   EXPECT_GT(checked, 0);
+}
+
+using EngineForSize = GpuTest;
+
+// A size instead of a plan: the table's plan where there is one, else the default planner's plan that lowers
+// (sizes off the table, including one whose balanced X split would not fit the profile's shared memory).
+TEST_F(EngineForSize, UsesTheTableOrAPlanThatLowersAndMatchesCufft) {
+  EXPECT_EQ(CudaEngine::for_size({256, 256, 256}, "hopper").plan(),
+            load_plan_file(*find_table_plan("hopper", {256, 256, 256})).plan);
+  std::uint64_t seed = 500;
+  for (const Extents& size : {Extents{1024, 64, 32}, Extents{512, 256, 256}, Extents{32, 512, 16}}) {
+    const Plan plan = CudaEngine::for_size(size, "hopper").plan();
+    check_plan_on_gpu({"default plan " + to_string(size) + " " + to_brace_string(plan.kernels), plan}, seed++);
+  }
 }
 
 using CudaEngineErrors = GpuTest;

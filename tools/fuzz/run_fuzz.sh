@@ -13,3 +13,18 @@ mkdir -p fuzz-out/corpus
 for f in plans/*/*.yaml; do cp "$f" "fuzz-out/corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done
 ./build-fuzz/plan_parser_fuzzer fuzz-out/corpus -max_total_time="$seconds" -max_len=4096 -timeout=10 \
   -artifact_prefix=fuzz-out/ -print_final_stats=1 2>&1 | tee fuzz-out/fuzz.log | grep -E "^#|ERROR|stat::" | tail -20
+
+# The CLI over the whole corpus the fuzzer grew: every file must end with an exit code below 128 (no crash) and,
+# when it fails, a message on stderr.
+if [ -x build/fft3d ]; then
+  worst=0; files=0
+  for f in fuzz-out/corpus/*; do
+    rc=0; build/fft3d validate "$f" >/dev/null 2>fuzz-out/cli_err.txt || rc=$?
+    [ "$rc" -gt "$worst" ] && worst=$rc
+    if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ ! -s fuzz-out/cli_err.txt ]; }; then
+      echo "run_fuzz: fft3d validate $f: exit $rc"; cp "$f" fuzz-out/; exit 1
+    fi
+    files=$((files + 1))
+  done
+  echo "run_fuzz: fft3d validate over $files corpus files: worst exit code $worst, every failure explained on stderr"
+fi
