@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # One GPU-machine check of the CUDA engine with prebuilt binaries: the GPU tests (every shipped plan and small random
-# plans against cuFFT Z2Z fp64), `fft3d run --backend cuda` on every shipped tesla and fermi plan (fft3d vs cuFFT C2C
+# plans against cuFFT Z2Z fp64), `fft3d run --backend cuda` on every shipped plan (tesla, fermi, hopper) (fft3d vs cuFFT C2C
 # fp32 and memcpy in the same run, each kernel's time and bandwidth), the cold vs warm setup of one plan, and
 # compute-sanitizer memcheck/racecheck on small random plans. Logs go to $OUT (default ./gpu-check-logs; seven
 # files, as the device machine returns eight at most); a summary table is printed last.
 #
-#   FFT3D_BIN_DIR=.carry tools/gpu_check.sh      # binaries: fft3d, kernels_gpu_tests; optional cache/
+#   tools/prepare_gpu_check.sh                   # here: static binaries and a warm kernel cache in .carry/
+#   FFT3D_BIN_DIR=.carry tools/gpu_check.sh      # there: binaries fft3d, kernels_gpu_tests; optional cache/
 set -uo pipefail
 BIN=${FFT3D_BIN_DIR:-.carry}
 OUT=${OUT:-$PWD/gpu-check-logs}

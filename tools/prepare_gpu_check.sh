@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds, on this machine, what tools/gpu_check.sh runs on a GPU machine that has the CUDA driver but no yaml-cpp,
+# Boost or FFTW: the CLI and the GPU tests linked with static archives (FFT3D_STATIC_DEPS), copied into .carry/
+# (ignored by git) with a kernel cache warmed by NVRTC here (same CUDA 13.0, sm_90).
+#   tools/prepare_gpu_check.sh && <on the GPU machine, carrying .carry> FFT3D_BIN_DIR=.carry tools/gpu_check.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install_deps.sh
+cmake -S . -B build-static -DFFT3D_STATIC_DEPS=ON -DFFT3D_BUILD_TESTS=ON >/dev/null
+cmake --build build-static -j2 --target fft3d_cli kernels_gpu_tests kernels_tests
+rm -rf .carry && mkdir -p .carry
+cp build-static/fft3d build-static/kernels_gpu_tests .carry/
+FFT3D_CACHE_DIR="$PWD/.carry/cache" build-static/kernels_tests >/dev/null
+echo "prepare_gpu_check: .carry holds $(ls .carry | tr '\n' ' ')($(du -sh .carry | cut -f1))"
