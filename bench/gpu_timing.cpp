@@ -34,6 +34,24 @@ struct EventPair {
 
 }  // namespace
 
+GpuInfo gpu_info() {
+  int device = 0;
+  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+  cudaDeviceProp properties{};
+  cuda::check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  GpuInfo info;
+  info.name = properties.name;
+  info.multiprocessors = properties.multiProcessorCount;
+  info.memory_gib = static_cast<double>(properties.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess) info.sm_clock_mhz = khz / 1000;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess)
+    info.memory_clock_mhz = khz / 1000;
+  cuda::check(cudaDriverGetVersion(&info.driver_version), "cudaDriverGetVersion");
+  cuda::check(cudaRuntimeGetVersion(&info.runtime_version), "cudaRuntimeGetVersion");
+  return info;
+}
+
 double create_cuda_context_ms() {
   const auto start = std::chrono::steady_clock::now();
   cuda::check(cudaFree(nullptr), "cudaFree(nullptr) (CUDA context creation)");

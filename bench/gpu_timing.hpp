@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fft3d/plan_ir.hpp"
@@ -18,6 +19,18 @@ struct Timing {
   double max_ms = 0;
   std::vector<double> samples_ms;  // every timed run, sorted
 };
+
+// What a benchmark records about the GPU it ran on.
+struct GpuInfo {
+  std::string name;
+  int multiprocessors = 0;
+  double memory_gib = 0;
+  int sm_clock_mhz = 0;      // peak, as the device reports it
+  int memory_clock_mhz = 0;  // peak
+  int driver_version = 0;    // e.g. 13000
+  int runtime_version = 0;
+};
+GpuInfo gpu_info();
 
 // Creates the CUDA context of the current device (the first runtime call that needs one pays for it) and returns
 // the milliseconds that took, so that a plan's own setup can be timed apart from it.

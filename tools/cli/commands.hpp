@@ -21,5 +21,6 @@ int explain_command(const Args& args);
 int run_command(const Args& args);
 int plan_command(const Args& args);
 int table_command(const Args& args);
+int bench_command(const Args& args);
 
 }  // namespace fft3d::cli

@@ -23,6 +23,7 @@ constexpr Command commands[] = {
     {"explain", fft3d::cli::explain_command, "show a plan's kernels, passes, bytes, flops and floor time"},
     {"plan", fft3d::cli::plan_command, "write the default planner's plan for a size and arch"},
     {"table", fft3d::cli::table_command, "list the tuning tables, or find the table plan for a size"},
+    {"bench", fft3d::cli::bench_command, "sweep sizes on the GPU against cuFFT: table, CSV, JSON"},
 };
 
 void print_usage(std::ostream& out) {

@@ -51,7 +51,11 @@ expect 2 "unknown option" -- "$fft3d" run --frobnicate
 expect 2 "bad size" -- "$fft3d" plan --size 100x64x64 --arch tesla
 contains err "not a power of two" "the planner names the bad axis"
 expect 3 "cuda backend without a CUDA build or GPU" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" --backend cuda
-for command in run validate explain plan table; do
+contains err "cannot run here" "the missing GPU is named"
+expect 3 "bench without a GPU" -- "$fft3d" bench --sizes 64x64x64
+contains err "fft3d bench: error:" "bench names why it cannot run"
+expect 2 "bench with a bad size list" -- "$fft3d" bench --sizes 64x64
+for command in run validate explain plan table bench; do
   expect 0 "$command --help" -- "$fft3d" "$command" --help
   contains out "usage: fft3d $command" "$command --help prints usage"
 done

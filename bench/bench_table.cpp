@@ -1,0 +1,107 @@
+#include "bench/bench_table.hpp"
+
+#include <cmath>
+#include <iomanip>
+
+namespace fft3d::bench {
+namespace {
+
+double volume_bytes(const Extents& size) { return 8.0 * static_cast<double>(size.elements()); }  // fp32 complex
+double paper_flops(const Extents& size) {
+  const double n = static_cast<double>(size.elements());
+  return 5.0 * n * std::log2(n);
+}
+
+// JSON strings here are plan names and GPU names: escape what JSON requires.
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+double BenchRow::fft3d_gflops() const { return paper_flops(size) / (fft3d.median_ms * 1e6); }
+double BenchRow::cufft_gflops() const { return paper_flops(size) / (cufft.median_ms * 1e6); }
+double BenchRow::fft3d_gbs() const { return passes * 2.0 * volume_bytes(size) / (fft3d.median_ms * 1e6); }
+double BenchRow::volume_gbs(const Timing& t) const { return 2.0 * volume_bytes(size) / (t.median_ms * 1e6); }
+double BenchRow::pass_equivalents(const Timing& t) const {
+  return t.median_ms / (2.0 * volume_bytes(size) / (memcpy_gbs * 1e6));
+}
+
+void print_table(const BenchRun& run, std::ostream& out) {
+  out << "GPU " << run.gpu.name << ", " << run.gpu.multiprocessors << " SMs, " << run.gpu.sm_clock_mhz << " MHz SM, "
+      << run.gpu.memory_clock_mhz << " MHz memory, driver " << run.gpu.driver_version << ", CUDA runtime "
+      << run.gpu.runtime_version << "; " << run.order << " order, median of " << run.repeats << "\n\n";
+  out << std::left << std::setw(15) << "size" << std::right << std::setw(7) << "passes" << std::setw(11) << "fft3d ms"
+      << std::setw(11) << "cuFFT ms" << std::setw(9) << "speedup" << std::setw(10) << "GFlops" << std::setw(10)
+      << "cuFFT GF" << std::setw(11) << "GB/s" << std::setw(11) << "memcpy" << std::setw(14) << "pass-eq f/c"
+      << "  plan\n";
+  out << std::fixed;
+  for (const BenchRow& row : run.rows) {
+    out << std::left << std::setw(15) << to_string(row.size) << std::right << std::setw(7) << row.passes;
+    if (!row.checked) {
+      out << "  not measured: " << row.failure << "\n";
+      continue;
+    }
+    out << std::setprecision(3) << std::setw(11) << row.fft3d.median_ms << std::setw(11) << row.cufft.median_ms
+        << std::setprecision(2) << std::setw(9) << row.cufft.median_ms / row.fft3d.median_ms << std::setprecision(0)
+        << std::setw(10) << row.fft3d_gflops() << std::setw(10) << row.cufft_gflops() << std::setw(11)
+        << row.fft3d_gbs() << std::setw(11) << row.memcpy_gbs << std::setprecision(2) << std::setw(8)
+        << row.pass_equivalents(row.fft3d) << " / " << std::setw(4) << row.pass_equivalents(row.cufft) << "  "
+        << row.plan << "\n";
+  }
+}
+
+void write_csv(const BenchRun& run, std::ostream& out) {
+  out << "nx,ny,nz,plan,passes,checked,fft3d_rel_l2,cufft_rel_l2,fft3d_ms,fft3d_min_ms,fft3d_max_ms,cufft_ms,"
+         "cufft_min_ms,cufft_max_ms,speedup,fft3d_gflops,cufft_gflops,fft3d_gbs,fft3d_volume_gbs,cufft_volume_gbs,"
+         "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order\n";
+  out << std::setprecision(6);
+  for (const BenchRow& r : run.rows) {
+    out << r.size.nx << ',' << r.size.ny << ',' << r.size.nz << ",\"" << r.plan << "\"," << r.passes << ','
+        << (r.checked ? 1 : 0) << ',' << r.fft3d_l2 << ',' << r.cufft_l2;
+    if (r.checked) {
+      out << ',' << r.fft3d.median_ms << ',' << r.fft3d.min_ms << ',' << r.fft3d.max_ms << ',' << r.cufft.median_ms
+          << ',' << r.cufft.min_ms << ',' << r.cufft.max_ms << ',' << r.cufft.median_ms / r.fft3d.median_ms << ','
+          << r.fft3d_gflops() << ',' << r.cufft_gflops() << ',' << r.fft3d_gbs() << ',' << r.volume_gbs(r.fft3d)
+          << ',' << r.volume_gbs(r.cufft) << ',' << r.memcpy_gbs << ',' << r.pass_equivalents(r.fft3d) << ','
+          << r.pass_equivalents(r.cufft);
+    } else {
+      out << ",,,,,,,,,,,,,,,";
+    }
+    out << ",\"" << run.gpu.name << "\"," << run.order << "\n";
+  }
+}
+
+void write_json(const BenchRun& run, std::ostream& out) {
+  out << std::setprecision(6) << "{\n  \"gpu\": {\"name\": " << json_string(run.gpu.name)
+      << ", \"multiprocessors\": " << run.gpu.multiprocessors << ", \"memory_gib\": " << run.gpu.memory_gib
+      << ", \"sm_clock_mhz\": " << run.gpu.sm_clock_mhz << ", \"memory_clock_mhz\": " << run.gpu.memory_clock_mhz
+      << ", \"driver_version\": " << run.gpu.driver_version << ", \"cuda_runtime_version\": "
+      << run.gpu.runtime_version << "},\n  \"order\": " << json_string(run.order) << ",\n  \"repeats\": "
+      << run.repeats << ",\n  \"results\": [\n";
+  for (std::size_t i = 0; i < run.rows.size(); ++i) {
+    const BenchRow& r = run.rows[i];
+    out << "    {\"size\": [" << r.size.nx << ", " << r.size.ny << ", " << r.size.nz << "], \"plan\": "
+        << json_string(r.plan) << ", \"passes\": " << r.passes << ", \"checked\": " << (r.checked ? "true" : "false");
+    if (r.checked) {
+      out << ", \"fft3d_rel_l2\": " << r.fft3d_l2 << ", \"cufft_rel_l2\": " << r.cufft_l2 << ", \"fft3d_ms\": "
+          << r.fft3d.median_ms << ", \"cufft_ms\": " << r.cufft.median_ms << ", \"speedup\": "
+          << r.cufft.median_ms / r.fft3d.median_ms << ", \"fft3d_gflops\": " << r.fft3d_gflops()
+          << ", \"cufft_gflops\": " << r.cufft_gflops() << ", \"fft3d_gbs\": " << r.fft3d_gbs()
+          << ", \"memcpy_gbs\": " << r.memcpy_gbs << ", \"fft3d_pass_equivalents\": " << r.pass_equivalents(r.fft3d)
+          << ", \"cufft_pass_equivalents\": " << r.pass_equivalents(r.cufft);
+    } else {
+      out << ", \"failure\": " << json_string(r.failure);
+    }
+    out << "}" << (i + 1 < run.rows.size() ? "," : "") << "\n";
+  }
+  out << "  ]\n}\n";
+}
+
+}  // namespace fft3d::bench

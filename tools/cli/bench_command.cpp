@@ -1,0 +1,147 @@
+// `fft3d bench`: a sweep of sizes, fft3d and cuFFT in the same process on the same buffers, each result checked
+// against the fp64 cuFFT (Z2Z) oracle before any figure is kept; a table, CSV and JSON (tools/plot_bench.py draws
+// the plots from the CSV).
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "options.hpp"
+#ifdef FFT3D_HAVE_CUDA
+#include "bench/bench_table.hpp"
+#include "fft3d/cuda_engine.hpp"
+#include "fft3d/index_maps.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+#include "validate/oracle.hpp"
+#endif
+
+namespace fft3d::cli {
+namespace {
+
+// The paper's sizes (Figures 3-8) and 1024^3.
+constexpr const char* default_sizes =
+    "128x128x128,256x128x128,256x256x256,512x256x256,1024x256x256,512x512x512,128x512x512,256x512x512,"
+    "128x512x1024,256x512x1024,128x1024x1024,1024x1024x1024";
+
+std::vector<Extents> parse_size_list(const std::string& text) {
+  std::vector<Extents> sizes;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) sizes.push_back(parse_extents(item));
+  if (sizes.empty()) throw UsageError("--sizes: expected NXxNYxNZ[,NXxNYxNZ...]");
+  return sizes;
+}
+
+void show_progress(std::size_t done, std::size_t total, const std::string& what) {
+  if (!isatty(STDERR_FILENO)) return;
+  const int width = 30, filled = static_cast<int>(width * done / total);
+  std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done << "/" << total
+            << " " << what << std::string(20, ' ') << (done == total ? "\n" : "") << std::flush;
+}
+
+#ifdef FFT3D_HAVE_CUDA
+constexpr double error_bound = 2e-6;
+
+// One size: the checked runs of both libraries, then their timings and a memcpy of the volume.
+bench::BenchRow measure(const Extents& size, const std::string& arch, Order order, int repeats, std::uint64_t seed) {
+  bench::BenchRow row;
+  row.size = size;
+  std::string how;
+  const Plan plan = plan_from(std::nullopt, to_string(size), arch, how).plan;
+  row.plan = how;
+  CudaEngine engine(plan, how);
+  row.passes = static_cast<int>(engine.kernels().size()) - (engine.has_reorder_pass() && order != Order::natural);
+  const std::size_t n = static_cast<std::size_t>(size.elements());
+  std::vector<std::complex<double>> input(n), reference(n), result(n);
+  validate::fill_random(input, seed);
+  const std::vector<std::complex<float>> input32(input.begin(), input.end());
+  input.assign(input32.begin(), input32.end());  // the oracle transforms exactly what the GPU reads
+  validate::cufft_reference(size, input, reference, Direction::forward);
+
+  validate::DeviceBuffer in(n * sizeof(input32[0])), out(in.bytes());
+  in.upload(input32.data());
+  std::vector<std::complex<float>> got(n);
+  const auto check = [&](const std::function<void()>& transform, bool digit_reversed) {
+    out.poison_nan();
+    transform();
+    out.download(got.data());
+    result.assign(got.begin(), got.end());
+    if (digit_reversed) validate::to_natural_order(plan, result);
+    return validate::compare(result, reference);
+  };
+  const TransformOptions options{Direction::forward, order, Scaling::none};
+  bench::CufftC2C cufft(size);
+  const validate::ErrorReport ours = check([&] { engine.execute(in.get(), out.get(), options); },
+                                           order == Order::digit_reversed);
+  const validate::ErrorReport theirs = check([&] { cufft.execute(in.get(), out.get(), Direction::forward); }, false);
+  row.fft3d_l2 = ours.relative_l2;
+  row.cufft_l2 = theirs.relative_l2;
+  if (!ours.passes(error_bound) || !theirs.passes(error_bound)) {
+    std::ostringstream why;
+    why << "over the error bound " << error_bound << ": fft3d " << ours.relative_l2 << " (" << ours.non_finite
+        << " not finite), cuFFT " << theirs.relative_l2;
+    row.failure = why.str();
+    return row;
+  }
+  row.checked = true;
+  row.fft3d = bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, repeats);
+  row.cufft = bench::time_on_gpu([&](void* s) { cufft.execute(in.get(), out.get(), Direction::forward, s); }, 3,
+                                 repeats);
+  row.memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(in.bytes()));
+  return row;
+}
+#endif
+
+}  // namespace
+
+int bench_command(const Args& args) {
+  po::options_description options("bench options");
+  options.add_options()
+      ("sizes", po::value<std::string>()->default_value(default_sizes), "comma-separated NXxNYxNZ list")
+      ("arch", po::value<std::string>()->default_value("hopper"), "profile: its table's plan for a size, else the "
+                                                                  "default planner's")
+      ("order", po::value<std::string>()->default_value("natural"), "natural or digit-reversed (fft3d's output)")
+      ("repeat", po::value<int>()->default_value(20), "timed runs per library and size (median, min, max)")
+      ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random inputs")
+      ("out", po::value<std::string>()->default_value("bench-out"), "folder for bench.csv and bench.json");
+  po::variables_map vm;
+  if (!parse_options("bench", "[--sizes LIST] [--arch A] [--order O] [--repeat N] [--out DIR]", args, options, {},
+                     vm))
+    return exit_ok;
+  const std::vector<Extents> sizes = parse_size_list(vm["sizes"].as<std::string>());
+  const std::string order = vm["order"].as<std::string>();
+  if (order != "natural" && order != "digit-reversed") throw UsageError("--order must be natural or digit-reversed");
+  if (vm["repeat"].as<int>() < 1) throw UsageError("--repeat must be at least 1");
+#ifndef FFT3D_HAVE_CUDA
+  std::cerr << "fft3d bench: error: this build has no CUDA backend (no CUDA toolkit was found at build time)\n";
+  return exit_unavailable;
+#else
+  if (validate::gpu_count() == 0) {
+    std::cerr << "fft3d bench: error: no CUDA device (or no driver) on this machine\n";
+    return exit_unavailable;
+  }
+  bench::BenchRun run{bench::gpu_info(), order, vm["repeat"].as<int>(), {}};
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    show_progress(i, sizes.size(), to_string(sizes[i]));
+    run.rows.push_back(measure(sizes[i], vm["arch"].as<std::string>(),
+                               order == "natural" ? Order::natural : Order::digit_reversed, run.repeats,
+                               vm["seed"].as<std::uint64_t>() + i));
+  }
+  show_progress(sizes.size(), sizes.size(), "done");
+  const std::filesystem::path folder = vm["out"].as<std::string>();
+  std::filesystem::create_directories(folder);
+  std::ofstream csv(folder / "bench.csv"), json(folder / "bench.json");
+  bench::write_csv(run, csv);
+  bench::write_json(run, json);
+  if (!csv || !json) throw UsageError(folder.string() + ": cannot write bench.csv or bench.json");
+  bench::print_table(run, std::cout);
+  std::cout << "\nwrote " << (folder / "bench.csv").string() << " and " << (folder / "bench.json").string()
+            << "; plots: python3 tools/plot_bench.py " << (folder / "bench.csv").string() << "\n";
+  for (const bench::BenchRow& row : run.rows)
+    if (!row.checked) return exit_failed;
+  return exit_ok;
+#endif
+}
+
+}  // namespace fft3d::cli
