@@ -2,10 +2,12 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fft3d/diagnostics.hpp"
@@ -26,57 +28,126 @@ void require_size(std::size_t given, const Extents& size, const char* what) {
                      " values; size " + to_string(size) + " needs " + std::to_string(size.elements()));
 }
 
-// Moves frequency f of every line along one axis from its digit-reversed position to f. The axis's elements are
-// `blocks` of `block` contiguous values (block = 1, nx or nx*ny), `length` blocks per line; the permutation
-// follows its cycles with one block of temporary storage, so it needs no second volume.
-void permute_blocks_to_natural(std::span<std::complex<double>> data, std::int64_t block, std::int64_t length,
-                               const std::vector<std::int64_t>& position_of_frequency) {
-  std::vector<std::complex<double>> saved(static_cast<std::size_t>(block));
-  std::vector<bool> placed(static_cast<std::size_t>(length));
-  auto block_at = [&](std::int64_t line, std::int64_t index) {
-    return data.begin() + (line * length + index) * block;
-  };
-  for (std::int64_t line = 0; line < static_cast<std::int64_t>(data.size()) / (block * length); ++line) {
-    std::fill(placed.begin(), placed.end(), false);
-    for (std::int64_t start = 0; start < length; ++start) {
-      if (placed[static_cast<std::size_t>(start)]) continue;
-      std::copy(block_at(line, start), block_at(line, start) + block, saved.begin());
-      std::int64_t target = start;
-      for (;;) {
-        placed[static_cast<std::size_t>(target)] = true;
-        const std::int64_t source = position_of_frequency[static_cast<std::size_t>(target)];
-        if (source == start) {
-          std::copy(saved.begin(), saved.end(), block_at(line, target));
-          break;
-        }
-        std::copy(block_at(line, source), block_at(line, source) + block, block_at(line, target));
-        target = source;
-      }
-    }
-  }
+// Runs body(begin, end) over [0, count) split into contiguous ranges, one per hardware thread (the calling thread
+// takes the first). Ranges never overlap, so bodies that write only their own range need no locks.
+template <class Body>
+void parallel_ranges(std::int64_t count, std::int64_t min_per_thread, Body body) {
+  const std::int64_t hardware = std::max<unsigned>(1, std::thread::hardware_concurrency());
+  const std::int64_t threads = std::clamp<std::int64_t>(count / std::max<std::int64_t>(1, min_per_thread), 1, hardware);
+  std::vector<std::thread> workers;
+  auto range = [&](std::int64_t t) { return std::pair{count * t / threads, count * (t + 1) / threads}; };
+  for (std::int64_t t = 1; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      const auto [begin, end] = range(t);
+      body(begin, end);
+    });
+  const auto [begin, end] = range(0);
+  body(begin, end);
+  for (std::thread& worker : workers) worker.join();
 }
 
+// Moves frequency f of every line along one axis from its digit-reversed position to f. The axis's elements are
+// `blocks` of `block` contiguous values (block = 1, nx or nx*ny), `length` blocks per line; the permutation
+// follows its cycles with temporary storage for one block, so it needs no second volume. Work units are (line,
+// column range of the block): disjoint sets of elements, so threads take them in parallel.
+void permute_blocks_to_natural(std::span<std::complex<double>> data, std::int64_t block, std::int64_t length,
+                               const std::vector<std::int64_t>& position_of_frequency) {
+  const std::int64_t lines = static_cast<std::int64_t>(data.size()) / (block * length);
+  // Columns per unit: whole blocks when there are many lines, else slices of 4096 columns (32 KB of copies per
+  // cycle step) so that one long line still spreads over the threads.
+  const std::int64_t slice = std::min<std::int64_t>(block, 4096);
+  const std::int64_t slices = (block + slice - 1) / slice;
+  parallel_ranges(lines * slices, std::max<std::int64_t>(1, (1 << 16) / (slice * length)),
+                  [&](std::int64_t first_unit, std::int64_t end_unit) {
+    std::vector<std::complex<double>> saved(static_cast<std::size_t>(slice));
+    std::vector<bool> placed(static_cast<std::size_t>(length));
+    for (std::int64_t unit = first_unit; unit < end_unit; ++unit) {
+      const std::int64_t line = unit / slices;
+      const std::int64_t column = (unit % slices) * slice;
+      const std::int64_t width = std::min(slice, block - column);
+      auto block_at = [&](std::int64_t index) { return data.begin() + (line * length + index) * block + column; };
+      std::fill(placed.begin(), placed.end(), false);
+      for (std::int64_t start = 0; start < length; ++start) {
+        if (placed[static_cast<std::size_t>(start)]) continue;
+        std::copy(block_at(start), block_at(start) + width, saved.begin());
+        std::int64_t target = start;
+        for (;;) {
+          placed[static_cast<std::size_t>(target)] = true;
+          const std::int64_t source = position_of_frequency[static_cast<std::size_t>(target)];
+          if (source == start) {
+            std::copy(saved.begin(), saved.begin() + width, block_at(target));
+            break;
+          }
+          std::copy(block_at(source), block_at(source) + width, block_at(target));
+          target = source;
+        }
+      }
+    }
+  });
+}
+
+// The error sums of one fixed chunk of the buffers. Chunks have a fixed size (not one per thread), so the sums,
+// reduced in chunk order, are the same on every machine whatever its thread count.
+struct ChunkErrors {
+  long double error_norm = 0;
+  long double ref_norm = 0;
+  double peak_error = 0;          // over finite values
+  std::int64_t peak_index = -1;   // first occurrence of peak_error in the chunk
+  std::int64_t non_finite = 0;
+  std::int64_t first_non_finite = -1;
+};
+
+template <class Value>
+ChunkErrors chunk_errors(std::span<const Value> out, std::span<const std::complex<double>> ref, std::size_t begin,
+                         std::size_t end) {
+  ChunkErrors chunk;
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::complex<double> value(out[i].real(), out[i].imag());
+    if (!std::isfinite(value.real()) || !std::isfinite(value.imag())) {
+      if (chunk.non_finite++ == 0) chunk.first_non_finite = static_cast<std::int64_t>(i);
+      continue;
+    }
+    const double error = std::abs(value - ref[i]);
+    chunk.error_norm += static_cast<long double>(error) * error;
+    chunk.ref_norm += std::norm(static_cast<std::complex<long double>>(ref[i]));
+    if (chunk.peak_index < 0 || error > chunk.peak_error) {
+      chunk.peak_error = error;
+      chunk.peak_index = static_cast<std::int64_t>(i);
+    }
+  }
+  return chunk;
+}
+
+// Contract: peak_index is the first non-finite value if there is one (peak_error is then infinite), else the
+// first occurrence of the largest error; sums are taken over finite values only.
 template <class Value>
 ErrorReport compare_values(std::span<const Value> out, std::span<const std::complex<double>> ref) {
   if (out.size() != ref.size())
     throw UsageError("validate::compare: " + std::to_string(out.size()) + " values against a reference of " +
                      std::to_string(ref.size()));
+  constexpr std::size_t chunk_size = 1 << 16;
+  const std::int64_t chunks = static_cast<std::int64_t>((out.size() + chunk_size - 1) / chunk_size);
+  std::vector<ChunkErrors> partial(static_cast<std::size_t>(chunks));
+  parallel_ranges(chunks, 4, [&](std::int64_t first, std::int64_t end) {
+    for (std::int64_t c = first; c < end; ++c) {
+      const std::size_t begin = static_cast<std::size_t>(c) * chunk_size;
+      partial[static_cast<std::size_t>(c)] = chunk_errors(out, ref, begin, std::min(out.size(), begin + chunk_size));
+    }
+  });
   ErrorReport report;
   long double error_norm = 0;
   long double ref_norm = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::complex<double> value(out[i].real(), out[i].imag());
-    if (!std::isfinite(value.real()) || !std::isfinite(value.imag())) {
-      if (report.non_finite++ == 0) report.peak_index = static_cast<std::int64_t>(i);
+  for (const ChunkErrors& chunk : partial) {
+    error_norm += chunk.error_norm;
+    ref_norm += chunk.ref_norm;
+    if (chunk.non_finite > 0 && report.non_finite == 0) {
+      report.peak_index = chunk.first_non_finite;
       report.peak_error = std::numeric_limits<double>::infinity();
-      continue;
     }
-    const double error = std::abs(value - ref[i]);
-    error_norm += static_cast<long double>(error) * error;
-    ref_norm += std::norm(static_cast<std::complex<long double>>(ref[i]));
-    if (report.non_finite == 0 && error > report.peak_error) {
-      report.peak_error = error;
-      report.peak_index = static_cast<std::int64_t>(i);
+    report.non_finite += chunk.non_finite;
+    if (report.non_finite == 0 && chunk.peak_index >= 0 && chunk.peak_error > report.peak_error) {
+      report.peak_error = chunk.peak_error;
+      report.peak_index = chunk.peak_index;
     }
   }
   report.relative_l2 = ref_norm > 0 ? static_cast<double>(std::sqrt(error_norm / ref_norm))

@@ -44,6 +44,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
     spec.tile_elements *= tile.extent();
     spec.blocks *= tile.tiles();
   }
+  lowering::grow_small_tile(spec, kernel, profile);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   spec.stages = lowering::tile_stages(spec, kernel);
   lowering::split_large_radices(spec.stages, register_radix_limit(profile));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
 #include "fft3d/kernel_spec.hpp"
 #include "fft3d/plan_ir.hpp"
 
@@ -13,6 +14,11 @@ namespace fft3d::lowering {
 
 // axis_tiling.cpp: the tile and grid modes of one axis for this kernel (the Tile rule of kernel_spec.hpp).
 AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis);
+
+// grow_tile.cpp: a tile under 16 KB doubled along axes without stages in the kernel (Y, then Z, then X by whole
+// chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.blocks follow.
+std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile);
+void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile);
 
 // tile_stages.cpp: each sub-computation with the tile-linear step between its butterfly inputs.
 std::vector<TileStage> tile_stages(const KernelSpec& spec, const Kernel& kernel);
@@ -31,8 +37,28 @@ void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit);
 // thread too many elements.
 int block_threads(const KernelSpec& spec, const ArchProfile& profile);
 
-// shared_layout.cpp: the padding or swizzle with the fewest bank conflicts (ties: fewer words).
-SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& profile);
+// shared_layout.cpp: the padding or swizzle with the fewest bank conflicts (ties: fewer words), among the candidates
+// below (in search order). by_pattern checks each candidate on ConflictPatterns; exhaustive on every access
+// (tile::check_bank_conflicts); both choose the same layout (tested on every shipped and random plan).
+enum class LayoutSearch : std::uint8_t { by_pattern, exhaustive };
+std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, std::int64_t elements);
+SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& profile,
+                                  LayoutSearch search = LayoutSearch::by_pattern);
+
+// The distinct conflict-group patterns of a kernel's shared accesses: per phase, each conflict group's elements
+// with the bits common to the whole group cleared. Contract (shared_layout.cpp proves it for identity, pad and
+// xor_rows): check(layout) == tile::check_bank_conflicts(spec, layout, accesses) for every such layout.
+class ConflictPatterns {
+ public:
+  ConflictPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses);
+  tile::BankReport check(const SharedLayout& layout) const;
+  std::size_t size() const { return patterns_.size(); }
+
+ private:
+  std::vector<std::string> phases_;
+  int group_threads_ = 32;  // threads per conflict group
+  std::vector<std::pair<int, std::vector<std::int64_t>>> patterns_;
+};
 
 // flops.cpp: nominal flop count of the kernel over the whole volume.
 double nominal_flops(const KernelSpec& spec);

@@ -1,0 +1,58 @@
+// Rule: grow small tiles. A kernel whose butterfly groups make a small tile (an X-only kernel: one 32-value X
+// segment per block; the paper's tesla last kernels: 2 KB) launches millions of tiny blocks, and even a copy with
+// those tiles runs at 23-74% of memcpy on an H100 (bench/NOTES.md). Such a tile is doubled along an axis that has
+// no stage in the kernel (Y first, then Z, then X by whole 128-byte chunks) until it reaches target_elements (16 KB
+// of fp32 complex), half the profile's shared memory (room for the layout's padding), or the axis's length. The
+// grid stays exact (powers of two). The block size does not grow: each thread takes more butterflies and elements
+// (the emitter's loops are thread-strided); a kernel with a split stage keeps at most block_threads.cpp's 16
+// elements per thread of the profile's block size, since its last pass holds them all in registers.
+#include <algorithm>
+
+#include "lowering_rules.hpp"
+
+namespace fft3d::lowering {
+namespace {
+
+constexpr std::int64_t target_elements = 2048;         // 16 KB of fp32 complex
+constexpr std::int64_t split_elements_per_thread = 16;  // block_threads.cpp's max_elements_per_thread
+
+bool has_stages(const Kernel& kernel, Axis axis) {
+  return std::any_of(kernel.subs.begin(), kernel.subs.end(),
+                     [axis](const SubComputation& sub) { return sub.axis == axis; });
+}
+
+// A stage-less axis's tile is one contiguous run {extent:1} with the grid {length/extent:extent} (axis_tiling.cpp).
+// @post extent() doubled, extent() * tiles() == length.
+bool double_stageless_axis(AxisTile& tile) {
+  const std::int64_t extent = 2 * tile.extent();
+  if (extent > tile.length) return false;
+  tile.tile = {{extent, 1}};
+  tile.grid.clear();
+  if (tile.length > extent) tile.grid = {{tile.length / extent, extent}};
+  return true;
+}
+
+}  // namespace
+
+std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile) {
+  std::int64_t limit = std::min<std::int64_t>(target_elements, profile.shared_memory_per_block / 2 / 8);
+  const std::int64_t radix_limit = register_radix_limit(profile);
+  const bool split = std::any_of(kernel.subs.begin(), kernel.subs.end(),
+                                 [radix_limit](const SubComputation& sub) { return sub.radix > radix_limit; });
+  if (split) limit = std::min<std::int64_t>(limit, split_elements_per_thread * profile.threads_per_block);
+  return limit;
+}
+
+void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
+  const std::int64_t limit = grown_tile_limit(kernel, profile);
+  for (Axis axis : {Axis::y, Axis::z, Axis::x}) {
+    if (has_stages(kernel, axis)) continue;
+    AxisTile& tile = spec.axes[axis_index(axis)];
+    while (2 * spec.tile_elements <= limit && double_stageless_axis(tile)) {
+      spec.tile_elements *= 2;
+      spec.blocks /= 2;
+    }
+  }
+}
+
+}  // namespace fft3d::lowering

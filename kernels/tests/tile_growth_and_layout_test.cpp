@@ -1,0 +1,157 @@
+// Two lowering rules checked against their contracts: grow_tile.cpp (small tiles grow along stage-less axes, grid
+// exact, block size kept) and the layout search of shared_layout.cpp (the search on conflict-group patterns picks
+// what the exhaustive search over every access picks, on every shipped plan and the tests' random plans).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/cuda_compiler.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/planner.hpp"
+#include "lowering_rules.hpp"
+#include "test_plans.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+bool has_stages(const Kernel& kernel, Axis axis) {
+  return std::any_of(kernel.subs.begin(), kernel.subs.end(), [axis](const SubComputation& s) { return s.axis == axis; });
+}
+
+std::vector<NamedPlan> layout_test_plans() {
+  std::vector<NamedPlan> plans = shipped_plans();
+  for (const NamedPlan& named : gpu_random_plans()) plans.push_back(named);
+  for (const char* arch : {"tesla", "fermi", "hopper"})
+    for (const NamedPlan& named : random_plans(40, 5, 16, arch)) plans.push_back(named);
+  return plans;
+}
+
+TEST(SharedLayoutSearch, PatternSearchChoosesWhatTheExhaustiveSearchChooses) {
+  int kernels = 0;
+  for (const NamedPlan& named : layout_test_plans()) {
+    const ArchProfile profile = *find_arch_profile(named.plan.arch);
+    LoweredPlan lowered;
+    try {
+      lowered = lower_plan(named.plan, profile);
+    } catch (const LoweringError&) {
+      continue;
+    }
+    for (const KernelSpec& spec : lowered.kernels) {
+      ++kernels;
+      EXPECT_EQ(lowering::choose_shared_layout(spec, profile, lowering::LayoutSearch::exhaustive), spec.shared)
+          << named.name << " kernel " << spec.kernel_index;
+    }
+  }
+  EXPECT_GT(kernels, 100);
+}
+
+// The contract under the search: on every candidate layout, the report on patterns equals the full report.
+TEST(SharedLayoutSearch, PatternReportEqualsTheFullReportOnEveryCandidate) {
+  for (const NamedPlan& named : layout_test_plans()) {
+    const ArchProfile profile = *find_arch_profile(named.plan.arch);
+    LoweredPlan lowered;
+    try {
+      lowered = lower_plan(named.plan, profile);
+    } catch (const LoweringError&) {
+      continue;
+    }
+    for (const KernelSpec& spec : lowered.kernels) {
+      const tile::SharedAccesses accesses = tile::shared_accesses(spec);
+      const lowering::ConflictPatterns patterns(spec, accesses);
+      for (const SharedLayout& layout : lowering::shared_layout_candidates(profile, spec.tile_elements)) {
+        const tile::BankReport full = tile::check_bank_conflicts(spec, layout, accesses);
+        const tile::BankReport reduced = patterns.check(layout);
+        ASSERT_EQ(full.phases.size(), reduced.phases.size());
+        for (std::size_t p = 0; p < full.phases.size(); ++p)
+          EXPECT_EQ(full.phases[p].degree, reduced.phases[p].degree)
+              << named.name << " kernel " << spec.kernel_index << " " << to_string(layout) << " "
+              << full.phases[p].phase;
+      }
+    }
+  }
+}
+
+// Measured on an H100 (bench/NOTES.md): the default hopper plan of 512x256x256 had an X-only kernel with a
+// 32-value tile (1M blocks). It now takes 64 Y rows: 16 KB.
+TEST(TileGrowth, TheXOnlyKernelOfTheDefaultHopperPlanTakesYRows) {
+  Plan plan;
+  plan.size = {512, 256, 256};
+  plan.arch = "hopper";
+  plan.kernels = {Kernel{{{Axis::x, 128, 4, 128, 512, true}, {Axis::y, 1, 256, 1, 256, false}}},
+                  Kernel{{{Axis::x, 128, 4, 32, 128, true}, {Axis::z, 1, 256, 1, 256, false}}},
+                  Kernel{{{Axis::x, 16, 32, 1, 32, false}}}};
+  const KernelSpec spec = lower_plan(plan, *find_arch_profile("hopper")).kernels[2];
+  EXPECT_EQ(spec.axes[0].extent(), 32);
+  EXPECT_EQ(spec.axes[1].extent(), 64);
+  EXPECT_EQ(spec.axes[2].extent(), 1);
+  EXPECT_EQ(spec.tile_elements, 2048);
+  EXPECT_EQ(spec.blocks, 16384);
+  EXPECT_EQ(tile::check_bank_conflicts(spec).worst(), 1);
+  EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
+}
+
+// The default hopper plans of the sizes off the table that the GPU checks run (bench/NOTES.md), with grown tiles:
+// conflict-free, coalesced, and compiled by NVRTC for sm_90 without spills.
+TEST(TileGrowth, DefaultHopperPlansStayConflictFreeCoalescedAndSpillFree) {
+  const ArchProfile hopper = *find_arch_profile("hopper");
+  for (const char* size : {"512x256x256", "1024x64x32"}) {
+    const Plan plan = default_plan(parse_extents(size), "hopper", lowers_on_its_profile);
+    for (const KernelSpec& spec : lower_plan(plan, hopper).kernels) {
+      SCOPED_TRACE(std::string(size) + " kernel " + std::to_string(spec.kernel_index));
+      EXPECT_EQ(tile::check_bank_conflicts(spec).worst_excluding_natural_store(), 1);
+      EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
+      CompiledKernel compiled;
+      ASSERT_NO_THROW(compiled = compile_kernel(spec, 90));
+      EXPECT_FALSE(compiled.report.spills()) << compiled.report.log;
+      std::cout << size << " kernel " << spec.kernel_index << " {" << to_string(spec.kernel) << "}: tile "
+                << spec.tile_elements << " elements, " << spec.blocks << " blocks x " << spec.threads << " threads, "
+                << compiled.report.registers << " registers\n";
+    }
+  }
+}
+
+// Every kernel of every test plan: axes with stages keep their tile; a tile under the limit grew as far as its
+// stage-less axes allow; the block size is the profile's unless a split stage needs more (block_threads.cpp); the
+// tiles still cover the volume exactly.
+TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
+  for (const NamedPlan& named : layout_test_plans()) {
+    const ArchProfile profile = *find_arch_profile(named.plan.arch);
+    LoweredPlan lowered;
+    try {
+      lowered = lower_plan(named.plan, profile);
+    } catch (const LoweringError&) {
+      continue;
+    }
+    for (const KernelSpec& spec : lowered.kernels) {
+      SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
+      const std::int64_t limit = lowering::grown_tile_limit(spec.kernel, profile);
+      bool can_grow = false;
+      for (Axis axis : all_axes) {
+        const AxisTile& tile = spec.axes[axis_index(axis)];
+        EXPECT_EQ(tile.extent() * tile.tiles(), tile.length);
+        if (has_stages(spec.kernel, axis)) {
+          const AxisTile ungrown = lowering::tile_axis(named.plan, spec.kernel, axis);
+          EXPECT_EQ(tile.tile, ungrown.tile);
+          EXPECT_EQ(tile.grid, ungrown.grid);
+        } else {
+          can_grow |= tile.extent() < tile.length;
+        }
+      }
+      EXPECT_EQ(spec.tile_elements * spec.blocks, named.plan.size.elements());
+      std::int64_t ungrown = 1;
+      for (Axis axis : all_axes) ungrown *= lowering::tile_axis(named.plan, spec.kernel, axis).extent();
+      if (can_grow) {
+        EXPECT_GT(2 * spec.tile_elements, limit);
+      }
+      if (spec.tile_elements > ungrown) {
+        // A grown tile stays within the limit and keeps the profile's block size: threads loop over more work.
+        EXPECT_LE(spec.tile_elements, limit);
+        EXPECT_EQ(spec.threads, profile.threads_per_block);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fft3d::testing
