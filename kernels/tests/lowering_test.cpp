@@ -18,16 +18,6 @@ LoweredPlan lower(const NamedPlan& named) {
   return lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name);
 }
 
-// The lowered plan, or nothing where a kernel's tile is over the profile's shared memory (a legal plan may hold
-// more than a block can; EveryRandomLegalPlanLowersOrNamesItsSharedMemoryOverflow checks that error).
-std::optional<LoweredPlan> lower_if_it_fits(const NamedPlan& named) {
-  try {
-    return lower(named);
-  } catch (const LoweringError&) {
-    return std::nullopt;
-  }
-}
-
 TEST(Lowering, EveryShippedPlanLowers) {
   const std::vector<NamedPlan> plans = shipped_plans();
   ASSERT_GE(plans.size(), 12u) << "expected the 6 tesla and 6 fermi plans";

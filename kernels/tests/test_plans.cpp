@@ -54,4 +54,12 @@ std::vector<NamedPlan> gpu_random_plans(int count, std::int64_t max_length) {
   return plans;
 }
 
+std::optional<LoweredPlan> lower_if_it_fits(const NamedPlan& named) {
+  try {
+    return lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name);
+  } catch (const LoweringError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace fft3d::testing

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "fft3d/kernel_spec.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d::testing {
@@ -30,5 +32,9 @@ std::vector<NamedPlan> random_plans(int count, std::uint64_t seed, std::int64_t 
 // The random plans the GPU tests run: `count` per profile (tesla, fermi, hopper; seeds 23, 24, 25), keeping those
 // that lower on their profile (the NVRTC test compiles the same set, which also warms the kernel cache).
 std::vector<NamedPlan> gpu_random_plans(int count = 16, std::int64_t max_length = 64);
+
+// The plan lowered on its own profile, or nothing where a kernel's tile is over the profile's shared memory (a
+// legal plan may hold more than a block can; lowering_test checks that error by itself).
+std::optional<LoweredPlan> lower_if_it_fits(const NamedPlan& named);
 
 }  // namespace fft3d::testing

@@ -31,13 +31,9 @@ TEST(SharedLayoutSearch, PatternSearchChoosesWhatTheExhaustiveSearchChooses) {
   int kernels = 0;
   for (const NamedPlan& named : layout_test_plans()) {
     const ArchProfile profile = *find_arch_profile(named.plan.arch);
-    LoweredPlan lowered;
-    try {
-      lowered = lower_plan(named.plan, profile);
-    } catch (const LoweringError&) {
-      continue;
-    }
-    for (const KernelSpec& spec : lowered.kernels) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
       ++kernels;
       EXPECT_EQ(lowering::choose_shared_layout(spec, profile, lowering::LayoutSearch::exhaustive), spec.shared)
           << named.name << " kernel " << spec.kernel_index;
@@ -50,13 +46,9 @@ TEST(SharedLayoutSearch, PatternSearchChoosesWhatTheExhaustiveSearchChooses) {
 TEST(SharedLayoutSearch, PatternReportEqualsTheFullReportOnEveryCandidate) {
   for (const NamedPlan& named : layout_test_plans()) {
     const ArchProfile profile = *find_arch_profile(named.plan.arch);
-    LoweredPlan lowered;
-    try {
-      lowered = lower_plan(named.plan, profile);
-    } catch (const LoweringError&) {
-      continue;
-    }
-    for (const KernelSpec& spec : lowered.kernels) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
       const tile::SharedAccesses accesses = tile::shared_accesses(spec);
       const lowering::ConflictPatterns patterns(spec, accesses);
       for (const SharedLayout& layout : lowering::shared_layout_candidates(profile, spec.tile_elements)) {
@@ -117,13 +109,9 @@ TEST(TileGrowth, DefaultHopperPlansStayConflictFreeCoalescedAndSpillFree) {
 TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
   for (const NamedPlan& named : layout_test_plans()) {
     const ArchProfile profile = *find_arch_profile(named.plan.arch);
-    LoweredPlan lowered;
-    try {
-      lowered = lower_plan(named.plan, profile);
-    } catch (const LoweringError&) {
-      continue;
-    }
-    for (const KernelSpec& spec : lowered.kernels) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
       SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
       const std::int64_t limit = lowering::grown_tile_limit(spec.kernel, profile);
       bool can_grow = false;
