@@ -6,6 +6,12 @@ install(TARGETS fft3d fft3d_cli EXPORT fft3dTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The CUDA engine (lowering, kernel generator, NVRTC runtime) where the toolkit was found: fft3d::fft3d_cuda.
+set(FFT3D_WITH_CUDA_ENGINE OFF)
+if(TARGET fft3d_cuda)
+  set(FFT3D_WITH_CUDA_ENGINE ON)
+  install(TARGETS fft3d_lowering fft3d_emit fft3d_cuda EXPORT fft3dTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(DIRECTORY engine/include/fft3d DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY plans/ DESTINATION ${CMAKE_INSTALL_DATADIR}/fft3d/plans)
 install(EXPORT fft3dTargets NAMESPACE fft3d:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fft3d)

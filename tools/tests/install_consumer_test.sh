@@ -11,6 +11,11 @@ cmake -S "$source/tools/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH=
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer"
 "$work/consumer/consumer" "$work/prefix/share/fft3d/plans/tesla/128x128x128.yaml"
+# With the CUDA engine installed, a consumer links it too.
+if [ -f "$work/prefix/lib/libfft3d_cuda.a" ]; then
+  test -x "$work/consumer/consumer_cuda"
+  "$work/consumer/consumer_cuda" "$work/prefix/share/fft3d/plans/hopper/256x256x256.yaml"
+fi
 # The installed CLI finds the installed tables.
 "$work/prefix/bin/fft3d" table --arch fermi --size 128x512x512 | grep -q "fermi/128x512x512.yaml$"
 echo "install_consumer_test: ok"
