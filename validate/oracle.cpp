@@ -7,11 +7,11 @@
 #include <limits>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/index_maps.hpp"
+#include "fft3d/parallel_for.hpp"
 
 namespace fft3d::validate {
 namespace {
@@ -28,24 +28,6 @@ void require_size(std::size_t given, const Extents& size, const char* what) {
                      " values; size " + to_string(size) + " needs " + std::to_string(size.elements()));
 }
 
-// Runs body(begin, end) over [0, count) split into contiguous ranges, one per hardware thread (the calling thread
-// takes the first). Ranges never overlap, so bodies that write only their own range need no locks.
-template <class Body>
-void parallel_ranges(std::int64_t count, std::int64_t min_per_thread, Body body) {
-  const std::int64_t hardware = std::max<unsigned>(1, std::thread::hardware_concurrency());
-  const std::int64_t threads = std::clamp<std::int64_t>(count / std::max<std::int64_t>(1, min_per_thread), 1, hardware);
-  std::vector<std::thread> workers;
-  auto range = [&](std::int64_t t) { return std::pair{count * t / threads, count * (t + 1) / threads}; };
-  for (std::int64_t t = 1; t < threads; ++t)
-    workers.emplace_back([&, t] {
-      const auto [begin, end] = range(t);
-      body(begin, end);
-    });
-  const auto [begin, end] = range(0);
-  body(begin, end);
-  for (std::thread& worker : workers) worker.join();
-}
-
 // Moves frequency f of every line along one axis from its digit-reversed position to f. The axis's elements are
 // `blocks` of `block` contiguous values (block = 1, nx or nx*ny), `length` blocks per line; the permutation
 // follows its cycles with temporary storage for one block, so it needs no second volume. Work units are (line,
@@ -57,8 +39,9 @@ void permute_blocks_to_natural(std::span<std::complex<double>> data, std::int64_
   // cycle step) so that one long line still spreads over the threads.
   const std::int64_t slice = std::min<std::int64_t>(block, 4096);
   const std::int64_t slices = (block + slice - 1) / slice;
-  parallel_ranges(lines * slices, std::max<std::int64_t>(1, (1 << 16) / (slice * length)),
-                  [&](std::int64_t first_unit, std::int64_t end_unit) {
+  const std::int64_t units = lines * slices;
+  parallel_for(units, threads_for(units, std::max<std::int64_t>(1, (1 << 16) / (slice * length))),
+               [&](std::int64_t first_unit, std::int64_t end_unit) {
     std::vector<std::complex<double>> saved(static_cast<std::size_t>(slice));
     std::vector<bool> placed(static_cast<std::size_t>(length));
     for (std::int64_t unit = first_unit; unit < end_unit; ++unit) {
@@ -128,7 +111,7 @@ ErrorReport compare_values(std::span<const Value> out, std::span<const std::comp
   constexpr std::size_t chunk_size = 1 << 16;
   const std::int64_t chunks = static_cast<std::int64_t>((out.size() + chunk_size - 1) / chunk_size);
   std::vector<ChunkErrors> partial(static_cast<std::size_t>(chunks));
-  parallel_ranges(chunks, 4, [&](std::int64_t first, std::int64_t end) {
+  parallel_for(chunks, threads_for(chunks, 4), [&](std::int64_t first, std::int64_t end) {
     for (std::int64_t c = first; c < end; ++c) {
       const std::size_t begin = static_cast<std::size_t>(c) * chunk_size;
       partial[static_cast<std::size_t>(c)] = chunk_errors(out, ref, begin, std::min(out.size(), begin + chunk_size));

@@ -34,7 +34,7 @@ void copy_input(std::span<const std::complex<Real>> in, std::span<std::complex<R
   if (in.data() == out.data()) return;
   const bool overlap = in.data() < out.data() + out.size() && out.data() < in.data() + in.size();
   if (overlap) throw UsageError("CpuBackend: the input and output buffers overlap without being the same buffer");
-  cpu::parallel_for(static_cast<std::int64_t>(in.size()), threads, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(static_cast<std::int64_t>(in.size()), threads, [&](std::int64_t begin, std::int64_t end) {
     std::copy(in.begin() + begin, in.begin() + end, out.begin() + begin);
   });
 }

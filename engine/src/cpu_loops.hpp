@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "fft3d/parallel_for.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d::cpu {
@@ -50,9 +51,5 @@ ButterflyLoops butterfly_loops(const Extents& size, Axis axis, std::int64_t radi
 
 // The memory distance between neighbours along `axis`: 1, nx or nx*ny.
 std::int64_t axis_step(const Extents& size, Axis axis);
-
-// Calls body(begin, end) on `threads` threads (the calling one included) over contiguous, near-equal parts of
-// [0, count); returns when all are done and rethrows the first exception any of them threw.
-void parallel_for(std::int64_t count, int threads, const std::function<void(std::int64_t, std::int64_t)>& body);
 
 }  // namespace fft3d::cpu

@@ -1,0 +1,39 @@
+#include "fft3d/parallel_for.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace fft3d {
+
+void parallel_for(std::int64_t count, int threads, const std::function<void(std::int64_t, std::int64_t)>& body) {
+  const std::int64_t parts = std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(count, 1));
+  if (parts == 1) {
+    body(0, count);
+    return;
+  }
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+  auto run_part = [&](std::int64_t part) {
+    try {
+      body(count * part / parts, count * (part + 1) / parts);
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!first_error) first_error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (std::int64_t part = 1; part < parts; ++part) workers.emplace_back(run_part, part);
+  run_part(0);
+  for (std::thread& worker : workers) worker.join();
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+int threads_for(std::int64_t count, std::int64_t min_per_thread) {
+  const std::int64_t hardware = std::max<unsigned>(1, std::thread::hardware_concurrency());
+  return static_cast<int>(std::clamp<std::int64_t>(count / std::max<std::int64_t>(1, min_per_thread), 1, hardware));
+}
+
+}  // namespace fft3d
