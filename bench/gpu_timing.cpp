@@ -14,11 +14,6 @@
 namespace fft3d::bench {
 namespace {
 
-void check_cufft(cufftResult code, const char* call) {
-  if (code == CUFFT_ALLOC_FAILED) throw OutOfMemory(std::string(call) + ": cuFFT could not allocate its work area");
-  if (code != CUFFT_SUCCESS) throw CudaError(call, static_cast<int>(code), "cuFFT error");
-}
-
 // Events that are destroyed on every path.
 struct EventPair {
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -109,21 +104,22 @@ double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {
 
 CufftC2C::CufftC2C(const Extents& size) {
   cufftHandle handle;
-  check_cufft(cufftCreate(&handle), "cufftCreate");
+  cuda::check_cufft(cufftCreate(&handle), "cufftCreate");
   handle_ = handle;
   const cufftResult made = cufftMakePlan3d(handle, static_cast<int>(size.nz), static_cast<int>(size.ny),
                                            static_cast<int>(size.nx), CUFFT_C2C, &workspace_);
   if (made != CUFFT_SUCCESS) cufftDestroy(handle);
-  check_cufft(made, "cufftMakePlan3d (C2C)");
+  cuda::check_cufft(made, "cufftMakePlan3d (C2C)");
 }
 
 CufftC2C::~CufftC2C() { cufftDestroy(handle_); }
 
 void CufftC2C::execute(const void* in, void* out, Direction direction, void* stream) {
-  check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
-  check_cufft(cufftExecC2C(handle_, static_cast<cufftComplex*>(const_cast<void*>(in)), static_cast<cufftComplex*>(out),
-                           direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE),
-              "cufftExecC2C");
+  cuda::check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
+  cuda::check_cufft(cufftExecC2C(handle_, static_cast<cufftComplex*>(const_cast<void*>(in)),
+                                 static_cast<cufftComplex*>(out),
+                                 direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE),
+                    "cufftExecC2C");
 }
 
 std::size_t CufftC2C::workspace_bytes() const { return workspace_; }

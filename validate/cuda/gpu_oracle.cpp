@@ -11,15 +11,6 @@
 #include "fft3d/diagnostics.hpp"
 
 namespace fft3d::validate {
-namespace {
-
-void check_cufft(cufftResult code, const char* call) {
-  if (code == CUFFT_ALLOC_FAILED) throw OutOfMemory(std::string(call) + ": cuFFT could not allocate its work area");
-  if (code != CUFFT_SUCCESS) throw CudaError(call, static_cast<int>(code), "cuFFT error");
-}
-
-}  // namespace
-
 int gpu_count() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
@@ -60,14 +51,14 @@ void cufft_reference(const Extents& size, std::span<const std::complex<double>> 
   data.upload(in.data());
   cufftHandle plan;
   // cuFFT takes the slowest dimension first: Z, Y, X.
-  check_cufft(cufftPlan3d(&plan, static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx),
-                          CUFFT_Z2Z),
-              "cufftPlan3d (Z2Z)");
+  cuda::check_cufft(cufftPlan3d(&plan, static_cast<int>(size.nz), static_cast<int>(size.ny),
+                                static_cast<int>(size.nx), CUFFT_Z2Z),
+                    "cufftPlan3d (Z2Z)");
   const cufftResult run = cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(data.get()),
                                        static_cast<cufftDoubleComplex*>(data.get()),
                                        direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE);
   cufftDestroy(plan);
-  check_cufft(run, "cufftExecZ2Z");
+  cuda::check_cufft(run, "cufftExecZ2Z");
   cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (cuFFT Z2Z)");
   data.download(out.data());
   if (scaling == Scaling::full) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <cufft.h>
 
 #include <string>
 
@@ -10,5 +11,8 @@ namespace fft3d::cuda {
 
 // Throws GpuUnavailable (no device, no or old driver), OutOfMemory (allocation) or CudaError.
 void check(cudaError_t code, const std::string& call);
+// The same for cuFFT's results (the oracle and the competitor): OutOfMemory when cuFFT cannot allocate its work
+// area, CudaError otherwise. Uses only cufft.h's constants: no link dependency on cuFFT.
+void check_cufft(cufftResult code, const std::string& call);
 
 }  // namespace fft3d::cuda

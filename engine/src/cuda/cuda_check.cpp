@@ -27,5 +27,10 @@ void check(cudaError_t code, const std::string& call) {
   }
 }
 
+void check_cufft(cufftResult code, const std::string& call) {
+  if (code == CUFFT_ALLOC_FAILED) throw OutOfMemory(call + ": cuFFT could not allocate its work area");
+  if (code != CUFFT_SUCCESS) throw CudaError(call, static_cast<int>(code), "cuFFT error");
+}
+
 }  // namespace cuda
 }  // namespace fft3d
