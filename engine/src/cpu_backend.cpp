@@ -20,7 +20,7 @@ int resolve_threads(int threads) {
 }
 
 // Volumes this small finish faster than a thread starts.
-int threads_for(std::int64_t elements, int threads) { return elements < (std::int64_t{1} << 15) ? 1 : threads; }
+int threads_for_volume(std::int64_t elements, int threads) { return elements < (std::int64_t{1} << 15) ? 1 : threads; }
 
 void require_elements(std::size_t given, const Plan& plan, const char* what) {
   if (static_cast<std::int64_t>(given) != plan.size.elements())
@@ -52,7 +52,7 @@ template <class Real>
 void CpuBackend::execute_in_place(std::span<std::complex<Real>> data, const TransformOptions& options) const {
   require_elements(data.size(), plan_, "data");
   const std::int64_t elements = plan_.size.elements();
-  const int threads = threads_for(elements, threads_);
+  const int threads = threads_for_volume(elements, threads_);
   const bool inverse = options.direction == Direction::inverse;
   if (inverse) cpu::conjugate_and_scale<Real>(data.data(), elements, true, Real(1), threads);
   for (const Kernel& kernel : plan_.kernels)
@@ -76,20 +76,23 @@ void CpuBackend::execute(std::span<std::complex<float>> data, const TransformOpt
   execute_in_place(data, options);
 }
 
-void CpuBackend::execute(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
-                         const TransformOptions& options) const {
+template <class Real>
+void CpuBackend::execute_out_of_place(std::span<const std::complex<Real>> in, std::span<std::complex<Real>> out,
+                                      const TransformOptions& options) const {
   require_elements(in.size(), plan_, "input");
   require_elements(out.size(), plan_, "output");
-  copy_input(in, out, threads_for(plan_.size.elements(), threads_));
+  copy_input(in, out, threads_for_volume(plan_.size.elements(), threads_));
   execute_in_place(out, options);
+}
+
+void CpuBackend::execute(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
+                         const TransformOptions& options) const {
+  execute_out_of_place(in, out, options);
 }
 
 void CpuBackend::execute(std::span<const std::complex<float>> in, std::span<std::complex<float>> out,
                          const TransformOptions& options) const {
-  require_elements(in.size(), plan_, "input");
-  require_elements(out.size(), plan_, "output");
-  copy_input(in, out, threads_for(plan_.size.elements(), threads_));
-  execute_in_place(out, options);
+  execute_out_of_place(in, out, options);
 }
 
 }  // namespace fft3d

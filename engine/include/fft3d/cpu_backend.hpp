@@ -35,6 +35,9 @@ class CpuBackend {
  private:
   template <class Real>
   void execute_in_place(std::span<std::complex<Real>> data, const TransformOptions& options) const;
+  template <class Real>
+  void execute_out_of_place(std::span<const std::complex<Real>> in, std::span<std::complex<Real>> out,
+                            const TransformOptions& options) const;
 
   Plan plan_;
   int threads_;
