@@ -44,21 +44,19 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
 
 int explain_command(const Args& args) {
   po::options_description options("explain options");
+  po::positional_options_description positional;
+  add_plan_source_options(options, positional);
   options.add_options()
-      ("plan", po::value<std::string>(), "plan file")
-      ("size", po::value<std::string>(), "instead of a file: the table or default plan for NXxNYxNZ")
-      ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size")
       ("bandwidth", po::value<double>()->default_value(3000.0), "memory bandwidth in GB/s for the floor time "
                                                                  "(default: an H100's measured memcpy)")
       ("precision", po::value<std::string>()->default_value("fp32"), "fp32 (8-byte complex) or fp64 (16-byte)")
       ("dump-cuda", po::value<std::string>()->default_value(""), "write each generated kernel to DIR as a .cu file");
-  po::positional_options_description positional;
-  positional.add("plan", 1);
   po::variables_map vm;
-  if (!parse_options("explain", "PLAN [--bandwidth GB/s] [--dump-cuda DIR]", args, options, positional, vm)) return exit_ok;
+  if (!parse_options("explain", "PLAN [--bandwidth GB/s] [--dump-cuda DIR]", args, options, positional, vm))
+    return exit_ok;
 
   std::string how;
-  const ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how);
+  const ParsedPlan parsed = plan_from_options(vm, how);
   const std::string precision = vm["precision"].as<std::string>();
   if (precision != "fp32" && precision != "fp64") throw UsageError("--precision must be fp32 or fp64");
   const double bandwidth = vm["bandwidth"].as<double>();

@@ -54,4 +54,16 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
   return parsed;
 }
 
+void add_plan_source_options(po::options_description& options, po::positional_options_description& positional) {
+  options.add_options()
+      ("plan", po::value<std::string>(), "plan file")
+      ("size", po::value<std::string>(), "instead of a file: the table or default plan for NXxNYxNZ")
+      ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size");
+  positional.add("plan", 1);
+}
+
+ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how) {
+  return plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how);
+}
+
 }  // namespace fft3d::cli

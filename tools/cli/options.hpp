@@ -25,6 +25,11 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 // its profile (its tile fits); otherwise legality alone.
 PlanFits planner_fits();
 
+// The options that name a plan: a positional plan file, or --size with --arch (the table's plan, else the default
+// planner's); and the plan they name, with where it came from in `how`.
+void add_plan_source_options(po::options_description& options, po::positional_options_description& positional);
+ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how);
+
 // A plan from a file, or for --size from the arch's table if it has one, else from the default planner.
 // `how` receives where the plan came from ("plans/tesla/128x128x128.yaml", "default planner").
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,

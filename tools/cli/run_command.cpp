@@ -40,10 +40,9 @@ Direction opposite(Direction d) { return d == Direction::forward ? Direction::in
 
 int run_command(const Args& args) {
   po::options_description options("run options");
+  po::positional_options_description positional;
+  add_plan_source_options(options, positional);
   options.add_options()
-      ("plan", po::value<std::string>(), "plan file")
-      ("size", po::value<std::string>(), "instead of a file: the table or default plan for NXxNYxNZ")
-      ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size")
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (CUDA when a GPU exists)")
       ("inverse", po::bool_switch(), "the inverse transform (conjugate sign)")
       ("order", po::value<std::string>()->default_value("natural"), "output order: natural or digit-reversed")
@@ -54,15 +53,13 @@ int run_command(const Args& args) {
       ("repeat", po::value<int>()->default_value(1), "timed runs; the report gives median, min and max")
       ("threads", po::value<int>()->default_value(0), "CPU backend threads (0: all cores)")
       ("per-kernel", po::bool_switch(), "CUDA: each kernel's time and bandwidth, and its copy twin's");
-  po::positional_options_description positional;
-  positional.add("plan", 1);
   po::variables_map vm;
   if (!parse_options("run", "PLAN [options]  |  run --size NXxNYxNZ [--arch A] [options]", args, options, positional,
                      vm))
     return exit_ok;
 
   std::string how;
-  const Plan plan = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how).plan;
+  const Plan plan = plan_from_options(vm, how).plan;
   const Backend backend = select_backend(vm["backend"].as<std::string>(), plan, how);
   if (!backend.available) {
     std::cerr << "fft3d run: error: the " << backend.name << " backend cannot run here: " << backend.why_not << "\n";
