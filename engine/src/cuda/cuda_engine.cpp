@@ -54,6 +54,19 @@ LoadedKernel load(const CompiledKernel& compiled, std::int64_t shared_bytes) {
   return loaded;
 }
 
+// Launches a loaded kernel with the geometry of its spec: the one launch path of tile kernels, the reorder pass and
+// the copy twins.
+void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void* in, void* out, float scale, int flags,
+                 cudaStream_t stream) {
+  if (spec.blocks > 0x7fffffffLL)
+    throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.blocks) + " blocks is over 2^31 - 1");
+  void* args[] = {&in, &out, &scale, &flags};
+  cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel.kernel), dim3(static_cast<unsigned>(spec.blocks)),
+                               dim3(static_cast<unsigned>(spec.threads)), args,
+                               static_cast<std::size_t>(spec.shared_bytes), stream),
+              "cudaLaunchKernel(" + spec.entry_name() + ")");
+}
+
 }  // namespace
 
 struct CopyTwin {
@@ -78,14 +91,7 @@ struct CudaEngine::Impl {
   }
 
   void launch(std::size_t index, const void* in, void* out, float scale, int flags, cudaStream_t stream) const {
-    const KernelSpec& spec = infos[index].spec;
-    if (spec.blocks > 0x7fffffffLL) throw LoweringError(spec.entry_name() + ": grid of " +
-                                                        std::to_string(spec.blocks) + " blocks is over 2^31 - 1");
-    void* args[] = {&in, &out, &scale, &flags};
-    cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(loaded[index].kernel),
-                                 dim3(static_cast<unsigned>(spec.blocks)), dim3(static_cast<unsigned>(spec.threads)),
-                                 args, static_cast<std::size_t>(spec.shared_bytes), stream),
-                "cudaLaunchKernel(" + spec.entry_name() + ")");
+    launch_spec(infos[index].spec, loaded[index], in, out, scale, flags, stream);
   }
 
   // Flags and scale of tile kernel `index` in a run with `options`.
@@ -182,15 +188,7 @@ void CudaEngine::run_copy_twin(std::size_t index, const void* in, void* out, voi
     const CompiledKernel compiled = compile_kernel(spec, impl_->arch);
     twin = impl_->copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec.shared_bytes)}).first;
   }
-  const KernelSpec& spec = twin->second.spec;
-  const void* source = in;
-  float scale = 1.0f;
-  int flags = 0;
-  void* args[] = {&source, &out, &scale, &flags};
-  cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(twin->second.loaded.kernel),
-                               dim3(static_cast<unsigned>(spec.blocks)), dim3(static_cast<unsigned>(spec.threads)), args,
-                               static_cast<std::size_t>(spec.shared_bytes), static_cast<cudaStream_t>(stream)),
-              "cudaLaunchKernel(" + spec.entry_name() + ")");
+  launch_spec(twin->second.spec, twin->second.loaded, in, out, 1.0f, 0, static_cast<cudaStream_t>(stream));
 }
 
 void CudaEngine::run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options,
