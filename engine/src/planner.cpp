@@ -21,11 +21,12 @@ int stages_needed(std::int64_t n, std::int64_t max_radix) {
 }  // namespace
 
 PlannerLimits planner_limits(const ArchProfile& profile) {
-  // Tesla and Fermi: the paper's register radices (16/32 along Y and Z, 2-8 along X). Hopper: a whole 256-point Y
-  // or Z line inside one block (DESIGN.md: two passes for 256^3), and larger X radices through shared memory.
+  // Tesla and Fermi: the paper's register radices (16/32 along Y and Z, 2-8 along X). Hopper: a whole Y or Z line
+  // of up to 1024 points inside one block (16 X by 1024 is 128 KB; DESIGN.md: two passes for 256^3), and X radices
+  // as large through shared memory; the caller's lowering says which tiles fit.
   if (profile.name == "tesla") return {16, 8};
   if (profile.name == "fermi") return {32, 8};
-  return {256, 64};
+  return {1024, 1024};
 }
 
 std::vector<std::int64_t> balanced_radices(std::int64_t n, int stages) {
@@ -80,9 +81,9 @@ std::vector<std::vector<std::int64_t>> radix_splits(int bits, int stages, int ma
 }
 
 // One decomposition: Y and Z with radices up to `yz_radix`, one kernel per stage; X with `x_radices`, the first
-// stages riding in the Y/Z kernels, any others in X-only kernels after them.
+// `riding` stages riding in the first Y/Z kernels, the others in X-only kernels after them.
 Plan candidate_plan(const Extents& size, const std::string& arch, std::int64_t yz_radix,
-                    const std::vector<std::int64_t>& x_radices) {
+                    const std::vector<std::int64_t>& x_radices, std::size_t riding) {
   Plan plan{size, arch, {}};
   for (Axis axis : {Axis::y, Axis::z}) {
     const std::int64_t n = size[axis];
@@ -91,7 +92,7 @@ Plan candidate_plan(const Extents& size, const std::string& arch, std::int64_t y
   }
   const std::vector<SubComputation> x = dif_stages(Axis::x, size.nx, x_radices);
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (i < plan.kernels.size()) {
+    if (i < riding) {
       plan.kernels[i].subs.insert(plan.kernels[i].subs.begin(), x[i]);
     } else {
       plan.kernels.push_back({{x[i]}});
@@ -102,7 +103,7 @@ Plan candidate_plan(const Extents& size, const std::string& arch, std::int64_t y
 
 }  // namespace
 
-Plan default_plan(const Extents& size, const std::string& arch, const PlanFits& fits) {
+Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes) {
   const std::optional<ArchProfile> profile = find_arch_profile(arch);
   if (!profile) throw UsageError("unknown arch '" + arch + "': expected one of " + arch_profile_names());
   for (Axis axis : all_axes)
@@ -113,24 +114,38 @@ Plan default_plan(const Extents& size, const std::string& arch, const PlanFits& 
   const PlannerLimits limits = planner_limits(*profile);
   const int x_bits = size.nx == 1 ? 0 : log2_of(size.nx);
 
-  // Candidates in order of preference: fewer passes first, then larger Y/Z radices, then fewer X stages, then the
-  // most balanced X split.
+  // Candidates in order of preference: fewer kernels first, then larger Y/Z radices, then fewer X stages, then X
+  // riding in more Y/Z kernels, then the most balanced X split. X takes at most one stage more than it needs or
+  // than there are Y/Z kernels to ride in (more stages only add kernels).
   std::vector<Plan> candidates;
   for (std::int64_t yz_radix = limits.max_yz_radix; yz_radix >= 2; yz_radix /= 2) {
     const int yz_kernels = stages_needed(size.ny, yz_radix) + stages_needed(size.nz, yz_radix);
-    for (int x_stages = std::min(std::max(stages_needed(size.nx, limits.max_x_radix), yz_kernels), x_bits);
-         x_stages <= x_bits; ++x_stages)
-      for (const std::vector<std::int64_t>& x_radices : radix_splits(x_bits, x_stages, log2_of(limits.max_x_radix)))
-        candidates.push_back(candidate_plan(size, arch, yz_radix, x_radices));
+    const int fewest_x_stages = stages_needed(size.nx, limits.max_x_radix);
+    const int most_x_stages = std::min(std::max(fewest_x_stages, yz_kernels) + 1, x_bits);
+    for (int x_stages = fewest_x_stages; x_stages <= most_x_stages; ++x_stages)
+      for (int riding = std::min(x_stages, yz_kernels); riding >= 0; --riding)
+        for (const std::vector<std::int64_t>& x_radices : radix_splits(x_bits, x_stages, log2_of(limits.max_x_radix)))
+          candidates.push_back(candidate_plan(size, arch, yz_radix, x_radices, static_cast<std::size_t>(riding)));
   }
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Plan& a, const Plan& b) { return a.kernels.size() < b.kernels.size(); });
+  // The fewest passes wins (a plan makes at least one pass per kernel, so the search stops there); ties keep the
+  // order above.
+  std::optional<Plan> best;
+  int best_passes = 0;
   for (const Plan& plan : candidates) {
+    if (best && static_cast<int>(plan.kernels.size()) >= best_passes) break;
     require_legal(plan);
-    if (!fits || fits(plan)) return plan;
+    const std::optional<int> made = passes ? passes(plan) : std::optional<int>(static_cast<int>(plan.kernels.size()));
+    if (made && (!best || *made < best_passes)) {
+      best = plan;
+      best_passes = *made;
+    }
   }
-  throw UsageError("size " + to_string(size) + ": no decomposition the default planner tries fits the " + arch +
-                   " profile");
+  if (!best)
+    throw UsageError("size " + to_string(size) + ": no decomposition the default planner tries fits the " + arch +
+                     " profile");
+  return *best;
 }
 
 Extents parse_extents(const std::string& text) {

@@ -53,6 +53,47 @@ void write_natural_source(SourceWriter& out, const KernelSpec& spec) {
   out.close();
 }
 
+// The digits of global position p in `modes`, packed fastest first (tile::tile_index_of, tile::local_index_of).
+void write_digits_function(SourceWriter& out, const std::string& name, const std::vector<TileMode>& modes) {
+  out.open("__device__ __forceinline__ unsigned " + name + "(long long p)");
+  std::string sum = "0u";
+  int shift = 0;
+  for (const TileMode& mode : modes) {
+    sum += " | ((unsigned)((p >> " + str(tile::log2_exact(mode.stride)) + ") & " + str(mode.extent - 1) + ") << " +
+           str(shift) + ")";
+    shift += tile::log2_exact(mode.extent);
+  }
+  out.line("return " + sum + ";");
+  out.close();
+}
+
+std::string radices_list(const std::vector<std::int64_t>& radices);
+
+// The maps of the exchange form (tile::exchange_source): where frequency f is held, and that position's X tile
+// (the cluster rank) and local index.
+void write_cluster_exchange_maps(SourceWriter& out, const AxisTile& x) {
+  out.line("// Position where the DIF stages of radices " + radices_list(x.cluster_reversal_radices) +
+           " leave frequency f; its X tile is the cluster rank holding it.");
+  write_digit_reversal_function(out, "held_at_x", x.cluster_reversal_radices);
+  write_digits_function(out, "tile_of_x", x.grid);
+  write_digits_function(out, "local_of_x", x.tile);
+  out.line("// Reads one fp32 word of the block of rank `rank` in this cluster (distributed shared memory).");
+  out.open("__device__ __forceinline__ float fft3d_cluster_load(const float* word, unsigned rank)");
+  out.line("const unsigned local = (unsigned)__cvta_generic_to_shared(word);");
+  out.line("unsigned remote;");
+  out.line("float value;");
+  out.line("asm volatile(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(remote) : \"r\"(local), \"r\"(rank));");
+  out.line("asm volatile(\"ld.shared::cluster.f32 %0, [%1];\" : \"=f\"(value) : \"r\"(remote) : \"memory\");");
+  out.line("return value;");
+  out.close();
+}
+
+std::string radices_list(const std::vector<std::int64_t>& radices) {
+  std::string text;
+  for (std::int64_t r : radices) text += (text.empty() ? "" : " x ") + str(r);
+  return text;
+}
+
 }  // namespace
 
 std::string axis_suffix(Axis axis) { return std::string(1, static_cast<char>(axis_letter(axis) - 'A' + 'a')); }
@@ -81,6 +122,19 @@ void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
   write_shared_address(out, spec.shared);
   for (const AxisTile& axis : spec.axes)
     if (!axis.reversal_radices.empty()) write_reversal_function(out, axis.axis, axis.reversal_radices);
+  if (tile::exchanges_across_cluster(spec)) {
+    write_cluster_exchange_maps(out, spec.axes[0]);
+  } else {
+    for (const AxisTile& axis : spec.axes) {
+      if (axis.cluster_reversal_radices.empty()) continue;
+      // frequency_at_position is the digit reversal with the radices in the opposite order.
+      const std::vector<std::int64_t> reversed(axis.cluster_reversal_radices.rbegin(),
+                                               axis.cluster_reversal_radices.rend());
+      out.line("// Frequency the DIF stages of radices " + radices_list(axis.cluster_reversal_radices) +
+               " leave at global position p: where the natural-order store writes it.");
+      write_digit_reversal_function(out, "frequency_" + axis_suffix(axis.axis), reversed);
+    }
+  }
   write_natural_source(out, spec);
 }
 

@@ -2,6 +2,7 @@
 // sub-computation on shared memory (butterfly b = thread + i*threads), store the tile (optionally permuted into
 // natural order, conjugated and scaled).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <set>
@@ -22,9 +23,31 @@ int element_unroll(const KernelSpec& spec) {
   return static_cast<int>(std::clamp<std::int64_t>(per_thread, 1, 16));
 }
 
-void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e) {
-  out.line("const long long g = (origin_x + tile_pos_x(" + e + ")) + " + str(spec.size.nx) + "LL * ((origin_y + tile_pos_y(" +
-           e + ")) + " + str(spec.size.ny) + "LL * (origin_z + tile_pos_z(" + e + ")));");
+// g = x + NX*(y + NY*z) of tile element `e`; with `natural_store`, an axis reversed across the cluster stores to
+// its frequency's position instead (tile::store_offset).
+void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, bool natural_store = false) {
+  std::array<std::string, 3> p;
+  for (const AxisTile& axis : spec.axes) {
+    const std::string a = axis_suffix(axis.axis);
+    std::string& position = p[axis_index(axis.axis)] = "(origin_" + a + " + tile_pos_" + a + "(" + e + "))";
+    if (natural_store && !axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec))
+      position = "((flags & " + str(kernel_flag_natural_store) + ") ? frequency_" + a + position + " : " + position +
+                 ")";
+  }
+  out.line("const long long g = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " + str(spec.size.ny) +
+           "LL * " + p[2] + ");");
+}
+
+// Natural order across a cluster: every block of the cluster has loaded its tile before any block stores (in place,
+// the stores land in the cluster's other tiles). Arrive after the loads, wait before the stores.
+void write_cluster_arrive(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.cluster_blocks <= 1 || tile::exchanges_across_cluster(spec)) return;
+  out.line("if (flags & " + str(kernel_flag_natural_store) + ") asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");");
+}
+
+void write_cluster_wait(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.cluster_blocks <= 1 || tile::exchanges_across_cluster(spec)) return;
+  out.line("if (flags & " + str(kernel_flag_natural_store) + ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
 }
 
 void write_load(SourceWriter& out, const KernelSpec& spec) {
@@ -87,9 +110,28 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
   out.line("const unsigned a = smem((flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e);");
   out.line("float2 v = make_float2(re[a] * scale, im[a] * scale);");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
+  write_global_offset(out, spec, "e", true);
+  out.line("out[g] = v;");
+  out.close();
+}
+
+// Natural order across the cluster, exchange form (tile::exchange_source): once every block of the cluster has
+// computed its tile, each stores the elements it loaded (whole 128-byte segments), reading every value from the
+// shared memory of the block that holds it; the second barrier keeps each block's shared memory alive until the
+// cluster has read it.
+void write_exchange_store(SourceWriter& out, const KernelSpec& spec) {
+  const std::string sync = "asm volatile(\"barrier.cluster.arrive.release;\\n\\tbarrier.cluster.wait.acquire;\" ::: \"memory\");";
+  out.line(sync);
+  open_strided_loop(out, "e", spec.tile_elements, spec.threads, element_unroll(spec));
+  out.line("const long long held = held_at_x(origin_x + tile_pos_x(e));");
+  out.line("const unsigned a = smem(natural_source((e & ~" + str(spec.axes[0].extent() - 1) + "u) | local_of_x(held)));");
+  out.line("const unsigned rank = tile_of_x(held);");
+  out.line("float2 v = make_float2(fft3d_cluster_load(re + a, rank) * scale, fft3d_cluster_load(im + a, rank) * scale);");
+  out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
   write_global_offset(out, spec, "e");
   out.line("out[g] = v;");
   out.close();
+  out.line(sync);
 }
 
 }  // namespace
@@ -154,7 +196,11 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   for (std::size_t s = 0; s < spec.stages.size(); ++s)
     if (spec.stages[s].is_split()) write_split_frequency_function(out, spec, s);
   out.blank();
-  out.line("// in may equal out: each block reads its whole tile before it writes, and tiles are disjoint.");
+  if (spec.cluster_blocks > 1)
+    out.line("// in may equal out: each cluster of " + str(spec.cluster_blocks) +
+             " blocks reads its tiles before any of it writes, and clusters are disjoint.");
+  else
+    out.line("// in may equal out: each block reads its whole tile before it writes, and tiles are disjoint.");
   out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + ") " + spec.entry_name() +
            "(const float2* in, float2* out, float scale, int flags)");
   out.line("extern __shared__ float fft3d_shared[];");
@@ -162,13 +208,24 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   out.line("float* const im = fft3d_shared + " + str(spec.shared.words) + ";");
   write_block_origin(out, spec);
   write_load(out, spec);
+  write_cluster_arrive(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s) {
     if (spec.stages[s].is_split())
       write_split_stage(out, spec, s);
     else
       write_stage(out, spec, s);
   }
-  write_store(out, spec);
+  write_cluster_wait(out, spec);
+  if (tile::exchanges_across_cluster(spec)) {
+    out.open("if (flags & " + str(kernel_flag_natural_store) + ")");
+    write_exchange_store(out, spec);
+    out.close();
+    out.open("else");
+    write_store(out, spec);
+    out.close();
+  } else {
+    write_store(out, spec);
+  }
   out.close();
 }
 

@@ -7,6 +7,8 @@
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/plan_table.hpp"
+#include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 #include "tile_interpreter.hpp"
 #include "validate/oracle.hpp"
@@ -73,13 +75,17 @@ TEST(Lowering, TileMapsCoverTheVolumeOnce) {
   }
 }
 
+// Hopper plans included: their natural order is stored across clusters, which the interpreter runs cluster by
+// cluster in place (load all, compute, store all), so a cluster that misses a tile gives a wrong result.
 TEST(Lowering, InterpretedKernelsComputeTheDft) {
   std::uint64_t seed = 3;
-  for (const char* arch : {"tesla", "fermi"})
+  int clustered = 0;
+  for (const char* arch : {"tesla", "fermi", "hopper"})
     for (const NamedPlan& named : random_plans(40, 5, 16, arch)) {
       SCOPED_TRACE(named.name);
       const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
       if (!lowered) continue;
+      for (const KernelSpec& spec : lowered->kernels) clustered += spec.cluster_blocks > 1;
       std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
       validate::fill_random(input, seed++);
       for (Direction direction : {Direction::forward, Direction::inverse}) {
@@ -95,6 +101,40 @@ TEST(Lowering, InterpretedKernelsComputeTheDft) {
         }
       }
     }
+  EXPECT_GT(clustered, 5);
+}
+
+// Hopper's natural order across a cluster: on random plans, every kernel with a cluster reversal stores exactly the
+// elements its cluster loads, and the digit-reversal pass is left only for axes no cluster can cover.
+TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
+  int clustered = 0;
+  for (const NamedPlan& named : random_plans(120, 17, 64, "hopper")) {
+    SCOPED_TRACE(named.name);
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
+      if (spec.cluster_blocks == 1) continue;
+      ++clustered;
+      EXPECT_LE(spec.cluster_blocks, find_arch_profile("hopper")->max_cluster_size);
+      EXPECT_EQ(spec.blocks % spec.cluster_blocks, 0);
+      const tile::ClusterStoreReport report = tile::check_cluster_stores(spec);
+      EXPECT_TRUE(report.closed()) << report.first_problem << "\n" << to_string(spec);
+    }
+  }
+  EXPECT_GT(clustered, 10);
+}
+
+// The check can fail: half the cluster the 256^3 hopper plan's last kernel needs stores outside what it loads.
+TEST(Lowering, ClusterStoreCheckCatchesAClusterTooSmall) {
+  const std::optional<std::string> path = find_table_plan("hopper", {256, 256, 256});
+  ASSERT_TRUE(path.has_value());
+  const LoweredPlan lowered = lower_plan(load_plan_file(*path).plan, *find_arch_profile("hopper"));
+  EXPECT_FALSE(lowered.reorder.has_value());
+  KernelSpec spec = lowered.kernels.back();
+  ASSERT_EQ(spec.cluster_blocks, 4);
+  EXPECT_TRUE(tile::check_cluster_stores(spec).closed());
+  spec.cluster_blocks = 2;
+  EXPECT_FALSE(tile::check_cluster_stores(spec).closed());
 }
 
 }  // namespace

@@ -26,19 +26,27 @@ void run_stage(const KernelSpec& spec, const TileStage& stage, std::int64_t bloc
   }
 }
 
+// Cluster by cluster, as the GPU orders it: every block of a cluster loads its tile, then computes, then (after the
+// cluster barrier) stores; a lowering whose natural-order stores left the cluster would show up as a wrong result.
 void run_tile_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool conj_load, bool conj_store,
                      double scale, bool natural) {
-  for (std::int64_t block = 0; block < spec.blocks; ++block) {
-    std::vector<Complex> tile(spec.tile_elements);
-    for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
-      const Complex v = data[tile::global_offset(spec, block, e)];
-      tile[e] = conj_load ? std::conj(v) : v;
+  for (std::int64_t first = 0; first < spec.blocks; first += spec.cluster_blocks) {
+    std::vector<std::vector<Complex>> tiles(spec.cluster_blocks, std::vector<Complex>(spec.tile_elements));
+    for (std::int64_t block = first; block < first + spec.cluster_blocks; ++block) {
+      std::vector<Complex>& tile = tiles[block - first];
+      for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+        const Complex v = data[tile::global_offset(spec, block, e)];
+        tile[e] = conj_load ? std::conj(v) : v;
+      }
+      for (const TileStage& stage : spec.stages) run_stage(spec, stage, block, tile);
     }
-    for (const TileStage& stage : spec.stages) run_stage(spec, stage, block, tile);
-    for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
-      Complex v = tile[natural ? tile::natural_source(spec, e) : e] * scale;
-      data[tile::global_offset(spec, block, e)] = conj_store ? std::conj(v) : v;
-    }
+    const bool exchange = natural && tile::exchanges_across_cluster(spec);
+    for (std::int64_t block = first; block < first + spec.cluster_blocks; ++block)
+      for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+        const auto [source_block, source] = exchange ? tile::exchange_source(spec, block, e) : std::pair(block, e);
+        Complex v = tiles[source_block - first][natural ? tile::natural_source(spec, source) : source] * scale;
+        data[tile::store_offset(spec, block, e, natural)] = conj_store ? std::conj(v) : v;
+      }
   }
 }
 

@@ -27,9 +27,9 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
   return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
 }
 
-PlanFits planner_fits() {
+PlanPasses planner_passes() {
 #ifdef FFT3D_HAVE_CUDA
-  return lowers_on_its_profile;
+  return passes_on_its_profile;
 #else
   return {};
 #endif
@@ -50,7 +50,7 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
   }
   how = "the default planner for " + arch;
   ParsedPlan parsed;
-  parsed.plan = default_plan(extents, arch, planner_fits());
+  parsed.plan = default_plan(extents, arch, planner_passes());
   return parsed;
 }
 

@@ -21,9 +21,9 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 // The value of a string option, if it was given.
 std::optional<std::string> optional_string(const po::variables_map& vm, const char* key);
 
-// What the default planner must respect: with the CUDA kernel generator built in, that every kernel lowers on
-// its profile (its tile fits); otherwise legality alone.
-PlanFits planner_fits();
+// How the default planner counts a candidate's passes: with the CUDA kernel generator built in, as lowered on its
+// profile (nothing where a tile does not fit; the digit-reversal pass counted); otherwise one per kernel.
+PlanPasses planner_passes();
 
 // The options that name a plan: a positional plan file, or --size with --arch (the table's plan, else the default
 // planner's); and the plan they name, with where it came from in `how`.

@@ -16,7 +16,7 @@ int plan_command(const Args& args) {
   if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [-o FILE]", args, options, {}, vm)) return exit_ok;
 
   const Plan plan =
-      default_plan(parse_extents(vm["size"].as<std::string>()), vm["arch"].as<std::string>(), planner_fits());
+      default_plan(parse_extents(vm["size"].as<std::string>()), vm["arch"].as<std::string>(), planner_passes());
   const std::string text = "# Written by `fft3d plan`: the default planner's plan.\n" + to_yaml(plan);
   if (vm.count("output")) {
     const std::string path = vm["output"].as<std::string>();

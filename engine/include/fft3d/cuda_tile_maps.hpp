@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <utility>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,24 @@ std::int64_t origin_position(const AxisTile& axis, std::int64_t t);
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block);
 // Global element index x + NX*(y + NY*z) of tile element e in block `block`.
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
+// Inverse of the axis's digit fields (the tile and grid modes occupy disjoint bit fields of the position): the tile
+// index and local index of global position p. @post origin_position(axis, t) + local_position(axis, l) == p.
+std::int64_t tile_index_of(const AxisTile& axis, std::int64_t p);
+std::int64_t local_index_of(const AxisTile& axis, std::int64_t p);
+
+// Natural order across a cluster, the exchange form: when X is the only axis reversed across the cluster (the
+// cluster is then the X tiles of one row), each block stores to the elements it loaded, gathering every value from
+// the shared memory of the cluster's block that holds it (distributed shared memory), so the stores stay whole
+// 128-byte segments. Otherwise (Y or Z reversed across the cluster) the store is strided, as store_offset says.
+bool exchanges_across_cluster(const KernelSpec& spec);
+// The (block, tile element) whose value block `block` stores at its tile element e in the exchange form.
+// @pre exchanges_across_cluster(spec). @post the block is in block's cluster.
+std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, std::int64_t block, std::int64_t e);
+
+// Global element index the store writes tile element e of block `block` to: global_offset, except that in natural
+// order an axis with a cluster reversal (strided form, not the exchange) maps its position p to
+// frequency_at_position(p, radices).
+std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural);
 // Global coordinate along `axis` of tile element e in block `block`.
 std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e);
 
@@ -105,6 +124,18 @@ struct CoalescingReport {
 // Every global load and store of every warp (checked for the first and last blocks; the others are translates of
 // them by multiples of 16 elements along X).
 CoalescingReport check_coalescing(const KernelSpec& spec);
+
+// In-place safety of a natural-order store across a cluster: the global elements the cluster stores (natural
+// order) are exactly those it loads, so with a cluster barrier between loads and stores no block overwrites an
+// element another block has yet to load, and each stored 128-byte segment is written whole by the cluster. In the
+// exchange form, the gathered (block, element) sources also cover the cluster's tiles exactly once. Checked for the
+// first and the last cluster.
+struct ClusterStoreReport {
+  std::int64_t clusters_checked = 0;
+  std::string first_problem;  // empty when closed
+  bool closed() const { return first_problem.empty(); }
+};
+ClusterStoreReport check_cluster_stores(const KernelSpec& spec);
 
 // What `fft3d explain` shows: each kernel's spec, its bank-conflict degrees and coalescing, and the natural-order
 // strategy (in-tile permutation or the digit-reversal pass and its workspace).

@@ -39,6 +39,10 @@ struct AxisTile {
   // Digit reversal of the axis's stages (execution order), set when this kernel holds every stage of the axis:
   // the natural-order store then permutes inside the tile.
   std::vector<std::int64_t> reversal_radices;
+  // Digit reversal across the tiles of a cluster, set when this kernel holds the last stage of the axis but not
+  // every stage: the natural-order store writes the value at global position p to position
+  // frequency_at_position(p, radices), which may lie in another tile of the same cluster (KernelSpec::cluster_blocks).
+  std::vector<std::int64_t> cluster_reversal_radices;
 
   std::int64_t extent() const;
   std::int64_t tiles() const;
@@ -91,6 +95,10 @@ struct KernelSpec {
   std::array<std::vector<std::int64_t>, 3> reorder_radices;
   SharedLayout shared;
   int threads = 0;                // block size
+  // Consecutive blocks launched as one thread-block cluster (1: none). With a cluster reversal these are all the
+  // tiles of the axes up to the reversed one, so the cluster's natural-order stores land exactly where it loaded;
+  // a cluster barrier between the loads and the stores keeps an in-place run from overwriting an unread tile.
+  int cluster_blocks = 1;
   std::int64_t tile_elements = 0;
   std::int64_t blocks = 0;
   std::int64_t shared_bytes = 0;
@@ -116,8 +124,10 @@ class LoweringError : public std::runtime_error {
 
 // Lowers a legal plan (require_legal is called) for `profile`. Throws LoweringError.
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>");
-// Whether a legal plan lowers on its own profile (plan.arch): the default planner's PlanFits for the CUDA engine.
-bool lowers_on_its_profile(const Plan& plan);
+// Passes over memory of a legal plan lowered on its own profile (plan.arch) in natural order: its kernels plus the
+// digit-reversal pass when one is needed; nothing when a kernel does not lower. The default planner's PlanPasses
+// for the CUDA engine.
+std::optional<int> passes_on_its_profile(const Plan& plan);
 // Largest radix one thread computes in registers on `profile`; larger radices are split across threads
 // (TileStage::split_radices). See lowering/split_radix.cpp for how the limit follows from the register file.
 std::int64_t register_radix_limit(const ArchProfile& profile);

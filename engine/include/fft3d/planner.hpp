@@ -1,10 +1,11 @@
 // The default planner: a legal plan for any power-of-two size, built with the paper's grouping ideas. Y and Z are
-// split into balanced stages, one kernel each; X is split into as many stages as there are Y/Z kernels, and each X
-// stage rides inside one of them, so X costs no pass of its own (paper §4.3).
+// split into balanced stages, one kernel each; X stages ride inside them where the tiles allow, so X costs no pass
+// of its own (paper §4.3), and otherwise run in X-only kernels after them.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,15 +28,16 @@ std::vector<std::int64_t> balanced_radices(std::int64_t n, int stages);
 // The DIF chain of one axis for the given radices: spans N, N/r1, ..., strides N/r1, ..., 1.
 std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vector<std::int64_t>& radices);
 
-// Whether a plan can run where it is meant to (e.g. every kernel's tile fits the profile: the CUDA lowering's
-// answer). The planner knows nothing of tiles; a caller that does passes this.
-using PlanFits = std::function<bool(const Plan&)>;
+// The passes over memory a plan makes where it is meant to run (its kernels plus any digit-reversal pass natural
+// order needs), or nothing when it cannot run there (e.g. a tile over the profile's shared memory): the CUDA
+// lowering's answer. The planner knows nothing of tiles; a caller that does passes this.
+using PlanPasses = std::function<std::optional<int>(const Plan&)>;
 
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
-// profile's limit down, X split into as many stages as needed), the one with the fewest passes, then the largest
-// radices, that `fits` accepts (any, without `fits`). Throws UsageError for a size that is not a power of two per
-// axis, an unknown arch, or when no candidate fits.
-Plan default_plan(const Extents& size, const std::string& arch, const PlanFits& fits = {});
+// profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
+// one with the fewest passes by `passes` (one per kernel, without it), ties broken by the largest radices. Throws
+// UsageError for a size that is not a power of two per axis, an unknown arch, or when no candidate can run.
+Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 
 // "256x128x64" -> Extents; throws UsageError on anything else.
 Extents parse_extents(const std::string& text);

@@ -61,10 +61,22 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void*
   if (spec.blocks > 0x7fffffffLL)
     throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.blocks) + " blocks is over 2^31 - 1");
   void* args[] = {&in, &out, &scale, &flags};
-  cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel.kernel), dim3(static_cast<unsigned>(spec.blocks)),
-                               dim3(static_cast<unsigned>(spec.threads)), args,
-                               static_cast<std::size_t>(spec.shared_bytes), stream),
-              "cudaLaunchKernel(" + spec.entry_name() + ")");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(spec.blocks));
+  config.blockDim = dim3(static_cast<unsigned>(spec.threads));
+  config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
+  config.stream = stream;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = static_cast<unsigned>(spec.cluster_blocks);
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  if (spec.cluster_blocks > 1) {
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+  }
+  cuda::check(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel.kernel), args),
+              "cudaLaunchKernelEx(" + spec.entry_name() + ")");
 }
 
 }  // namespace
@@ -141,7 +153,7 @@ CudaEngine CudaEngine::from_file(const std::string& path) { return CudaEngine(lo
 
 CudaEngine CudaEngine::for_size(const Extents& size, const std::string& arch) {
   if (const std::optional<std::string> path = find_table_plan(arch, size)) return from_file(*path);
-  return CudaEngine(default_plan(size, arch, lowers_on_its_profile), "default plan for " + to_string(size) + " " + arch);
+  return CudaEngine(default_plan(size, arch, passes_on_its_profile), "default plan for " + to_string(size) + " " + arch);
 }
 
 CudaEngine::CudaEngine(CudaEngine&&) noexcept = default;

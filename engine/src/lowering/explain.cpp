@@ -15,7 +15,19 @@ std::string explain(const LoweredPlan& lowered) {
     for (const PhaseConflict& phase : banks.phases) text << " [" << phase.phase << ": " << phase.degree << "]";
     const CoalescingReport coalescing = check_coalescing(spec);
     text << "\nglobal accesses: " << coalescing.requests << " warp requests checked, "
-         << (coalescing.coalesced() ? "all whole 128-byte segments" : coalescing.first_problem) << "\n\n";
+         << (coalescing.coalesced() ? "all whole 128-byte segments" : coalescing.first_problem) << "\n";
+    if (spec.cluster_blocks > 1) {
+      const ClusterStoreReport cluster = check_cluster_stores(spec);
+      text << "natural-order store across each cluster of " << spec.cluster_blocks << " blocks: "
+           << (!cluster.closed() ? cluster.first_problem
+               : exchanges_across_cluster(spec)
+                   ? "each block stores the elements it loaded (whole 128-byte segments), gathering the values "
+                     "from the cluster's shared memory behind a cluster barrier"
+                   : "stores exactly the elements the cluster loads (in-place safe behind the cluster barrier; "
+                     "strided stores, each 128-byte segment written whole by the cluster)")
+           << "\n";
+    }
+    text << "\n";
   }
   if (lowered.reorder) {
     text << to_string(*lowered.reorder)
@@ -23,7 +35,7 @@ std::string explain(const LoweredPlan& lowered) {
             "through a workspace of "
          << lowered.workspace_bytes() << " B (digit-reversed order skips it)\n";
   } else {
-    text << "natural order: reached inside the tiles (no extra pass, no workspace)\n";
+    text << "natural order: reached by the kernels' own stores (no extra pass, no workspace)\n";
   }
   return text.str();
 }

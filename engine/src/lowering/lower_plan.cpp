@@ -46,6 +46,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   }
   lowering::grow_small_tile(spec, kernel, profile);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
+  lowering::mark_cluster_reversals(plan, index, spec, profile);
   spec.stages = lowering::tile_stages(spec, kernel);
   lowering::split_large_radices(spec.stages, register_radix_limit(profile));
   spec.threads = lowering::block_threads(spec, profile);
@@ -67,7 +68,7 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
   LoweredPlan lowered;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
     lowered.kernels.push_back(lower_kernel(plan, k, profile, plan_name));
-  if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels.front());
+  if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels);
   return lowered;
 }
 
@@ -79,14 +80,14 @@ std::int64_t LoweredPlan::workspace_bytes() const {
 
 namespace fft3d {
 
-bool lowers_on_its_profile(const Plan& plan) {
+std::optional<int> passes_on_its_profile(const Plan& plan) {
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
-  if (!profile) return false;
+  if (!profile) return std::nullopt;
   try {
-    lower_plan(plan, *profile);
-    return true;
+    const LoweredPlan lowered = lower_plan(plan, *profile);
+    return static_cast<int>(lowered.kernels.size()) + (lowered.reorder ? 1 : 0);
   } catch (const LoweringError&) {
-    return false;
+    return std::nullopt;
   }
 }
 

@@ -24,9 +24,11 @@ void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
 std::vector<TileStage> tile_stages(const KernelSpec& spec, const Kernel& kernel);
 
 // natural_order.cpp: the radices each axis needs reversed, and where: inside the tile of the kernel that holds
-// every stage of the axis, otherwise in the digit-reversal pass.
+// every stage of the axis, across the cluster of the kernel that holds its last stage (when the cluster fits the
+// profile; sets spec.cluster_blocks), otherwise in the digit-reversal pass (none when every axis is covered).
 void mark_in_tile_reversals(const Plan& plan, const Kernel& kernel, KernelSpec& spec);
-std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const KernelSpec& model);
+void mark_cluster_reversals(const Plan& plan, int kernel_index, KernelSpec& spec, const ArchProfile& profile);
+std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vector<KernelSpec>& kernels);
 
 // split_radix.cpp: radices over the profile's in-register limit, split into balanced power-of-two passes
 // (product = radix, each <= limit; one entry when radix <= limit) and recorded on the stages that need them.

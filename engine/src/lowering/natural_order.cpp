@@ -1,22 +1,32 @@
-// Rule: natural order. The DIF stages leave each axis digit-reversed. When one kernel holds every stage of an axis
-// its tile holds the whole axis, so the store permutes inside the tile; otherwise a digit-reversal pass runs after
-// the last kernel (through a workspace) and explain says so.
+// Rule: natural order. The DIF stages leave each axis digit-reversed. Where the natural-order store undoes that:
+// - inside the tile, when one kernel holds every stage of the axis (its tile holds the whole axis);
+// - across a thread-block cluster, when the kernel holding the axis's last stage can take as one cluster all the
+//   tiles of the axes up to this one (at most the profile's portable cluster size): the store writes each value to
+//   its frequency's global position, which stays within the positions the cluster loaded;
+// - otherwise in a digit-reversal pass after the last kernel (through a workspace), and explain says so.
 #include "fft3d/index_maps.hpp"
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
 namespace {
 
-bool kernel_holds_every_stage(const Plan& plan, const Kernel& kernel, Axis axis) {
+std::size_t stages_here(const Kernel& kernel, Axis axis) {
   std::size_t here = 0;
   for (const SubComputation& sub : kernel.subs) here += sub.axis == axis;
+  return here;
+}
+
+bool kernel_holds_every_stage(const Plan& plan, const Kernel& kernel, Axis axis) {
+  const std::size_t here = stages_here(kernel, axis);
   return here > 0 && here == stages_of(plan, axis).size();
 }
 
-bool kernel_holds_any_stage(const Kernel& kernel, Axis axis) {
-  for (const SubComputation& sub : kernel.subs)
-    if (sub.axis == axis) return true;
-  return false;
+// The kernel holding the axis's last stage (-1 for an axis without stages).
+int last_kernel_of(const Plan& plan, Axis axis) {
+  int last = -1;
+  for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
+    if (stages_here(plan.kernels[k], axis) > 0) last = k;
+  return last;
 }
 
 }  // namespace
@@ -29,8 +39,22 @@ void mark_in_tile_reversals(const Plan& plan, const Kernel& kernel, KernelSpec& 
   }
 }
 
-std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const KernelSpec& model) {
-  KernelSpec pass = model;
+void mark_cluster_reversals(const Plan& plan, int kernel_index, KernelSpec& spec, const ArchProfile& profile) {
+  std::int64_t blocks_up_to_axis = 1;  // all tiles of X, then of X and Y, ...: consecutive blocks (block order)
+  for (Axis axis : all_axes) {
+    AxisTile& tile = spec.axes[axis_index(axis)];
+    blocks_up_to_axis *= tile.tiles();
+    std::vector<std::int64_t> radices = radices_of(plan, axis);
+    const bool reversed_here = radices.size() > 1 && tile.reversal_radices.empty() &&
+                               last_kernel_of(plan, axis) == kernel_index;
+    if (!reversed_here || blocks_up_to_axis > profile.max_cluster_size) continue;
+    tile.cluster_reversal_radices = std::move(radices);
+    spec.cluster_blocks = static_cast<int>(blocks_up_to_axis);
+  }
+}
+
+std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vector<KernelSpec>& kernels) {
+  KernelSpec pass = kernels.front();
   pass.role = KernelRole::digit_reversal;
   pass.kernel_index = static_cast<int>(plan.kernels.size());
   pass.kernel = {};
@@ -40,14 +64,16 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const KernelSpec
   pass.shared_bytes = 0;
   pass.tile_elements = 0;
   pass.nominal_flops = 0;
+  pass.cluster_blocks = 1;
   bool needed = false;
   for (Axis axis : all_axes) {
     std::vector<std::int64_t> radices = radices_of(plan, axis);
-    bool in_one_kernel = false;
-    for (const Kernel& kernel : plan.kernels) in_one_kernel |= kernel_holds_every_stage(plan, kernel, axis);
-    bool any = false;
-    for (const Kernel& kernel : plan.kernels) any |= kernel_holds_any_stage(kernel, axis);
-    if (radices.size() > 1 && any && !in_one_kernel) {
+    bool reversed_by_a_kernel = false;
+    for (const KernelSpec& spec : kernels) {
+      const AxisTile& tile = spec.axes[axis_index(axis)];
+      reversed_by_a_kernel |= !tile.reversal_radices.empty() || !tile.cluster_reversal_radices.empty();
+    }
+    if (radices.size() > 1 && !reversed_by_a_kernel) {
       pass.reorder_radices[axis_index(axis)] = std::move(radices);
       needed = true;
     }

@@ -27,6 +27,8 @@ void write_axes(std::ostringstream& text, const KernelSpec& spec) {
          << " = " << axis.extent() << ", grid " << modes_text(axis.grid) << " = " << axis.tiles();
     if (!axis.reversal_radices.empty())
       text << ", natural order inside the tile (radices " << radices_text(axis.reversal_radices) << ")";
+    if (!axis.cluster_reversal_radices.empty())
+      text << ", natural order across the cluster (radices " << radices_text(axis.cluster_reversal_radices) << ")";
     text << "\n";
   }
   for (std::size_t s = 0; s < spec.stages.size(); ++s) {
@@ -87,8 +89,9 @@ std::string to_string(const KernelSpec& spec) {
         text << "reverse " << axis_letter(axis) << " radices " << radices_text(spec.reorder_radices[axis_index(axis)])
              << "\n";
   }
-  text << "launch " << spec.blocks << " blocks x " << spec.threads << " threads (conflict group "
-       << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6) << spec.nominal_flops << "\n";
+  text << "launch " << spec.blocks << " blocks x " << spec.threads << " threads";
+  if (spec.cluster_blocks > 1) text << " in clusters of " << spec.cluster_blocks;
+  text << " (conflict group " << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6) << spec.nominal_flops << "\n";
   return text.str();
 }
 

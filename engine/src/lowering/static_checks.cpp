@@ -84,4 +84,43 @@ CoalescingReport check_coalescing(const KernelSpec& spec) {
   return report;
 }
 
+ClusterStoreReport check_cluster_stores(const KernelSpec& spec) {
+  ClusterStoreReport report;
+  if (spec.role != KernelRole::tile || spec.cluster_blocks <= 1) return report;
+  const std::int64_t clusters = spec.blocks / spec.cluster_blocks;
+  for (std::int64_t cluster : {std::int64_t{0}, clusters - 1}) {
+    std::vector<std::int64_t> loaded, stored;
+    for (std::int64_t block = cluster * spec.cluster_blocks; block < (cluster + 1) * spec.cluster_blocks; ++block)
+      for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+        loaded.push_back(global_offset(spec, block, e));
+        stored.push_back(store_offset(spec, block, e, true));
+      }
+    std::sort(loaded.begin(), loaded.end());
+    std::sort(stored.begin(), stored.end());
+    ++report.clusters_checked;
+    if (std::adjacent_find(stored.begin(), stored.end()) != stored.end())
+      report.first_problem = "cluster " + std::to_string(cluster) + " stores some element twice";
+    else if (loaded != stored)
+      report.first_problem = "cluster " + std::to_string(cluster) + " stores outside the elements it loads";
+    if (report.closed() && exchanges_across_cluster(spec)) {
+      const std::int64_t first = cluster * spec.cluster_blocks;
+      std::vector<int> gathered(static_cast<std::size_t>(spec.cluster_blocks * spec.tile_elements), 0);
+      for (std::int64_t block = first; block < first + spec.cluster_blocks; ++block)
+        for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+          const auto [source_block, source_element] = exchange_source(spec, block, e);
+          if (source_block < first || source_block >= first + spec.cluster_blocks) {
+            report.first_problem = "cluster " + std::to_string(cluster) + " gathers from block " +
+                                   std::to_string(source_block) + " outside it";
+            return report;
+          }
+          ++gathered[static_cast<std::size_t>((source_block - first) * spec.tile_elements + source_element)];
+        }
+      if (std::count(gathered.begin(), gathered.end(), 1) != static_cast<std::int64_t>(gathered.size()))
+        report.first_problem = "cluster " + std::to_string(cluster) + " gathers some element twice";
+    }
+    if (!report.closed()) return report;
+  }
+  return report;
+}
+
 }  // namespace fft3d::tile

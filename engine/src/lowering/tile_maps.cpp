@@ -62,6 +62,50 @@ std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int6
   return x + spec.size.nx * (y + spec.size.ny * z);
 }
 
+namespace {
+// The digits of position p in `modes` (each mode's field: bits [log2 stride, log2 stride + log2 extent)), packed
+// fastest first: the index digits_times_strides maps back to p's part in these modes.
+std::int64_t digits_of(const std::vector<TileMode>& modes, std::int64_t p) {
+  std::int64_t index = 0;
+  int shift = 0;
+  for (const TileMode& mode : modes) {
+    index |= ((p >> log2_exact(mode.stride)) & (mode.extent - 1)) << shift;
+    shift += log2_exact(mode.extent);
+  }
+  return index;
+}
+}  // namespace
+
+std::int64_t tile_index_of(const AxisTile& axis, std::int64_t p) { return digits_of(axis.grid, p); }
+std::int64_t local_index_of(const AxisTile& axis, std::int64_t p) { return digits_of(axis.tile, p); }
+
+bool exchanges_across_cluster(const KernelSpec& spec) {
+  return spec.cluster_blocks > 1 && !spec.axes[0].cluster_reversal_radices.empty() &&
+         spec.axes[1].cluster_reversal_radices.empty() && spec.axes[2].cluster_reversal_radices.empty() &&
+         spec.cluster_blocks == spec.axes[0].tiles();
+}
+
+std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
+  const AxisTile& x = spec.axes[0];
+  // The value of frequency f (this element's position) sits where the DIF stages left it.
+  const std::int64_t f = axis_position(spec, block, Axis::x, e);
+  const std::int64_t held_at = fft3d::digit_reversed_position(f, x.cluster_reversal_radices);
+  const std::int64_t first_in_cluster = block & ~static_cast<std::int64_t>(spec.cluster_blocks - 1);
+  const std::int64_t x_bits = x.extent() - 1;  // X is the fastest field of the tile-linear index
+  return {first_in_cluster + tile_index_of(x, held_at), (e & ~x_bits) | local_index_of(x, held_at)};
+}
+
+std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural) {
+  std::array<std::int64_t, 3> p{};
+  for (Axis axis : all_axes) {
+    const AxisTile& tile = spec.axes[axis_index(axis)];
+    p[axis_index(axis)] = axis_position(spec, block, axis, e);
+    if (natural && !tile.cluster_reversal_radices.empty() && !exchanges_across_cluster(spec))
+      p[axis_index(axis)] = fft3d::frequency_at_position(p[axis_index(axis)], tile.cluster_reversal_radices);
+  }
+  return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
+}
+
 std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
   switch (layout.kind) {
     case SharedLayoutKind::identity: return e;
