@@ -77,15 +77,6 @@ void write_cluster_exchange_maps(SourceWriter& out, const AxisTile& x) {
   write_digit_reversal_function(out, "held_at_x", x.cluster_reversal_radices);
   write_digits_function(out, "tile_of_x", x.grid);
   write_digits_function(out, "local_of_x", x.tile);
-  out.line("// Reads one fp32 word of the block of rank `rank` in this cluster (distributed shared memory).");
-  out.open("__device__ __forceinline__ float fft3d_cluster_load(const float* word, unsigned rank)");
-  out.line("const unsigned local = (unsigned)__cvta_generic_to_shared(word);");
-  out.line("unsigned remote;");
-  out.line("float value;");
-  out.line("asm volatile(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(remote) : \"r\"(local), \"r\"(rank));");
-  out.line("asm volatile(\"ld.shared::cluster.f32 %0, [%1];\" : \"=f\"(value) : \"r\"(remote) : \"memory\");");
-  out.line("return value;");
-  out.close();
 }
 
 std::string radices_list(const std::vector<std::int64_t>& radices) {
@@ -136,11 +127,13 @@ void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
     }
   }
   write_natural_source(out, spec);
+  if (spec.tile_blocks > 1 || tile::exchanges_across_cluster(spec)) write_cluster_memory_functions(out);
+  write_cluster_word_function(out, spec);
 }
 
 void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
-  out.line("// Tile origins: consecutive blocks walk the X tiles first, then Y, then Z (paper section 4.4).");
-  out.line("const unsigned long long block = blockIdx.x;");
+  out.line("// Tile origins: consecutive tiles walk the X tiles first, then Y, then Z (paper section 4.4).");
+  write_part_origin(out, spec);
   int shift = 0;
   for (const AxisTile& axis : spec.axes) {
     std::string sum = "0";

@@ -28,19 +28,51 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec);
 
 // Butterfly-loop pieces shared by in-register and split stages (emit_tile_kernel.cpp).
 std::string twiddle_table_name(std::int64_t span);  // __device__ table of w_span^t, t < span
+// How a block reaches the tile (emit_tile_access.cpp). Loops over this block's elements (`e`) or radix-`radix`
+// butterflies (`b`): the whole tile, or the block's part of a distributed tile.
+void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll);
+void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
+                         bool cross, int unroll);
+// The tile-wide index of the part's `local`-th such butterfly (tile::part_butterfly), as an expression.
+std::string part_butterfly_index(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
+                                 const std::string& local);
+// Declares the shared-memory word(s) of tile element `element` (an expression) and returns how to load and store
+// them: smem(e) of this block, or, when `cross` (the access may reach another part of a distributed tile), the
+// holding block's words through distributed shared memory (32-bit shared::cluster addresses).
+struct TileWord {
+  std::string name;
+  bool cross = false;
+  std::string load() const;                              // a float2 expression
+  std::string store(const std::string& value) const;     // a statement storing the float2 `value`
+};
+TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std::string& element, bool cross,
+                           const std::string& name = "a");
+// __syncthreads(), or the cluster barrier (with release/acquire ordering of shared and distributed shared memory).
+void write_barrier(SourceWriter& out, bool cluster);
+// "block" (the tile index) and, for a distributed tile, "part" from blockIdx.x.
+void write_part_origin(SourceWriter& out, const KernelSpec& spec);
+// cluster_address/cluster_load/cluster_store(array, word): a word of another block of the cluster, the rank in the
+// word's high 8 bits (the natural-order exchange and distributed tiles use them).
+void write_cluster_memory_functions(SourceWriter& out);
+// part_of(e), part_local(e) and cluster_word(e) for a distributed tile (nothing otherwise).
+void write_cluster_word_function(SourceWriter& out, const KernelSpec& spec);
+
 // A thread-strided loop over `var` < count. unroll: the #pragma unroll count.
 void open_strided_loop(SourceWriter& out, const std::string& var, std::int64_t count, int threads, int unroll);
 // "const unsigned base = ..." (tile::butterfly_base) for butterfly `b`, then the radix inputs base + k*element_step
-// read into `values`[k] (declared by the caller).
-void write_butterfly_reads(SourceWriter& out, std::int64_t element_step, std::int64_t radix, const std::string& values);
+// read into `values`[k] (declared by the caller); `cross`: through distributed shared memory.
+void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
+                           const std::string& values, bool cross);
 // A butterfly loop over the whole tile that writes in place (an in-register stage, or a split stage's inner pass):
 // radix-`radix` DFTs of inputs `element_step` apart; with twiddle_span > 0, output k times
-// w_twiddle_span^(j*k), j = `offset_j` (an expression of `base`). Ends with a barrier.
+// w_twiddle_span^(j*k), j = `offset_j` (an expression of `base`). Ends with a barrier; a loop whose butterflies
+// cross the parts of a distributed tile starts with a cluster barrier too and ends with one.
 struct InPlaceButterflies {
   std::int64_t radix = 2;
   std::int64_t element_step = 1;
   std::int64_t twiddle_span = 0;  // 0: no twiddle
   std::string offset_j;
+  bool cross = false;
 };
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop);
 // "fft3d_mul(value, __ldg(&table_span[exponent]))": value times w_span^exponent (exponent < span).

@@ -18,31 +18,41 @@ void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage
            str(pass.local_span) + "^((q mod " + str(pass.local_stride) + ") * m)");
   const std::string q_mod_stride = "(base >> " + str(tile::log2_exact(stage.element_step)) + ") & " +
                                    str(pass.local_stride - 1) + "u";
-  write_in_place_butterflies(out, spec, {pass.radix, pass.element_step, pass.local_span, q_mod_stride});
+  write_in_place_butterflies(out, spec, {pass.radix, pass.element_step, pass.local_span, q_mod_stride,
+                                        tile::pass_crosses_parts(spec, stage, pass)});
 }
 
-// The loop over this thread's butterflies of the last pass, fully unrolled so v[it][k] stays in registers.
-void open_held_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t butterflies, std::int64_t iterations) {
+// The loop over this thread's butterflies of the last pass (of the block's part, for a distributed tile), fully
+// unrolled so v[it][k] stays in registers.
+void open_held_loop(SourceWriter& out, const KernelSpec& spec, const tile::SplitPass& pass, bool cross,
+                    std::int64_t butterflies, std::int64_t iterations) {
   out.line("#pragma unroll");
   out.open("for (int it = 0; it < " + str(iterations) + "; ++it)");
-  out.line("const unsigned b = threadIdx.x + it * " + str(spec.threads) + "u;");
-  if (butterflies % spec.threads != 0) out.line("if (b >= " + str(butterflies) + "u) break;");
+  const std::string b = spec.tile_blocks == 1 ? "b" : "b_in_part";
+  out.line("const unsigned " + b + " = threadIdx.x + it * " + str(spec.threads) + "u;");
+  if (butterflies % spec.threads != 0) out.line("if (" + b + " >= " + str(butterflies) + "u) break;");
+  if (spec.tile_blocks > 1)
+    out.line("const unsigned b = " + part_butterfly_index(spec, pass.element_step, pass.radix, cross, "b_in_part") + ";");
 }
 
+// Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
+// stage's radix) does: the natural-order writes permute the group.
 void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t index, const tile::SplitPass& pass) {
   const TileStage& stage = spec.stages[index];
-  const std::int64_t butterflies = spec.tile_elements / pass.radix;
+  const bool cross = tile::pass_crosses_parts(spec, stage, pass);
+  const std::int64_t butterflies = spec.part_elements() / pass.radix;
   const std::int64_t iterations = (butterflies + spec.threads - 1) / spec.threads;
   const int group_shift = tile::log2_exact(stage.element_step);
   const std::string held = "held_" + str(static_cast<std::int64_t>(index));
   out.line("// radix " + str(pass.radix) + " at group stride 1, outputs to natural order in the group");
+  if (cross) write_barrier(out, true);
   out.line("float2 " + held + "[" + str(iterations) + "][" + str(pass.radix) + "];");
-  open_held_loop(out, spec, butterflies, iterations);
-  write_butterfly_reads(out, pass.element_step, pass.radix, held + "[it]");
+  open_held_loop(out, spec, pass, cross, butterflies, iterations);
+  write_butterfly_reads(out, spec, pass.element_step, pass.radix, held + "[it]", cross);
   out.line(radix_function_name(pass.radix) + "(" + held + "[it]);");
   out.close();
-  out.line("__syncthreads();");
-  open_held_loop(out, spec, butterflies, iterations);
+  write_barrier(out, cross);
+  open_held_loop(out, spec, pass, cross, butterflies, iterations);
   out.line("const unsigned base = (b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +
            str(group_shift + tile::log2_exact(pass.radix)) + ");");
   out.line("const unsigned q = (base >> " + str(group_shift) + ") & " + str(stage.sub.radix - 1) + "u;");
@@ -52,13 +62,13 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
   out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
-  out.line("const unsigned a = smem(group_base + (f << " + str(group_shift) + "));");
+  const TileWord word = declare_tile_word(out, spec, "group_base + (f << " + str(group_shift) + ")", cross);
   const std::string value = held + "[it][k]";
   out.line("const float2 w = " + (stage.sub.twiddle ? times_twiddle(value, stage.sub.span, "j * f") : value) + ";");
-  out.line("re[a] = w.x; im[a] = w.y;");
+  out.line(word.store("w"));
   out.close();
   out.close();
-  out.line("__syncthreads();");
+  write_barrier(out, cross);
 }
 
 }  // namespace

@@ -38,25 +38,43 @@ void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::s
            "LL * " + p[2] + ");");
 }
 
-// Natural order across a cluster: every block of the cluster has loaded its tile before any block stores (in place,
-// the stores land in the cluster's other tiles). Arrive after the loads, wait before the stores.
+// Natural order across a cluster, strided form: every block of the cluster has loaded its tile before any block
+// stores (in place, the stores land in the cluster's other tiles). Arrive after the loads, wait before the stores;
+// a distributed tile, whose passes may hold full cluster barriers in between, takes one full barrier instead.
+bool strided_cluster_store(const KernelSpec& spec) {
+  return spec.tiles_per_cluster() > 1 && !tile::exchanges_across_cluster(spec);
+}
+
 void write_cluster_arrive(SourceWriter& out, const KernelSpec& spec) {
-  if (spec.cluster_blocks <= 1 || tile::exchanges_across_cluster(spec)) return;
+  if (!strided_cluster_store(spec) || spec.tile_blocks > 1) return;
   out.line("if (flags & " + str(kernel_flag_natural_store) + ") asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");");
 }
 
 void write_cluster_wait(SourceWriter& out, const KernelSpec& spec) {
-  if (spec.cluster_blocks <= 1 || tile::exchanges_across_cluster(spec)) return;
-  out.line("if (flags & " + str(kernel_flag_natural_store) + ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+  if (!strided_cluster_store(spec)) return;
+  if (spec.tile_blocks > 1)
+    write_barrier(out, true);
+  else
+    out.line("if (flags & " + str(kernel_flag_natural_store) + ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+}
+
+// Whether the store reads words of other parts: natural_source permutes an axis held whole by the tile, and that
+// axis's field overlaps the part field.
+bool store_crosses_parts(const KernelSpec& spec) {
+  for (const AxisTile& axis : spec.axes)
+    if (!axis.reversal_radices.empty() &&
+        tile::crosses_parts(spec, tile::axis_linear_stride(spec, axis.axis), axis.length))
+      return true;
+  return false;
 }
 
 void write_load(SourceWriter& out, const KernelSpec& spec) {
-  open_strided_loop(out, "e", spec.tile_elements, spec.threads, element_unroll(spec));
+  open_element_loop(out, spec, element_unroll(spec));
   write_global_offset(out, spec, "e");
   out.line("float2 v = in[g];");
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
-  out.line("const unsigned a = smem(e);");
-  out.line("re[a] = v.x; im[a] = v.y;");
+  const TileWord word = declare_tile_word(out, spec, "e", false);
+  out.line(word.store("v"));
   out.close();
   out.line("__syncthreads();");
 }
@@ -66,7 +84,8 @@ void write_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
   const SubComputation& sub = stage.sub;
   out.line("// stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(sub));
   const std::int64_t twiddle_span = sub.twiddle ? sub.span : 0;
-  write_in_place_butterflies(out, spec, {sub.radix, stage.element_step, twiddle_span, stage_offset_j(sub)});
+  write_in_place_butterflies(out, spec, {sub.radix, stage.element_step, twiddle_span, stage_offset_j(sub),
+                                        tile::stage_crosses_parts(spec, stage)});
 }
 
 // Every span whose twiddle table the kernel reads: twiddled plan stages, and the passes of split stages.
@@ -106,13 +125,18 @@ void write_twiddle_table(SourceWriter& out, std::int64_t span) {
 }
 
 void write_store(SourceWriter& out, const KernelSpec& spec) {
-  open_strided_loop(out, "e", spec.tile_elements, spec.threads, element_unroll(spec));
-  out.line("const unsigned a = smem((flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e);");
-  out.line("float2 v = make_float2(re[a] * scale, im[a] * scale);");
+  const bool cross = store_crosses_parts(spec);
+  if (cross) write_barrier(out, true);
+  open_element_loop(out, spec, element_unroll(spec));
+  const TileWord word = declare_tile_word(
+      out, spec, "(flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e", cross);
+  out.line("float2 v = " + word.load() + ";");
+  out.line("v.x *= scale; v.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
   write_global_offset(out, spec, "e", true);
   out.line("out[g] = v;");
   out.close();
+  if (cross) write_barrier(out, true);  // no block leaves while another still reads its shared memory
 }
 
 // Natural order across the cluster, exchange form (tile::exchange_source): once every block of the cluster has
@@ -120,18 +144,25 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
 // shared memory of the block that holds it; the second barrier keeps each block's shared memory alive until the
 // cluster has read it.
 void write_exchange_store(SourceWriter& out, const KernelSpec& spec) {
-  const std::string sync = "asm volatile(\"barrier.cluster.arrive.release;\\n\\tbarrier.cluster.wait.acquire;\" ::: \"memory\");";
-  out.line(sync);
-  open_strided_loop(out, "e", spec.tile_elements, spec.threads, element_unroll(spec));
+  write_barrier(out, true);
+  open_element_loop(out, spec, element_unroll(spec));
   out.line("const long long held = held_at_x(origin_x + tile_pos_x(e));");
-  out.line("const unsigned a = smem(natural_source((e & ~" + str(spec.axes[0].extent() - 1) + "u) | local_of_x(held)));");
-  out.line("const unsigned rank = tile_of_x(held);");
-  out.line("float2 v = make_float2(fft3d_cluster_load(re + a, rank) * scale, fft3d_cluster_load(im + a, rank) * scale);");
+  const std::string source = "natural_source((e & ~" + str(spec.axes[0].extent() - 1) + "u) | local_of_x(held))";
+  if (spec.tile_blocks == 1) {
+    out.line("const unsigned a = smem(" + source + ");");
+    out.line("const unsigned rank = tile_of_x(held);");
+  } else {  // the cluster's blocks: the tiles of the row, each spread over tile_blocks parts
+    out.line("const unsigned source = " + source + ";");
+    out.line("const unsigned a = smem(part_local(source));");
+    out.line("const unsigned rank = tile_of_x(held) * " + str(spec.tile_blocks) + "u + part_of(source);");
+  }
+  out.line("const unsigned word = (rank << 24) | a;");
+  out.line("float2 v = make_float2(cluster_load(re, word) * scale, cluster_load(im, word) * scale);");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
   write_global_offset(out, spec, "e");
   out.line("out[g] = v;");
   out.close();
-  out.line(sync);
+  write_barrier(out, true);
 }
 
 }  // namespace
@@ -146,37 +177,38 @@ void open_strided_loop(SourceWriter& out, const std::string& var, std::int64_t c
            str(threads) + "u)");
 }
 
-void write_butterfly_reads(SourceWriter& out, std::int64_t element_step, std::int64_t radix,
-                           const std::string& values) {
+void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
+                           const std::string& values, bool cross) {
   const int low_bits = tile::log2_exact(element_step);
   const int field_bits = tile::log2_exact(radix);
   out.line("const unsigned base = (b & " + str(element_step - 1) + "u) | ((b >> " + str(low_bits) + ") << " +
            str(low_bits + field_bits) + ");");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
-  out.line("const unsigned a = smem(base + k * " + str(element_step) + "u);");
-  out.line(values + "[k] = make_float2(re[a], im[a]);");
+  const TileWord word = declare_tile_word(out, spec, "base + k * " + str(element_step) + "u", cross);
+  out.line(values + "[k] = " + word.load() + ";");
   out.close();
 }
 
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop) {
-  open_strided_loop(out, "b", spec.tile_elements / loop.radix, spec.threads, 1);
+  if (loop.cross) write_barrier(out, true);  // every part's previous pass is done
+  open_butterfly_loop(out, spec, loop.element_step, loop.radix, loop.cross, 1);
   out.line("float2 v[" + str(loop.radix) + "];");
-  write_butterfly_reads(out, loop.element_step, loop.radix, "v");
+  write_butterfly_reads(out, spec, loop.element_step, loop.radix, "v", loop.cross);
   out.line(radix_function_name(loop.radix) + "(v);");
   // Twiddles are applied as each output is written back, so each value's live range ends at its store.
   if (loop.twiddle_span > 0) out.line("const unsigned j = " + loop.offset_j + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(loop.radix) + "; ++k)");
-  out.line("const unsigned a = smem(base + k * " + str(loop.element_step) + "u);");
+  const TileWord word = declare_tile_word(out, spec, "base + k * " + str(loop.element_step) + "u", loop.cross);
   if (loop.twiddle_span > 0)
     out.line("const float2 w = k == 0 ? v[0] : " + times_twiddle("v[k]", loop.twiddle_span, "j * k") + ";");
   else
     out.line("const float2 w = v[k];");
-  out.line("re[a] = w.x; im[a] = w.y;");
+  out.line(word.store("w"));
   out.close();
   out.close();
-  out.line("__syncthreads();");
+  write_barrier(out, loop.cross);
 }
 
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent) {
@@ -196,12 +228,13 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   for (std::size_t s = 0; s < spec.stages.size(); ++s)
     if (spec.stages[s].is_split()) write_split_frequency_function(out, spec, s);
   out.blank();
-  if (spec.cluster_blocks > 1)
-    out.line("// in may equal out: each cluster of " + str(spec.cluster_blocks) +
-             " blocks reads its tiles before any of it writes, and clusters are disjoint.");
+  if (spec.tiles_per_cluster() > 1)
+    out.line("// in may equal out: each cluster of " + str(spec.tiles_per_cluster()) +
+             " tiles reads them before any of it writes, and clusters are disjoint.");
   else
     out.line("// in may equal out: each block reads its whole tile before it writes, and tiles are disjoint.");
-  out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + ") " + spec.entry_name() +
+  const std::string bounds = str(spec.threads);
+  out.open("extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + spec.entry_name() +
            "(const float2* in, float2* out, float scale, int flags)");
   out.line("extern __shared__ float fft3d_shared[];");
   out.line("float* const re = fft3d_shared;");

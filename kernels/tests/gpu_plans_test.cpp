@@ -137,6 +137,14 @@ TEST_F(EngineForSize, UsesTheTableOrAPlanThatLowersAndMatchesCufft) {
   }
 }
 
+using DistributedTilesOnGpu = GpuTest;
+
+// Kernels whose tile is spread over a cluster (distributed shared memory), in every mode.
+TEST_F(DistributedTilesOnGpu, MatchCufftZ2Z) {
+  std::uint64_t seed = 700;
+  for (const NamedPlan& named : distributed_tile_plans()) check_plan_on_gpu(named, seed++);
+}
+
 using CudaEngineErrors = GpuTest;
 
 TEST_F(CudaEngineErrors, NullPointersAndOversizedVolumesAreTypedErrors) {

@@ -77,7 +77,7 @@ void run_register_stage(const KernelSpec& spec, const TileStage& stage, std::int
 
 // Forward transform of one-kernel plans (every axis natural inside the tile, no reorder pass).
 void run_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool natural) {
-  for (std::int64_t block = 0; block < spec.blocks; ++block) {
+  for (std::int64_t block = 0; block < spec.tiles; ++block) {
     std::vector<Complex> tile(spec.tile_elements);
     for (std::int64_t e = 0; e < spec.tile_elements; ++e) tile[e] = data[tile::global_offset(spec, block, e)];
     for (const TileStage& stage : spec.stages) {

@@ -33,6 +33,11 @@ std::vector<NamedPlan> random_plans(int count, std::uint64_t seed, std::int64_t 
 // that lower on their profile (the NVRTC test compiles the same set, which also warms the kernel cache).
 std::vector<NamedPlan> gpu_random_plans(int count = 16, std::int64_t max_length = 64);
 
+// Small hopper plans with a kernel whose tile is over one block's shared memory, so lowering spreads it over a
+// cluster (distribute_tile.cpp): 2 and 8 blocks, a 2048-point line, and one whose last kernel also stores natural
+// order across the cluster.
+std::vector<NamedPlan> distributed_tile_plans();
+
 // The plan lowered on its own profile, or nothing where a kernel's tile is over the profile's shared memory (a
 // legal plan may hold more than a block can; lowering_test checks that error by itself).
 std::optional<LoweredPlan> lower_if_it_fits(const NamedPlan& named);

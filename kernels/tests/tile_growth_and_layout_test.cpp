@@ -78,7 +78,7 @@ TEST(TileGrowth, TheXOnlyKernelOfTheDefaultHopperPlanTakesYRows) {
   EXPECT_EQ(spec.axes[1].extent(), 64);
   EXPECT_EQ(spec.axes[2].extent(), 1);
   EXPECT_EQ(spec.tile_elements, 2048);
-  EXPECT_EQ(spec.blocks, 16384);
+  EXPECT_EQ(spec.tiles, 16384);
   EXPECT_EQ(tile::check_bank_conflicts(spec).worst(), 1);
   EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
 }
@@ -97,7 +97,7 @@ TEST(TileGrowth, DefaultHopperPlansStayConflictFreeCoalescedAndSpillFree) {
       ASSERT_NO_THROW(compiled = compile_kernel(spec, 90));
       EXPECT_FALSE(compiled.report.spills()) << compiled.report.log;
       std::cout << size << " kernel " << spec.kernel_index << " {" << to_string(spec.kernel) << "}: tile "
-                << spec.tile_elements << " elements, " << spec.blocks << " blocks x " << spec.threads << " threads, "
+                << spec.tile_elements << " elements, " << spec.tiles << " blocks x " << spec.threads << " threads, "
                 << compiled.report.registers << " registers\n";
     }
   }
@@ -126,7 +126,7 @@ TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
           can_grow |= tile.extent() < tile.length;
         }
       }
-      EXPECT_EQ(spec.tile_elements * spec.blocks, named.plan.size.elements());
+      EXPECT_EQ(spec.tile_elements * spec.tiles, named.plan.size.elements());
       std::int64_t ungrown = 1;
       for (Axis axis : all_axes) ungrown *= lowering::tile_axis(named.plan, spec.kernel, axis).extent();
       if (can_grow) {

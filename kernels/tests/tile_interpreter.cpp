@@ -30,9 +30,10 @@ void run_stage(const KernelSpec& spec, const TileStage& stage, std::int64_t bloc
 // cluster barrier) stores; a lowering whose natural-order stores left the cluster would show up as a wrong result.
 void run_tile_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool conj_load, bool conj_store,
                      double scale, bool natural) {
-  for (std::int64_t first = 0; first < spec.blocks; first += spec.cluster_blocks) {
-    std::vector<std::vector<Complex>> tiles(spec.cluster_blocks, std::vector<Complex>(spec.tile_elements));
-    for (std::int64_t block = first; block < first + spec.cluster_blocks; ++block) {
+  const std::int64_t per_cluster = spec.tiles_per_cluster();
+  for (std::int64_t first = 0; first < spec.tiles; first += per_cluster) {
+    std::vector<std::vector<Complex>> tiles(per_cluster, std::vector<Complex>(spec.tile_elements));
+    for (std::int64_t block = first; block < first + per_cluster; ++block) {
       std::vector<Complex>& tile = tiles[block - first];
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
         const Complex v = data[tile::global_offset(spec, block, e)];
@@ -41,7 +42,7 @@ void run_tile_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool co
       for (const TileStage& stage : spec.stages) run_stage(spec, stage, block, tile);
     }
     const bool exchange = natural && tile::exchanges_across_cluster(spec);
-    for (std::int64_t block = first; block < first + spec.cluster_blocks; ++block)
+    for (std::int64_t block = first; block < first + per_cluster; ++block)
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
         const auto [source_block, source] = exchange ? tile::exchange_source(spec, block, e) : std::pair(block, e);
         Complex v = tiles[source_block - first][natural ? tile::natural_source(spec, source) : source] * scale;

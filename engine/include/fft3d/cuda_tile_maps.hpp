@@ -27,6 +27,21 @@ std::int64_t origin_position(const AxisTile& axis, std::int64_t t);
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block);
 // Global element index x + NX*(y + NY*z) of tile element e in block `block`.
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
+// Distributed tiles (KernelSpec::tile_blocks, part_shift): the part (block of the tile) holding tile element e, e's
+// index in that block's shared memory (the part bits taken out), and the inverse. With one block per tile: part 0,
+// e, e.
+std::int64_t element_part(const KernelSpec& spec, std::int64_t e);
+std::int64_t part_local_element(const KernelSpec& spec, std::int64_t e);
+std::int64_t part_element(const KernelSpec& spec, std::int64_t part, std::int64_t local);
+// Whether butterfly groups whose elements are element_step apart, `group` of them, touch several parts: when
+// the group's index field [log2 element_step, + log2 group) overlaps the part field.
+bool crosses_parts(const KernelSpec& spec, std::int64_t element_step, std::int64_t group);
+// The butterfly index (over the whole tile) of the part's `local`-th butterfly of radix-`radix` butterflies with
+// inputs element_step apart: a pass that does not cross parts gives each part the butterflies of its own elements
+// (the part bits inserted where they fall in the butterfly index); one that crosses splits them by the top bits.
+std::int64_t part_butterfly(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
+                            std::int64_t part, std::int64_t local);
+
 // Inverse of the axis's digit fields (the tile and grid modes occupy disjoint bit fields of the position): the tile
 // index and local index of global position p. @post origin_position(axis, t) + local_position(axis, l) == p.
 std::int64_t tile_index_of(const AxisTile& axis, std::int64_t p);
@@ -80,6 +95,11 @@ std::int64_t group_index(const TileStage& stage, std::int64_t e);
 std::int64_t split_output_element(const TileStage& stage, std::int64_t base, std::int64_t m);
 // The natural group index that element (first element `base`, output m) of the last pass receives: f above.
 std::int64_t split_output_frequency(const TileStage& stage, std::int64_t base, std::int64_t m);
+
+// Whether a pass crosses parts: an in-register stage by its butterflies; a split stage's inner pass likewise; its
+// last pass also when the stage's whole group does (its writes permute the group). (The pass is one of split_passes(stage).)
+bool stage_crosses_parts(const KernelSpec& spec, const TileStage& stage);
+bool pass_crosses_parts(const KernelSpec& spec, const TileStage& stage, const SplitPass& pass);
 
 // The tile element whose value belongs at element e when the store writes natural order (axes whose every stage
 // is in this kernel are reversed inside the tile with fft3d::digit_reversed_position; others pass through).

@@ -95,16 +95,27 @@ struct KernelSpec {
   std::array<std::vector<std::int64_t>, 3> reorder_radices;
   SharedLayout shared;
   int threads = 0;                // block size
-  // Consecutive blocks launched as one thread-block cluster (1: none). With a cluster reversal these are all the
-  // tiles of the axes up to the reversed one, so the cluster's natural-order stores land exactly where it loaded;
-  // a cluster barrier between the loads and the stores keeps an in-place run from overwriting an unread tile.
-  int cluster_blocks = 1;
   std::int64_t tile_elements = 0;
-  std::int64_t blocks = 0;
+  // Tiles in the grid (tile t has the origins tile::block_origin(spec, t)). The reorder pass has no tiles: there
+  // this counts its blocks of `threads` elements.
+  std::int64_t tiles = 0;
+  // Blocks one tile is spread over (distributed shared memory; lowering rule distribute_tile.cpp): part p of a
+  // tile, block tile*tile_blocks + p, holds the tile elements whose bits [part_shift, part_shift + log2
+  // tile_blocks) read p (tile::element_part). 1: one block.
+  int tile_blocks = 1;
+  int part_shift = 0;
+  // Consecutive blocks launched as one thread-block cluster (1: none): the parts of a distributed tile, and with a
+  // cluster reversal all the tiles of the axes up to the reversed one, so the cluster's natural-order stores land
+  // exactly where it loaded (a cluster barrier between loads and stores keeps an in-place run from overwriting an
+  // unread tile).
+  int cluster_blocks = 1;
   std::int64_t shared_bytes = 0;
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
 
   std::string entry_name() const;  // the extern "C" kernel name, unique per spec text
+  std::int64_t launch_blocks() const { return tiles * tile_blocks; }
+  std::int64_t part_elements() const { return tile_elements / tile_blocks; }  // tile elements one block holds
+  std::int64_t tiles_per_cluster() const { return cluster_blocks / tile_blocks; }
   friend bool operator==(const KernelSpec&, const KernelSpec&) = default;
 };
 
@@ -125,8 +136,9 @@ class LoweringError : public std::runtime_error {
 // Lowers a legal plan (require_legal is called) for `profile`. Throws LoweringError.
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>");
 // Passes over memory of a legal plan lowered on its own profile (plan.arch) in natural order: its kernels plus the
-// digit-reversal pass when one is needed; nothing when a kernel does not lower. The default planner's PlanPasses
-// for the CUDA engine.
+// digit-reversal pass when one is needed, and two more for each kernel whose tile is spread over a cluster (what
+// such a kernel measured); nothing when a kernel does not lower. The default planner's PlanPasses for the CUDA
+// engine.
 std::optional<int> passes_on_its_profile(const Plan& plan);
 // Largest radix one thread computes in registers on `profile`; larger radices are split across threads
 // (TileStage::split_radices). See lowering/split_radix.cpp for how the limit follows from the register file.

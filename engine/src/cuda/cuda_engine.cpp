@@ -58,11 +58,12 @@ LoadedKernel load(const CompiledKernel& compiled, std::int64_t shared_bytes) {
 // the copy twins.
 void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void* in, void* out, float scale, int flags,
                  cudaStream_t stream) {
-  if (spec.blocks > 0x7fffffffLL)
-    throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.blocks) + " blocks is over 2^31 - 1");
+  if (spec.launch_blocks() > 0x7fffffffLL)
+    throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.launch_blocks()) +
+                        " blocks is over 2^31 - 1");
   void* args[] = {&in, &out, &scale, &flags};
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(spec.blocks));
+  config.gridDim = dim3(static_cast<unsigned>(spec.launch_blocks()));
   config.blockDim = dim3(static_cast<unsigned>(spec.threads));
   config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
   config.stream = stream;

@@ -16,7 +16,7 @@ int block_threads(const KernelSpec& spec, const ArchProfile& profile) {
   bool split = false;
   for (const TileStage& stage : spec.stages) split |= stage.is_split();
   if (!split) return threads;
-  while (spec.tile_elements > max_elements_per_thread * threads && 2 * threads <= profile.max_threads_per_block)
+  while (spec.part_elements() > max_elements_per_thread * threads && 2 * threads <= profile.max_threads_per_block)
     threads *= 2;
   return threads;
 }

@@ -16,9 +16,9 @@ std::string explain(const LoweredPlan& lowered) {
     const CoalescingReport coalescing = check_coalescing(spec);
     text << "\nglobal accesses: " << coalescing.requests << " warp requests checked, "
          << (coalescing.coalesced() ? "all whole 128-byte segments" : coalescing.first_problem) << "\n";
-    if (spec.cluster_blocks > 1) {
+    if (spec.tiles_per_cluster() > 1) {
       const ClusterStoreReport cluster = check_cluster_stores(spec);
-      text << "natural-order store across each cluster of " << spec.cluster_blocks << " blocks: "
+      text << "natural-order store across each cluster of " << spec.tiles_per_cluster() << " tiles: "
            << (!cluster.closed() ? cluster.first_problem
                : exchanges_across_cluster(spec)
                    ? "each block stores the elements it loaded (whole 128-byte segments), gathering the values "

@@ -50,7 +50,7 @@ void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
     AxisTile& tile = spec.axes[axis_index(axis)];
     while (2 * spec.tile_elements <= limit && double_stageless_axis(tile)) {
       spec.tile_elements *= 2;
-      spec.blocks /= 2;
+      spec.tiles /= 2;
     }
   }
 }

@@ -13,6 +13,7 @@ std::string describe_tile(const KernelSpec& spec) {
   std::ostringstream text;
   text << spec.axes[0].extent() << "X x " << spec.axes[1].extent() << "Y x " << spec.axes[2].extent() << "Z = "
        << spec.tile_elements << " elements";
+  if (spec.tile_blocks > 1) text << " spread over a cluster of " << spec.tile_blocks << " blocks";
   return text.str();
 }
 
@@ -20,7 +21,7 @@ void check_profile_limits(const KernelSpec& spec, const ArchProfile& profile) {
   const std::string where = "kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}";
   if (spec.shared_bytes > profile.shared_memory_per_block)
     throw LoweringError(where + ": tile " + describe_tile(spec) + " needs " + std::to_string(spec.shared_bytes) +
-                        " B of shared memory; profile " + profile.name + " has " +
+                        " B of shared memory per block; profile " + profile.name + " has " +
                         std::to_string(profile.shared_memory_per_block) + " B per block");
   if (spec.threads > profile.max_threads_per_block)
     throw LoweringError(where + ": " + std::to_string(spec.threads) + " threads per block; profile " + profile.name +
@@ -37,22 +38,23 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   spec.profile = profile.name;
   spec.conflict_group_threads = profile.conflict_group_threads;
   spec.size = plan.size;
-  spec.blocks = 1;
+  spec.tiles = 1;
   spec.tile_elements = 1;
   for (Axis axis : all_axes) {
     AxisTile& tile = spec.axes[axis_index(axis)] = lowering::tile_axis(plan, kernel, axis);
     spec.tile_elements *= tile.extent();
-    spec.blocks *= tile.tiles();
+    spec.tiles *= tile.tiles();
   }
   lowering::grow_small_tile(spec, kernel, profile);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);
   spec.stages = lowering::tile_stages(spec, kernel);
   lowering::split_large_radices(spec.stages, register_radix_limit(profile));
+  lowering::distribute_large_tile(spec, profile);
   spec.threads = lowering::block_threads(spec, profile);
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
   // shared access of the tile per candidate).
-  spec.shared_bytes = 2 * spec.tile_elements * 4;
+  spec.shared_bytes = 2 * spec.part_elements() * 4;
   check_profile_limits(spec, profile);
   spec.shared = lowering::choose_shared_layout(spec, profile);
   spec.shared_bytes = 2 * spec.shared.words * 4;
@@ -85,7 +87,11 @@ std::optional<int> passes_on_its_profile(const Plan& plan) {
   if (!profile) return std::nullopt;
   try {
     const LoweredPlan lowered = lower_plan(plan, *profile);
-    return static_cast<int>(lowered.kernels.size()) + (lowered.reorder ? 1 : 0);
+    int passes = static_cast<int>(lowered.kernels.size()) + (lowered.reorder ? 1 : 0);
+    // A tile spread over a cluster ran at 2.1-2.4 times its copy twin on an H100 (bench/NOTES.md, version 5): its
+    // passes through distributed shared memory cost about two more passes.
+    for (const KernelSpec& spec : lowered.kernels) passes += spec.tile_blocks > 1 ? 2 : 0;
+    return passes;
   } catch (const LoweringError&) {
     return std::nullopt;
   }

@@ -16,7 +16,7 @@ namespace fft3d::lowering {
 AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis);
 
 // grow_tile.cpp: a tile under 16 KB doubled along axes without stages in the kernel (Y, then Z, then X by whole
-// chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.blocks follow.
+// chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.tiles follow.
 std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile);
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile);
 
@@ -29,6 +29,13 @@ std::vector<TileStage> tile_stages(const KernelSpec& spec, const Kernel& kernel)
 void mark_in_tile_reversals(const Plan& plan, const Kernel& kernel, KernelSpec& spec);
 void mark_cluster_reversals(const Plan& plan, int kernel_index, KernelSpec& spec, const ArchProfile& profile);
 std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vector<KernelSpec>& kernels);
+
+// distribute_tile.cpp: a tile over part_bytes_limit (the largest power of two within a block's shared memory)
+// spread over 2, 4, ... blocks of one cluster (spec.tile_blocks; spec.cluster_blocks grows with it), within the
+// profile's portable cluster size, with the part field (spec.part_shift) where the fewest passes cross it. Needs
+// spec.stages. Nothing changes on a profile without clusters.
+std::int64_t part_bytes_limit(const ArchProfile& profile);
+void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile);
 
 // split_radix.cpp: radices over the profile's in-register limit, split into balanced power-of-two passes
 // (product = radix, each <= limit; one entry when radix <= limit) and recorded on the stages that need them.

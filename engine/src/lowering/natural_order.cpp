@@ -65,6 +65,8 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
   pass.tile_elements = 0;
   pass.nominal_flops = 0;
   pass.cluster_blocks = 1;
+  pass.tile_blocks = 1;
+  pass.part_shift = 0;
   bool needed = false;
   for (Axis axis : all_axes) {
     std::vector<std::int64_t> radices = radices_of(plan, axis);
@@ -80,7 +82,7 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
   }
   if (!needed) return std::nullopt;
   pass.threads = 256;  // a gather, one thread per element: no tile, so the profile's block size does not apply
-  pass.blocks = (plan.size.elements() + pass.threads - 1) / pass.threads;
+  pass.tiles = (plan.size.elements() + pass.threads - 1) / pass.threads;
   return pass;
 }
 

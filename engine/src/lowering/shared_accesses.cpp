@@ -1,6 +1,8 @@
 // Every shared-memory access instruction of a tile kernel, thread by thread, in the order the emitted kernel
 // issues them. The emitter's loops are these loops: element e = thread + i*threads for loads and stores,
-// butterfly b = thread + i*threads for stages.
+// butterfly b = thread + i*threads for stages. A distributed tile's block runs the share of part 0 (elements and
+// butterflies tile::part_butterfly gives it); an access to another part's element counts at its local word, in
+// that part's banks.
 #include "fft3d/cuda_tile_maps.hpp"
 
 namespace fft3d::tile {
@@ -11,10 +13,11 @@ template <class Map>
 void element_phase(const KernelSpec& spec, const std::string& name, Map map, SharedAccesses& out) {
   const int phase = static_cast<int>(out.phases.size());
   out.phases.push_back(name);
-  for (std::int64_t first = 0; first < spec.tile_elements; first += spec.threads) {
+  const std::int64_t elements = spec.part_elements();
+  for (std::int64_t first = 0; first < elements; first += spec.threads) {
     AccessInstruction access{phase, std::vector<std::int64_t>(spec.threads, -1)};
     for (int t = 0; t < spec.threads; ++t)
-      if (first + t < spec.tile_elements) access.element[t] = map(first + t);
+      if (first + t < elements) access.element[t] = part_local_element(spec, map(part_element(spec, 0, first + t)));
     out.instructions.push_back(std::move(access));
   }
 }
@@ -22,14 +25,16 @@ void element_phase(const KernelSpec& spec, const std::string& name, Map map, Sha
 // One instruction per (loop iteration, k < radix) of a butterfly phase; `map(base, k)` gives the element that the
 // thread whose butterfly starts at `base` touches.
 template <class Map>
-void butterfly_phase(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, int phase, Map map,
-                     SharedAccesses& out) {
-  const std::int64_t butterflies = spec.tile_elements / radix;
+void butterfly_phase(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross, int phase,
+                     Map map, SharedAccesses& out) {
+  const std::int64_t butterflies = spec.part_elements() / radix;  // part 0's share
   for (std::int64_t first = 0; first < butterflies; first += spec.threads) {
     for (std::int64_t k = 0; k < radix; ++k) {
       AccessInstruction access{phase, std::vector<std::int64_t>(spec.threads, -1)};
       for (int t = 0; t < spec.threads; ++t)
-        if (first + t < butterflies) access.element[t] = map(butterfly_base(element_step, radix, first + t), k);
+        if (first + t < butterflies)
+          access.element[t] = part_local_element(
+              spec, map(butterfly_base(element_step, radix, part_butterfly(spec, element_step, radix, cross, 0, first + t)), k));
       out.instructions.push_back(std::move(access));
     }
   }
@@ -42,7 +47,8 @@ void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out)
   const std::string name = "stage " + std::to_string(index) + " " + to_string(stage.sub);
   if (!stage.is_split()) {
     out.phases.push_back(name);
-    butterfly_phase(spec, stage.element_step, stage.sub.radix, static_cast<int>(out.phases.size()) - 1,
+    butterfly_phase(spec, stage.element_step, stage.sub.radix, stage_crosses_parts(spec, stage),
+                    static_cast<int>(out.phases.size()) - 1,
                     [&](std::int64_t base, std::int64_t k) { return base + k * stage.element_step; }, out);
     return;
   }
@@ -51,10 +57,11 @@ void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out)
     const SplitPass& pass = passes[p];
     const int phase = static_cast<int>(out.phases.size());
     out.phases.push_back(name + " pass " + std::to_string(p) + " radix " + std::to_string(pass.radix));
-    butterfly_phase(spec, pass.element_step, pass.radix, phase,
+    const bool cross = pass_crosses_parts(spec, stage, pass);
+    butterfly_phase(spec, pass.element_step, pass.radix, cross, phase,
                     [&](std::int64_t base, std::int64_t k) { return base + k * pass.element_step; }, out);
     if (pass.last)
-      butterfly_phase(spec, pass.element_step, pass.radix, phase,
+      butterfly_phase(spec, pass.element_step, pass.radix, cross, phase,
                       [&](std::int64_t base, std::int64_t m) { return split_output_element(stage, base, m); }, out);
   }
 }

@@ -121,7 +121,7 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
   const tile::SharedAccesses accesses = tile::shared_accesses(spec);
   std::optional<ConflictPatterns> patterns;
   if (search == LayoutSearch::by_pattern) patterns.emplace(spec, accesses);
-  for (const SharedLayout& layout : shared_layout_candidates(profile, spec.tile_elements)) {
+  for (const SharedLayout& layout : shared_layout_candidates(profile, spec.part_elements())) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
     const int stop_above = std::get<0>(best_cost) ? 1 << 30 : std::get<1>(best_cost);
     const tile::BankReport report =
@@ -133,7 +133,7 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
       best_cost = cost;
       best = layout;
     }
-    if (best_cost == std::tuple<bool, int, int, std::int64_t>{false, 1, 1, spec.tile_elements}) break;
+    if (best_cost == std::tuple<bool, int, int, std::int64_t>{false, 1, 1, spec.part_elements()}) break;
   }
   return best;
 }

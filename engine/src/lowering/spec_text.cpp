@@ -89,7 +89,10 @@ std::string to_string(const KernelSpec& spec) {
         text << "reverse " << axis_letter(axis) << " radices " << radices_text(spec.reorder_radices[axis_index(axis)])
              << "\n";
   }
-  text << "launch " << spec.blocks << " blocks x " << spec.threads << " threads";
+  text << "launch " << spec.launch_blocks() << " blocks x " << spec.threads << " threads";
+  if (spec.tile_blocks > 1)
+    text << " (" << spec.tiles << " tiles, each spread over " << spec.tile_blocks << " blocks of "
+         << spec.part_elements() << " elements: part = element bits from " << spec.part_shift << ")";
   if (spec.cluster_blocks > 1) text << " in clusters of " << spec.cluster_blocks;
   text << " (conflict group " << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6) << spec.nominal_flops << "\n";
   return text.str();

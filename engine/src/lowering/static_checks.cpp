@@ -63,7 +63,7 @@ CoalescingReport check_coalescing(const KernelSpec& spec) {
   if (spec.role != KernelRole::tile) return report;
   constexpr int warp = 32;
   constexpr std::int64_t segment = 16;  // complex fp32 values per 128 bytes
-  for (std::int64_t block : {std::int64_t{0}, spec.blocks - 1}) {
+  for (std::int64_t block : {std::int64_t{0}, spec.tiles - 1}) {
     // Loads and stores touch the same elements in the same order (element e = thread + i*threads).
     for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
       std::map<std::int64_t, std::set<std::int64_t>> touched;  // segment -> elements
@@ -86,11 +86,12 @@ CoalescingReport check_coalescing(const KernelSpec& spec) {
 
 ClusterStoreReport check_cluster_stores(const KernelSpec& spec) {
   ClusterStoreReport report;
-  if (spec.role != KernelRole::tile || spec.cluster_blocks <= 1) return report;
-  const std::int64_t clusters = spec.blocks / spec.cluster_blocks;
+  const std::int64_t tiles = spec.tiles_per_cluster();  // tiles of one cluster
+  if (spec.role != KernelRole::tile || tiles <= 1) return report;
+  const std::int64_t clusters = spec.tiles / tiles;
   for (std::int64_t cluster : {std::int64_t{0}, clusters - 1}) {
     std::vector<std::int64_t> loaded, stored;
-    for (std::int64_t block = cluster * spec.cluster_blocks; block < (cluster + 1) * spec.cluster_blocks; ++block)
+    for (std::int64_t block = cluster * tiles; block < (cluster + 1) * tiles; ++block)
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
         loaded.push_back(global_offset(spec, block, e));
         stored.push_back(store_offset(spec, block, e, true));
@@ -103,12 +104,12 @@ ClusterStoreReport check_cluster_stores(const KernelSpec& spec) {
     else if (loaded != stored)
       report.first_problem = "cluster " + std::to_string(cluster) + " stores outside the elements it loads";
     if (report.closed() && exchanges_across_cluster(spec)) {
-      const std::int64_t first = cluster * spec.cluster_blocks;
-      std::vector<int> gathered(static_cast<std::size_t>(spec.cluster_blocks * spec.tile_elements), 0);
-      for (std::int64_t block = first; block < first + spec.cluster_blocks; ++block)
+      const std::int64_t first = cluster * tiles;
+      std::vector<int> gathered(static_cast<std::size_t>(tiles * spec.tile_elements), 0);
+      for (std::int64_t block = first; block < first + tiles; ++block)
         for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
           const auto [source_block, source_element] = exchange_source(spec, block, e);
-          if (source_block < first || source_block >= first + spec.cluster_blocks) {
+          if (source_block < first || source_block >= first + tiles) {
             report.first_problem = "cluster " + std::to_string(cluster) + " gathers from block " +
                                    std::to_string(source_block) + " outside it";
             return report;

@@ -76,13 +76,53 @@ std::int64_t digits_of(const std::vector<TileMode>& modes, std::int64_t p) {
 }
 }  // namespace
 
+std::int64_t element_part(const KernelSpec& spec, std::int64_t e) {
+  return (e >> spec.part_shift) & (spec.tile_blocks - 1);
+}
+
+std::int64_t part_local_element(const KernelSpec& spec, std::int64_t e) {
+  const std::int64_t low = e & ((std::int64_t{1} << spec.part_shift) - 1);
+  return low | ((e >> (spec.part_shift + log2_exact(spec.tile_blocks))) << spec.part_shift);
+}
+
+std::int64_t part_element(const KernelSpec& spec, std::int64_t part, std::int64_t local) {
+  const std::int64_t low = local & ((std::int64_t{1} << spec.part_shift) - 1);
+  return low | (part << spec.part_shift) | ((local >> spec.part_shift) << (spec.part_shift + log2_exact(spec.tile_blocks)));
+}
+
+bool crosses_parts(const KernelSpec& spec, std::int64_t element_step, std::int64_t group) {
+  if (spec.tile_blocks == 1) return false;
+  const int first = log2_exact(element_step), end = first + log2_exact(group);
+  return first < spec.part_shift + log2_exact(spec.tile_blocks) && spec.part_shift < end;
+}
+
+bool stage_crosses_parts(const KernelSpec& spec, const TileStage& stage) {
+  return crosses_parts(spec, stage.element_step, stage.sub.radix);
+}
+
+bool pass_crosses_parts(const KernelSpec& spec, const TileStage& stage, const SplitPass& pass) {
+  return crosses_parts(spec, pass.element_step, pass.radix) || (pass.last && stage_crosses_parts(spec, stage));
+}
+
+std::int64_t part_butterfly(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
+                            std::int64_t part, std::int64_t local) {
+  if (spec.tile_blocks == 1) return local;
+  const std::int64_t per_part = spec.part_elements() / radix;
+  if (cross) return part * per_part + local;
+  // Butterfly bits below log2(element_step) are element bits; the ones above sit log2(radix) higher in the element.
+  const int field = log2_exact(element_step);
+  const int shift = spec.part_shift < field ? spec.part_shift : spec.part_shift - log2_exact(radix);
+  const std::int64_t low = local & ((std::int64_t{1} << shift) - 1);
+  return low | (part << shift) | ((local >> shift) << (shift + log2_exact(spec.tile_blocks)));
+}
+
 std::int64_t tile_index_of(const AxisTile& axis, std::int64_t p) { return digits_of(axis.grid, p); }
 std::int64_t local_index_of(const AxisTile& axis, std::int64_t p) { return digits_of(axis.tile, p); }
 
 bool exchanges_across_cluster(const KernelSpec& spec) {
-  return spec.cluster_blocks > 1 && !spec.axes[0].cluster_reversal_radices.empty() &&
+  return spec.tiles_per_cluster() > 1 && !spec.axes[0].cluster_reversal_radices.empty() &&
          spec.axes[1].cluster_reversal_radices.empty() && spec.axes[2].cluster_reversal_radices.empty() &&
-         spec.cluster_blocks == spec.axes[0].tiles();
+         spec.tiles_per_cluster() == spec.axes[0].tiles();
 }
 
 std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
@@ -90,7 +130,7 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
   // The value of frequency f (this element's position) sits where the DIF stages left it.
   const std::int64_t f = axis_position(spec, block, Axis::x, e);
   const std::int64_t held_at = fft3d::digit_reversed_position(f, x.cluster_reversal_radices);
-  const std::int64_t first_in_cluster = block & ~static_cast<std::int64_t>(spec.cluster_blocks - 1);
+  const std::int64_t first_in_cluster = block & ~(spec.tiles_per_cluster() - 1);
   const std::int64_t x_bits = x.extent() - 1;  // X is the fastest field of the tile-linear index
   return {first_in_cluster + tile_index_of(x, held_at), (e & ~x_bits) | local_index_of(x, held_at)};
 }

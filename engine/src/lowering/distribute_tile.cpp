@@ -1,0 +1,73 @@
+// Rule: spread a tile that one block cannot hold over a cluster. On a profile with clusters, a tile over
+// part_bytes_limit (the largest power of two within one block's shared memory: 128 KB on hopper) is spread over 2,
+// 4, ... blocks of one cluster, each holding the elements whose bits in one field of the element index read its part
+// number. The field is placed where the fewest butterfly passes cross it, never inside the 16-element X runs (the
+// loads and stores stay whole 128-byte segments); the passes that cross parts read and write the other blocks'
+// shared memory (tile::crosses_parts). Bounded by the profile's portable cluster size, counting the tiles a cluster
+// already holds for natural order.
+//
+// Measured (bench/NOTES.md, version 5): spreading 128 KB tiles as two 64 KB parts, for two blocks per SM, made the
+// kernels slower (256^3: 0.337 -> 0.377 ms), and a spread kernel costs 2.1-2.4 times its copy twin; so tiles that
+// fit one block stay whole, and the planner charges a spread kernel two extra passes.
+#include <algorithm>
+#include <utility>
+
+#include "lowering_rules.hpp"
+
+namespace fft3d::lowering {
+
+std::int64_t part_bytes_limit(const ArchProfile& profile) {
+  std::int64_t limit = 1;
+  while (2 * limit <= profile.shared_memory_per_block) limit *= 2;
+  return limit;
+}
+
+namespace {
+
+// What crossing parts costs with the part field at `shift`: the passes that go through distributed shared memory
+// (first: how many; then their radices, as larger radices hold more values in registers around the remote
+// accesses) and a store that reads other parts (natural order inside the tile).
+std::pair<int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
+  spec.part_shift = shift;
+  int passes = 0;
+  std::int64_t radices = 0;
+  const auto count = [&](bool cross, std::int64_t radix) {
+    passes += cross;
+    radices += cross ? radix : 0;
+  };
+  for (const TileStage& stage : spec.stages) {
+    if (!stage.is_split()) count(tile::stage_crosses_parts(spec, stage), stage.sub.radix);
+    else
+      for (const tile::SplitPass& pass : tile::split_passes(stage))
+        count(tile::pass_crosses_parts(spec, stage, pass), pass.radix);
+  }
+  for (const AxisTile& axis : spec.axes)
+    if (!axis.reversal_radices.empty())
+      count(tile::crosses_parts(spec, tile::axis_linear_stride(spec, axis.axis), axis.length), axis.length);
+  return {passes, radices};
+}
+
+}  // namespace
+
+void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
+  const std::int64_t limit = part_bytes_limit(profile);
+  const std::int64_t tile_bytes = 8 * spec.tile_elements;
+  while (tile_bytes / spec.tile_blocks > limit && 2 * spec.cluster_blocks <= profile.max_cluster_size) {
+    spec.tile_blocks *= 2;
+    spec.cluster_blocks *= 2;
+  }
+  if (spec.tile_blocks == 1) return;
+  // The part field: any bits above the first 16 elements (each part keeps whole 128-byte runs along X), placed
+  // where the fewest passes cross it; ties go to the highest field.
+  const int top = tile::log2_exact(spec.tile_elements) - tile::log2_exact(spec.tile_blocks);
+  std::pair<int, std::int64_t> best{1 << 30, 0};
+  for (int shift = std::min(4, top); shift <= top; ++shift) {
+    const std::pair<int, std::int64_t> cost = crossing_cost(spec, shift);
+    if (cost <= best) {
+      best = cost;
+      spec.part_shift = shift;
+    }
+  }
+}
+
+}  // namespace fft3d::lowering

@@ -1,0 +1,137 @@
+// How one block reaches the tile: its loops over elements and butterflies, and the shared-memory words of a tile
+// element. With one block per tile these are the plain thread-strided loops and smem(e). A tile spread over a
+// cluster (KernelSpec::tile_blocks) gives each block its part: the loops run over the part's share (element and
+// butterfly indices offset by `part`), a word of the block's own part is smem(local index), and a pass that
+// crosses parts (tile::crosses_parts) reaches the other blocks' words through distributed shared memory, between
+// cluster barriers.
+#include "emit_parts.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+
+namespace fft3d::emit {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// "(low bits of v) | (part << shift) | (the rest of v, moved up past the part field)": the index whose bits at
+// [shift, shift + log2 tile_blocks) read `part` (tile::part_element, tile::part_butterfly).
+std::string insert_part(const KernelSpec& spec, const std::string& v, int shift) {
+  const int bits = tile::log2_exact(spec.tile_blocks);
+  return "((" + v + " & " + str((std::int64_t{1} << shift) - 1) + "u) | (part << " + str(shift) + ") | ((" + v + " >> " +
+         str(shift) + ") << " + str(shift + bits) + "))";
+}
+
+// The loop over `count` per-part indices `var`_in_part, naming the tile-wide index `var` (= `tile_index`).
+void open_part_loop(SourceWriter& out, const KernelSpec& spec, const std::string& var, std::int64_t count,
+                    int unroll, const std::string& tile_index) {
+  open_strided_loop(out, var + "_in_part", count, spec.threads, unroll);
+  out.line("const unsigned " + var + " = " + tile_index + ";");
+}
+
+}  // namespace
+
+std::string part_butterfly_index(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
+                                 const std::string& local) {
+  if (cross) return "part * " + str(spec.part_elements() / radix) + "u + " + local;
+  const int field = tile::log2_exact(element_step);
+  const int shift = spec.part_shift < field ? spec.part_shift : spec.part_shift - tile::log2_exact(radix);
+  return insert_part(spec, local, shift);
+}
+
+void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll) {
+  if (spec.tile_blocks == 1) {
+    open_strided_loop(out, "e", spec.tile_elements, spec.threads, unroll);
+    return;
+  }
+  open_part_loop(out, spec, "e", spec.part_elements(), unroll, insert_part(spec, "e_in_part", spec.part_shift));
+}
+
+void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
+                         bool cross, int unroll) {
+  if (spec.tile_blocks == 1) {
+    open_strided_loop(out, "b", spec.tile_elements / radix, spec.threads, unroll);
+    return;
+  }
+  open_part_loop(out, spec, "b", spec.part_elements() / radix, unroll,
+                 part_butterfly_index(spec, element_step, radix, cross, "b_in_part"));
+}
+
+TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std::string& element, bool cross,
+                           const std::string& name) {
+  if (spec.tile_blocks == 1) {
+    out.line("const unsigned " + name + " = smem(" + element + ");");
+    return {name, false};
+  }
+  if (!cross) {
+    out.line("const unsigned " + name + " = smem(part_local(" + element + "));");
+    return {name, false};
+  }
+  out.line("const unsigned " + name + " = cluster_word(" + element + ");");
+  return {name, true};
+}
+
+std::string TileWord::load() const {
+  if (cross) return "make_float2(cluster_load(re, " + name + "), cluster_load(im, " + name + "))";
+  return "make_float2(re[" + name + "], im[" + name + "])";
+}
+
+std::string TileWord::store(const std::string& value) const {
+  if (cross) return "cluster_store(re, " + name + ", " + value + ".x); cluster_store(im, " + name + ", " + value + ".y);";
+  return "re[" + name + "] = " + value + ".x; im[" + name + "] = " + value + ".y;";
+}
+
+void write_barrier(SourceWriter& out, bool cluster) {
+  if (cluster)
+    out.line("asm volatile(\"barrier.cluster.arrive.release;\\n\\tbarrier.cluster.wait.acquire;\" ::: \"memory\");");
+  else
+    out.line("__syncthreads();");
+}
+
+void write_part_origin(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.tile_blocks == 1) {
+    out.line("const unsigned long long block = blockIdx.x;");
+    return;
+  }
+  out.line("// The tile is spread over " + str(spec.tile_blocks) + " consecutive blocks; this one holds part `part`.");
+  out.line("const unsigned part = blockIdx.x & " + str(spec.tile_blocks - 1) + "u;");
+  out.line("const unsigned long long block = blockIdx.x >> " + str(tile::log2_exact(spec.tile_blocks)) + ";");
+}
+
+void write_cluster_memory_functions(SourceWriter& out) {
+  out.line("// Word `word & 0xffffff` of `array` in the block of cluster rank `word >> 24` (distributed shared memory).");
+  out.open("__device__ __forceinline__ unsigned cluster_address(const float* array, unsigned word)");
+  out.line("unsigned remote;");
+  out.line("asm(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(remote) : \"r\"((unsigned)__cvta_generic_to_shared(array + (word & 0xffffffu))), \"r\"(word >> 24));");
+  out.line("return remote;");
+  out.close();
+  out.open("__device__ __forceinline__ float cluster_load(const float* array, unsigned word)");
+  out.line("float value;");
+  out.line("asm volatile(\"ld.shared::cluster.f32 %0, [%1];\" : \"=f\"(value) : \"r\"(cluster_address(array, word)) : \"memory\");");
+  out.line("return value;");
+  out.close();
+  out.open("__device__ __forceinline__ void cluster_store(const float* array, unsigned word, float value)");
+  out.line("asm volatile(\"st.shared::cluster.f32 [%0], %1;\" :: \"r\"(cluster_address(array, word)), \"f\"(value) : \"memory\");");
+  out.close();
+}
+
+void write_cluster_word_function(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.tile_blocks == 1) return;
+  const int shift = spec.part_shift, bits = tile::log2_exact(spec.tile_blocks);
+  out.line("// The part holding tile element e (bits [" + str(shift) + ", " + str(shift + bits) +
+           ") of e), and e's word index in that part (those bits taken out): tile::element_part, part_local_element.");
+  out.open("__device__ __forceinline__ unsigned part_of(unsigned e)");
+  out.line("return (e >> " + str(shift) + ") & " + str(spec.tile_blocks - 1) + "u;");
+  out.close();
+  out.open("__device__ __forceinline__ unsigned part_local(unsigned e)");
+  out.line("return (e & " + str((std::int64_t{1} << shift) - 1) + "u) | ((e >> " + str(shift + bits) + ") << " +
+           str(shift) + ");");
+  out.close();
+  out.line("// Tile element e in the block holding its part: that block's cluster rank (high 8 bits) and its word");
+  out.line("// smem(part_local(e)) (low 24 bits); cluster_load/cluster_store reach it (distributed shared memory).");
+  out.open("__device__ __forceinline__ unsigned cluster_word(unsigned e)");
+  out.line("const unsigned rank = (blockIdx.x & " + str(spec.cluster_blocks - 1) + "u & ~" + str(spec.tile_blocks - 1) +
+           "u) + part_of(e);");
+  out.line("return (rank << 24) | smem(part_local(e));");
+  out.close();
+}
+
+}  // namespace fft3d::emit

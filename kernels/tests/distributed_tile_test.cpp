@@ -1,0 +1,96 @@
+// Tiles spread over a cluster (lowering rule distribute_tile.cpp): the part maps are bijections, every butterfly of
+// every pass is run by exactly one part, a pass that does not cross parts touches only its part's elements, and the
+// kernels compile for sm_90 without spills. (The arithmetic is the tile's, whichever block runs it: the GPU test
+// DistributedTilesOnGpu checks the results against cuFFT.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "fft3d/cuda_compiler.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+#include "test_plans.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+LoweredPlan lower_distributed(const NamedPlan& named) {
+  return lower_plan(named.plan, *find_arch_profile("hopper"), named.name);
+}
+
+TEST(DistributedTile, EachPlanSpreadsATileOverACluster) {
+  for (const NamedPlan& named : distributed_tile_plans()) {
+    SCOPED_TRACE(named.name);
+    int spread = 0;
+    for (const KernelSpec& spec : lower_distributed(named).kernels) {
+      if (spec.tile_blocks == 1) continue;
+      ++spread;
+      EXPECT_GT(spec.tile_elements * 8, find_arch_profile("hopper")->shared_memory_per_block);
+      EXPECT_LE(spec.shared_bytes, find_arch_profile("hopper")->shared_memory_per_block);
+      EXPECT_LE(spec.cluster_blocks, find_arch_profile("hopper")->max_cluster_size);
+      EXPECT_TRUE(tile::check_coalescing(spec).coalesced()) << tile::check_coalescing(spec).first_problem;
+      EXPECT_TRUE(tile::check_cluster_stores(spec).closed()) << tile::check_cluster_stores(spec).first_problem;
+    }
+    EXPECT_EQ(spread, 1);
+  }
+}
+
+// Every (part, local butterfly) names a distinct butterfly of the tile; without crossing, all its elements are the
+// part's own.
+void check_pass(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross) {
+  const std::int64_t per_part = spec.part_elements() / radix;
+  std::vector<int> runs(static_cast<std::size_t>(spec.tile_elements / radix), 0);
+  for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
+    for (std::int64_t local = 0; local < per_part; ++local) {
+      const std::int64_t b = tile::part_butterfly(spec, element_step, radix, cross, part, local);
+      ASSERT_LT(b, static_cast<std::int64_t>(runs.size()));
+      ++runs[static_cast<std::size_t>(b)];
+      if (cross) continue;
+      const std::int64_t base = tile::butterfly_base(element_step, radix, b);
+      for (std::int64_t k = 0; k < radix; ++k)
+        ASSERT_EQ(tile::element_part(spec, base + k * element_step), part) << "butterfly " << b << " input " << k;
+    }
+  EXPECT_EQ(std::count(runs.begin(), runs.end(), 1), static_cast<std::int64_t>(runs.size()));
+}
+
+TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
+  for (const NamedPlan& named : distributed_tile_plans())
+    for (const KernelSpec& spec : lower_distributed(named).kernels) {
+      if (spec.tile_blocks == 1) continue;
+      SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
+      std::vector<int> locals(static_cast<std::size_t>(spec.tile_elements), 0);
+      for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+        const std::int64_t part = tile::element_part(spec, e), local = tile::part_local_element(spec, e);
+        ASSERT_LT(local, spec.part_elements());
+        ASSERT_EQ(tile::part_element(spec, part, local), e);
+        ++locals[static_cast<std::size_t>(part * spec.part_elements() + local)];
+      }
+      EXPECT_EQ(std::count(locals.begin(), locals.end(), 1), spec.tile_elements);
+      int crossing = 0;
+      for (const TileStage& stage : spec.stages) {
+        if (!stage.is_split()) {
+          crossing += tile::stage_crosses_parts(spec, stage);
+          check_pass(spec, stage.element_step, stage.sub.radix, tile::stage_crosses_parts(spec, stage));
+          continue;
+        }
+        for (const tile::SplitPass& pass : tile::split_passes(stage)) {
+          crossing += tile::pass_crosses_parts(spec, stage, pass);
+          check_pass(spec, pass.element_step, pass.radix, tile::pass_crosses_parts(spec, stage, pass));
+        }
+      }
+      EXPECT_GE(crossing, 1);  // every part bit is some stage's: at least one pass reaches other blocks
+    }
+}
+
+TEST(DistributedTile, KernelsCompileForSm90WithoutSpills) {
+  for (const NamedPlan& named : distributed_tile_plans())
+    for (const KernelSpec& spec : lower_distributed(named).kernels) {
+      SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
+      CompiledKernel compiled;
+      ASSERT_NO_THROW(compiled = compile_kernel(spec, 90));
+      EXPECT_FALSE(compiled.report.spills()) << compiled.report.log;
+    }
+}
+
+}  // namespace
+}  // namespace fft3d::testing
