@@ -32,7 +32,8 @@ void open_held_loop(SourceWriter& out, const KernelSpec& spec, const tile::Split
   out.line("const unsigned " + b + " = threadIdx.x + it * " + str(spec.threads) + "u;");
   if (butterflies % spec.threads != 0) out.line("if (" + b + " >= " + str(butterflies) + "u) break;");
   if (spec.tile_blocks > 1)
-    out.line("const unsigned b = " + part_butterfly_index(spec, pass.element_step, pass.radix, cross, "b_in_part") + ";");
+    out.line("const unsigned b = " + part_butterfly_index(spec, pass.element_step, pass.radix, cross, "b_in_part") +
+             ";");
 }
 
 // Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split

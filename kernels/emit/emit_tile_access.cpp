@@ -16,8 +16,8 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 // [shift, shift + log2 tile_blocks) read `part` (tile::part_element, tile::part_butterfly).
 std::string insert_part(const KernelSpec& spec, const std::string& v, int shift) {
   const int bits = tile::log2_exact(spec.tile_blocks);
-  return "((" + v + " & " + str((std::int64_t{1} << shift) - 1) + "u) | (part << " + str(shift) + ") | ((" + v + " >> " +
-         str(shift) + ") << " + str(shift + bits) + "))";
+  return "((" + v + " & " + str((std::int64_t{1} << shift) - 1) + "u) | (part << " + str(shift) + ") | ((" + v +
+         " >> " + str(shift) + ") << " + str(shift + bits) + "))";
 }
 
 // The loop over `count` per-part indices `var`_in_part, naming the tile-wide index `var` (= `tile_index`).
@@ -75,7 +75,8 @@ std::string TileWord::load() const {
 }
 
 std::string TileWord::store(const std::string& value) const {
-  if (cross) return "cluster_store(re, " + name + ", " + value + ".x); cluster_store(im, " + name + ", " + value + ".y);";
+  if (cross)
+    return "cluster_store(re, " + name + ", " + value + ".x); cluster_store(im, " + name + ", " + value + ".y);";
   return "re[" + name + "] = " + value + ".x; im[" + name + "] = " + value + ".y;";
 }
 
@@ -97,19 +98,23 @@ void write_part_origin(SourceWriter& out, const KernelSpec& spec) {
 }
 
 void write_cluster_memory_functions(SourceWriter& out) {
-  out.line("// Word `word & 0xffffff` of `array` in the block of cluster rank `word >> 24` (distributed shared memory).");
+  out.line("// Word `word & 0xffffff` of `array` in the block of cluster rank `word >> 24` (distributed shared");
+  out.line("// memory).");
   out.open("__device__ __forceinline__ unsigned cluster_address(const float* array, unsigned word)");
   out.line("unsigned remote;");
-  out.line("asm(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(remote) : \"r\"((unsigned)__cvta_generic_to_shared(array + (word & 0xffffffu))), \"r\"(word >> 24));");
+  out.line("const unsigned local = (unsigned)__cvta_generic_to_shared(array + (word & 0xffffffu));");
+  out.line("asm(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(remote) : \"r\"(local), \"r\"(word >> 24));");
   out.line("return remote;");
   out.close();
   out.open("__device__ __forceinline__ float cluster_load(const float* array, unsigned word)");
   out.line("float value;");
-  out.line("asm volatile(\"ld.shared::cluster.f32 %0, [%1];\" : \"=f\"(value) : \"r\"(cluster_address(array, word)) : \"memory\");");
+  out.line("asm volatile(\"ld.shared::cluster.f32 %0, [%1];\" : \"=f\"(value) : \"r\"(cluster_address(array, word))"
+           " : \"memory\");");
   out.line("return value;");
   out.close();
   out.open("__device__ __forceinline__ void cluster_store(const float* array, unsigned word, float value)");
-  out.line("asm volatile(\"st.shared::cluster.f32 [%0], %1;\" :: \"r\"(cluster_address(array, word)), \"f\"(value) : \"memory\");");
+  out.line("asm volatile(\"st.shared::cluster.f32 [%0], %1;\" :: \"r\"(cluster_address(array, word)), \"f\"(value)"
+           " : \"memory\");");
   out.close();
 }
 

@@ -47,7 +47,8 @@ bool strided_cluster_store(const KernelSpec& spec) {
 
 void write_cluster_arrive(SourceWriter& out, const KernelSpec& spec) {
   if (!strided_cluster_store(spec) || spec.tile_blocks > 1) return;
-  out.line("if (flags & " + str(kernel_flag_natural_store) + ") asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");");
+  out.line("if (flags & " + str(kernel_flag_natural_store) +
+           ") asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");");
 }
 
 void write_cluster_wait(SourceWriter& out, const KernelSpec& spec) {
@@ -55,7 +56,8 @@ void write_cluster_wait(SourceWriter& out, const KernelSpec& spec) {
   if (spec.tile_blocks > 1)
     write_barrier(out, true);
   else
-    out.line("if (flags & " + str(kernel_flag_natural_store) + ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+    out.line("if (flags & " + str(kernel_flag_natural_store) +
+             ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
 }
 
 // Whether the store reads words of other parts: natural_source permutes an axis held whole by the tile, and that

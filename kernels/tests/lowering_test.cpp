@@ -47,7 +47,8 @@ TEST(Lowering, EveryRandomLegalPlanLowersOrNamesItsSharedMemoryOverflow) {
         lower(named);
         ++lowered;
       } catch (const LoweringError& error) {
-        EXPECT_NE(std::string(error.what()).find("B of shared memory per block; profile"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("B of shared memory per block; profile"), std::string::npos)
+            << error.what();
       }
     }
     EXPECT_GT(lowered, 40) << arch;

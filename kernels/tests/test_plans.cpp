@@ -69,9 +69,11 @@ namespace fft3d::testing {
 std::vector<NamedPlan> distributed_tile_plans() {
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"64, 512, 4", {"X(1, 64, 1, 64, no-tw), Y(1, 512, 1, 512, no-tw)", "Z(1, 4, 1, 4, no-tw)"}},
-      {"512, 512, 4", {"X(32, 16, 32, 512, tw), Y(1, 512, 1, 512, no-tw)", "X(16, 32, 1, 32, no-tw), Z(1, 4, 1, 4, no-tw)"}},
+      {"512, 512, 4",
+       {"X(32, 16, 32, 512, tw), Y(1, 512, 1, 512, no-tw)", "X(16, 32, 1, 32, no-tw), Z(1, 4, 1, 4, no-tw)"}},
       {"16, 2048, 8", {"Y(1, 2048, 1, 2048, no-tw)", "Z(1, 8, 1, 8, no-tw), X(1, 16, 1, 16, no-tw)"}},
-      {"256, 64, 512", {"X(64, 4, 64, 256, tw), Y(1, 64, 1, 64, no-tw)", "X(4, 64, 1, 64, no-tw), Z(1, 512, 1, 512, no-tw)"}},
+      {"256, 64, 512",
+       {"X(64, 4, 64, 256, tw), Y(1, 64, 1, 64, no-tw)", "X(4, 64, 1, 64, no-tw), Z(1, 512, 1, 512, no-tw)"}},
   };
   std::vector<NamedPlan> plans;
   for (const auto& [size, kernels] : cases) {

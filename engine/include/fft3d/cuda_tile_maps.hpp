@@ -97,7 +97,8 @@ std::int64_t split_output_element(const TileStage& stage, std::int64_t base, std
 std::int64_t split_output_frequency(const TileStage& stage, std::int64_t base, std::int64_t m);
 
 // Whether a pass crosses parts: an in-register stage by its butterflies; a split stage's inner pass likewise; its
-// last pass also when the stage's whole group does (its writes permute the group). (The pass is one of split_passes(stage).)
+// last pass also when the stage's whole group does (its writes permute the group). (The pass is one of
+// split_passes(stage).)
 bool stage_crosses_parts(const KernelSpec& spec, const TileStage& stage);
 bool pass_crosses_parts(const KernelSpec& spec, const TileStage& stage, const SplitPass& pass);
 

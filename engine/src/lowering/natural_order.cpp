@@ -40,16 +40,16 @@ void mark_in_tile_reversals(const Plan& plan, const Kernel& kernel, KernelSpec& 
 }
 
 void mark_cluster_reversals(const Plan& plan, int kernel_index, KernelSpec& spec, const ArchProfile& profile) {
-  std::int64_t blocks_up_to_axis = 1;  // all tiles of X, then of X and Y, ...: consecutive blocks (block order)
+  std::int64_t tiles_up_to_axis = 1;  // all tiles of X, then of X and Y, ...: consecutive tiles (block order)
   for (Axis axis : all_axes) {
     AxisTile& tile = spec.axes[axis_index(axis)];
-    blocks_up_to_axis *= tile.tiles();
+    tiles_up_to_axis *= tile.tiles();
     std::vector<std::int64_t> radices = radices_of(plan, axis);
     const bool reversed_here = radices.size() > 1 && tile.reversal_radices.empty() &&
                                last_kernel_of(plan, axis) == kernel_index;
-    if (!reversed_here || blocks_up_to_axis > profile.max_cluster_size) continue;
+    if (!reversed_here || tiles_up_to_axis > profile.max_cluster_size) continue;
     tile.cluster_reversal_radices = std::move(radices);
-    spec.cluster_blocks = static_cast<int>(blocks_up_to_axis);
+    spec.cluster_blocks = static_cast<int>(tiles_up_to_axis);  // one block per tile until distribute_tile.cpp
   }
 }
 

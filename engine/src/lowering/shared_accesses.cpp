@@ -32,9 +32,10 @@ void butterfly_phase(const KernelSpec& spec, std::int64_t element_step, std::int
     for (std::int64_t k = 0; k < radix; ++k) {
       AccessInstruction access{phase, std::vector<std::int64_t>(spec.threads, -1)};
       for (int t = 0; t < spec.threads; ++t)
-        if (first + t < butterflies)
-          access.element[t] = part_local_element(
-              spec, map(butterfly_base(element_step, radix, part_butterfly(spec, element_step, radix, cross, 0, first + t)), k));
+        if (first + t < butterflies) {
+          const std::int64_t b = part_butterfly(spec, element_step, radix, cross, 0, first + t);
+          access.element[t] = part_local_element(spec, map(butterfly_base(element_step, radix, b), k));
+        }
       out.instructions.push_back(std::move(access));
     }
   }

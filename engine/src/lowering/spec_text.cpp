@@ -94,7 +94,8 @@ std::string to_string(const KernelSpec& spec) {
     text << " (" << spec.tiles << " tiles, each spread over " << spec.tile_blocks << " blocks of "
          << spec.part_elements() << " elements: part = element bits from " << spec.part_shift << ")";
   if (spec.cluster_blocks > 1) text << " in clusters of " << spec.cluster_blocks;
-  text << " (conflict group " << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6) << spec.nominal_flops << "\n";
+  text << " (conflict group " << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6)
+       << spec.nominal_flops << "\n";
   return text.str();
 }
 

@@ -76,6 +76,14 @@ std::int64_t digits_of(const std::vector<TileMode>& modes, std::int64_t p) {
 }
 }  // namespace
 
+namespace {
+// v with the `bits`-bit `field` inserted at bit `shift` (v's bits from `shift` up move up by `bits`).
+std::int64_t insert_field(std::int64_t v, std::int64_t field, int shift, int bits) {
+  const std::int64_t low = v & ((std::int64_t{1} << shift) - 1);
+  return low | (field << shift) | ((v >> shift) << (shift + bits));
+}
+}  // namespace
+
 std::int64_t element_part(const KernelSpec& spec, std::int64_t e) {
   return (e >> spec.part_shift) & (spec.tile_blocks - 1);
 }
@@ -86,8 +94,7 @@ std::int64_t part_local_element(const KernelSpec& spec, std::int64_t e) {
 }
 
 std::int64_t part_element(const KernelSpec& spec, std::int64_t part, std::int64_t local) {
-  const std::int64_t low = local & ((std::int64_t{1} << spec.part_shift) - 1);
-  return low | (part << spec.part_shift) | ((local >> spec.part_shift) << (spec.part_shift + log2_exact(spec.tile_blocks)));
+  return insert_field(local, part, spec.part_shift, log2_exact(spec.tile_blocks));
 }
 
 bool crosses_parts(const KernelSpec& spec, std::int64_t element_step, std::int64_t group) {
@@ -112,8 +119,7 @@ std::int64_t part_butterfly(const KernelSpec& spec, std::int64_t element_step, s
   // Butterfly bits below log2(element_step) are element bits; the ones above sit log2(radix) higher in the element.
   const int field = log2_exact(element_step);
   const int shift = spec.part_shift < field ? spec.part_shift : spec.part_shift - log2_exact(radix);
-  const std::int64_t low = local & ((std::int64_t{1} << shift) - 1);
-  return low | (part << shift) | ((local >> shift) << (shift + log2_exact(spec.tile_blocks)));
+  return insert_field(local, part, shift, log2_exact(spec.tile_blocks));
 }
 
 std::int64_t tile_index_of(const AxisTile& axis, std::int64_t p) { return digits_of(axis.grid, p); }
