@@ -1,6 +1,7 @@
 // GPU tests: every shipped plan (tesla, fermi, hopper) at its real size, and small random legal plans, through the CUDA
-// engine against cuFFT Z2Z (fp64): forward and inverse, natural and digit-reversed, in place and out of place;
-// outputs poisoned with NaN first; out-of-place inputs must come back untouched. Skipped without a GPU.
+// engine against cuFFT Z2Z (fp64): forward and inverse, natural and digit-reversed, in place and out of place, and
+// the round trip; outputs poisoned with NaN first; out-of-place inputs must come back untouched. Skipped without a
+// GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,6 +88,16 @@ void check_plan_on_gpu(const NamedPlan& named, std::uint64_t seed) {
           EXPECT_EQ(std::memcmp(got.data(), input.data(), bytes), 0) << what << ": the input was written";
         }
       }
+  // The round trip: the forward transform, then the scaled inverse of its output in place, back to the input.
+  d_in.upload(input.data());
+  d_out.poison_nan();
+  engine.execute(d_in.get(), d_out.get(), {});
+  engine.execute(d_out.get(), d_out.get(), {.direction = Direction::inverse, .scaling = Scaling::full});
+  d_out.download(got.data());
+  const validate::ErrorReport round_trip = validate::compare(got, exact);
+  EXPECT_EQ(round_trip.non_finite, 0) << named.name << " round trip: NaN or Inf left";
+  EXPECT_LE(round_trip.relative_l2, error_bound) << named.name << " round trip: peak " << round_trip.peak_error;
+  std::cout << named.name << " round trip: relative L2 " << round_trip.relative_l2 << "\n";
 }
 
 class ShippedPlanOnGpu : public GpuTest, public ::testing::WithParamInterface<NamedPlan> {};
