@@ -234,9 +234,9 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
     out.line("// in may equal out: each cluster of " + str(spec.tiles_per_cluster()) +
              " tiles reads them before any of it writes, and clusters are disjoint.");
   else
-    out.line("// in may equal out: each block reads its whole tile before it writes, and tiles are disjoint.");
-  const std::string bounds = str(spec.threads);
-  out.open("extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + spec.entry_name() +
+    out.line("// in may equal out: each block reads its whole tile (or its part of a spread tile) before it writes "
+             "it, and tiles are disjoint.");
+  out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + ") " + spec.entry_name() +
            "(const float2* in, float2* out, float scale, int flags)");
   out.line("extern __shared__ float fft3d_shared[];");
   out.line("float* const re = fft3d_shared;");
