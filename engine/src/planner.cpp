@@ -122,10 +122,12 @@ Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses
     const int yz_kernels = stages_needed(size.ny, yz_radix) + stages_needed(size.nz, yz_radix);
     const int fewest_x_stages = stages_needed(size.nx, limits.max_x_radix);
     const int most_x_stages = std::min(std::max(fewest_x_stages, yz_kernels) + 1, x_bits);
-    for (int x_stages = fewest_x_stages; x_stages <= most_x_stages; ++x_stages)
+    for (int x_stages = fewest_x_stages; x_stages <= most_x_stages; ++x_stages) {
+      const std::vector<std::vector<std::int64_t>> splits = radix_splits(x_bits, x_stages, log2_of(limits.max_x_radix));
       for (int riding = std::min(x_stages, yz_kernels); riding >= 0; --riding)
-        for (const std::vector<std::int64_t>& x_radices : radix_splits(x_bits, x_stages, log2_of(limits.max_x_radix)))
+        for (const std::vector<std::int64_t>& x_radices : splits)
           candidates.push_back(candidate_plan(size, arch, yz_radix, x_radices, static_cast<std::size_t>(riding)));
+    }
   }
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Plan& a, const Plan& b) { return a.kernels.size() < b.kernels.size(); });

@@ -51,7 +51,7 @@ TEST(SharedLayoutSearch, PatternReportEqualsTheFullReportOnEveryCandidate) {
     for (const KernelSpec& spec : lowered->kernels) {
       const tile::SharedAccesses accesses = tile::shared_accesses(spec);
       const lowering::ConflictPatterns patterns(spec, accesses);
-      for (const SharedLayout& layout : lowering::shared_layout_candidates(profile, spec.tile_elements)) {
+      for (const SharedLayout& layout : lowering::shared_layout_candidates(profile, spec.part_elements())) {
         const tile::BankReport full = tile::check_bank_conflicts(spec, layout, accesses);
         const tile::BankReport reduced = patterns.check(layout);
         ASSERT_EQ(full.phases.size(), reduced.phases.size());
@@ -97,7 +97,7 @@ TEST(TileGrowth, DefaultHopperPlansStayConflictFreeCoalescedAndSpillFree) {
       ASSERT_NO_THROW(compiled = compile_kernel(spec, 90));
       EXPECT_FALSE(compiled.report.spills()) << compiled.report.log;
       std::cout << size << " kernel " << spec.kernel_index << " {" << to_string(spec.kernel) << "}: tile "
-                << spec.tile_elements << " elements, " << spec.tiles << " blocks x " << spec.threads << " threads, "
+                << spec.tile_elements << " elements, " << spec.launch_blocks() << " blocks x " << spec.threads << " threads, "
                 << compiled.report.registers << " registers\n";
     }
   }
