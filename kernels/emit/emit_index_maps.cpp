@@ -38,18 +38,20 @@ void write_shared_address(SourceWriter& out, const SharedLayout& layout) {
   out.close();
 }
 
-// natural_source(e): the tile element whose value belongs at e in natural order (tile::natural_source).
-void write_natural_source(SourceWriter& out, const KernelSpec& spec) {
-  out.open("__device__ __forceinline__ unsigned natural_source(unsigned e)");
-  out.line("unsigned source = e;");
+// natural_source(e): the tile element whose value belongs at e in natural order (tile::natural_source); with the
+// inverse maps, natural_destination(p): where the value at p belongs (tile::natural_destination).
+void write_whole_axes_map(SourceWriter& out, const KernelSpec& spec, const std::string& name,
+                          const std::string& axis_function) {
+  out.open("__device__ __forceinline__ unsigned " + name + "(unsigned e)");
+  out.line("unsigned moved = e;");
   for (const AxisTile& axis : spec.axes) {
     if (axis.reversal_radices.empty()) continue;
     const std::string shift = str(tile::log2_exact(tile::axis_linear_stride(spec, axis.axis)));
     const std::string mask = str(axis.length - 1) + "u";
-    out.line("source = (source & ~(" + mask + " << " + shift + ")) | ((unsigned)reverse_" + axis_suffix(axis.axis) +
-             "((e >> " + shift + ") & " + mask + ") << " + shift + ");");
+    out.line("moved = (moved & ~(" + mask + " << " + shift + ")) | ((unsigned)" + axis_function +
+             axis_suffix(axis.axis) + "((e >> " + shift + ") & " + mask + ") << " + shift + ");");
   }
-  out.line("return source;");
+  out.line("return moved;");
   out.close();
 }
 
@@ -111,8 +113,14 @@ void write_digit_reversal_function(SourceWriter& out, const std::string& name,
 void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
   for (const AxisTile& axis : spec.axes) write_tile_position(out, spec, axis);
   write_shared_address(out, spec.shared);
-  for (const AxisTile& axis : spec.axes)
-    if (!axis.reversal_radices.empty()) write_reversal_function(out, axis.axis, axis.reversal_radices);
+  for (const AxisTile& axis : spec.axes) {
+    if (axis.reversal_radices.empty()) continue;
+    write_reversal_function(out, axis.axis, axis.reversal_radices);
+    if (!spec.store_in_last_pass) continue;
+    const std::vector<std::int64_t> reversed(axis.reversal_radices.rbegin(), axis.reversal_radices.rend());
+    out.line("// Frequency the DIF stages of radices " + radices_list(axis.reversal_radices) + " leave at position p.");
+    write_digit_reversal_function(out, "natural_frequency_" + axis_suffix(axis.axis), reversed);
+  }
   if (tile::exchanges_across_cluster(spec)) {
     write_cluster_exchange_maps(out, spec.axes[0]);
   } else {
@@ -126,7 +134,8 @@ void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
       write_digit_reversal_function(out, "frequency_" + axis_suffix(axis.axis), reversed);
     }
   }
-  write_natural_source(out, spec);
+  write_whole_axes_map(out, spec, "natural_source", "reverse_");
+  if (spec.store_in_last_pass) write_whole_axes_map(out, spec, "natural_destination", "natural_frequency_");
   if (spec.tile_blocks > 1 || tile::exchanges_across_cluster(spec)) write_cluster_memory_functions(out);
   write_cluster_word_function(out, spec);
 }

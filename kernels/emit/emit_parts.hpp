@@ -33,6 +33,11 @@ std::string twiddle_table_name(std::int64_t span);  // __device__ table of w_spa
 void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll);
 void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
                          bool cross, int unroll);
+// The loop over this thread's radix-`radix` butterflies (of the block's part) fully unrolled, `it` <
+// held_iterations, so values indexed by `it` stay in registers; declares `b` like open_butterfly_loop.
+std::int64_t held_iterations(const KernelSpec& spec, std::int64_t radix);
+void open_held_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
+                              std::int64_t radix, bool cross, std::int64_t iterations);
 // The tile-wide index of the part's `local`-th such butterfly (tile::part_butterfly), as an expression.
 std::string part_butterfly_index(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
                                  const std::string& local);
@@ -63,16 +68,29 @@ void open_strided_loop(SourceWriter& out, const std::string& var, std::int64_t c
 // read into `values`[k] (declared by the caller); `cross`: through distributed shared memory.
 void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
                            const std::string& values, bool cross);
+// "const unsigned base = ..." for butterfly `b`, then its inputs read from global memory into `values`[k]
+// (conjugated when the kernel's flags say so): the first pass of a kernel with load_in_first_pass.
+void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
+                                  std::int64_t radix, const std::string& values);
+// The float2 `value` of tile element `element` (an expression) scaled, conjugated when the flags say so, and
+// written to global memory at that element or, in natural order, at natural_destination(element): the last pass of
+// a kernel with store_in_last_pass.
+void write_global_store(SourceWriter& out, const KernelSpec& spec, const std::string& element,
+                        const std::string& value);
 // A butterfly loop over the whole tile that writes in place (an in-register stage, or a split stage's inner pass):
 // radix-`radix` DFTs of inputs `element_step` apart; with twiddle_span > 0, output k times
 // w_twiddle_span^(j*k), j = `offset_j` (an expression of `base`). Ends with a barrier; a loop whose butterflies
 // cross the parts of a distributed tile starts with a cluster barrier too and ends with one.
+// load_global: the kernel's first pass, reading its inputs from global memory (KernelSpec::load_in_first_pass);
+// store_global: its last pass, writing its outputs to global memory (store_in_last_pass), with no barrier after.
 struct InPlaceButterflies {
   std::int64_t radix = 2;
   std::int64_t element_step = 1;
   std::int64_t twiddle_span = 0;  // 0: no twiddle
   std::string offset_j;
   bool cross = false;
+  bool load_global = false;
+  bool store_global = false;
 };
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop);
 // "fft3d_mul(value, __ldg(&table_span[exponent]))": value times w_span^exponent (exponent < span).

@@ -13,47 +13,38 @@ namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage& stage, const tile::SplitPass& pass) {
+// `first`: the kernel's first pass (it loads from global memory when the spec says so).
+void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage& stage, const tile::SplitPass& pass,
+                      bool first) {
   out.line("// radix " + str(pass.radix) + " at group stride " + str(pass.local_stride) + ", twiddle w_" +
            str(pass.local_span) + "^((q mod " + str(pass.local_stride) + ") * m)");
   const std::string q_mod_stride = "(base >> " + str(tile::log2_exact(stage.element_step)) + ") & " +
                                    str(pass.local_stride - 1) + "u";
-  write_in_place_butterflies(out, spec, {pass.radix, pass.element_step, pass.local_span, q_mod_stride,
-                                        tile::pass_crosses_parts(spec, stage, pass)});
-}
-
-// The loop over this thread's butterflies of the last pass (of the block's part, for a distributed tile), fully
-// unrolled so v[it][k] stays in registers.
-void open_held_loop(SourceWriter& out, const KernelSpec& spec, const tile::SplitPass& pass, bool cross,
-                    std::int64_t butterflies, std::int64_t iterations) {
-  out.line("#pragma unroll");
-  out.open("for (int it = 0; it < " + str(iterations) + "; ++it)");
-  const std::string b = spec.tile_blocks == 1 ? "b" : "b_in_part";
-  out.line("const unsigned " + b + " = threadIdx.x + it * " + str(spec.threads) + "u;");
-  if (butterflies % spec.threads != 0) out.line("if (" + b + " >= " + str(butterflies) + "u) break;");
-  if (spec.tile_blocks > 1)
-    out.line("const unsigned b = " + part_butterfly_index(spec, pass.element_step, pass.radix, cross, "b_in_part") +
-             ";");
+  InPlaceButterflies loop{pass.radix, pass.element_step, pass.local_span, q_mod_stride,
+                          tile::pass_crosses_parts(spec, stage, pass)};
+  loop.load_global = first && spec.load_in_first_pass;
+  write_in_place_butterflies(out, spec, loop);
 }
 
 // Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
-// stage's radix) does: the natural-order writes permute the group.
+// stage's radix) does: the natural-order writes permute the group. The kernel's last pass with store_in_last_pass
+// writes global memory instead, with no barrier before or after (no thread reads the tile again).
 void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t index, const tile::SplitPass& pass) {
   const TileStage& stage = spec.stages[index];
   const bool cross = tile::pass_crosses_parts(spec, stage, pass);
-  const std::int64_t butterflies = spec.part_elements() / pass.radix;
-  const std::int64_t iterations = (butterflies + spec.threads - 1) / spec.threads;
+  const bool store_global = index + 1 == spec.stages.size() && spec.store_in_last_pass;
+  const std::int64_t iterations = held_iterations(spec, pass.radix);
   const int group_shift = tile::log2_exact(stage.element_step);
   const std::string held = "held_" + str(static_cast<std::int64_t>(index));
   out.line("// radix " + str(pass.radix) + " at group stride 1, outputs to natural order in the group");
   if (cross) write_barrier(out, true);
   out.line("float2 " + held + "[" + str(iterations) + "][" + str(pass.radix) + "];");
-  open_held_loop(out, spec, pass, cross, butterflies, iterations);
+  open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
   write_butterfly_reads(out, spec, pass.element_step, pass.radix, held + "[it]", cross);
   out.line(radix_function_name(pass.radix) + "(" + held + "[it]);");
   out.close();
-  write_barrier(out, cross);
-  open_held_loop(out, spec, pass, cross, butterflies, iterations);
+  if (!store_global) write_barrier(out, cross);
+  open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
   out.line("const unsigned base = (b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +
            str(group_shift + tile::log2_exact(pass.radix)) + ");");
   out.line("const unsigned q = (base >> " + str(group_shift) + ") & " + str(stage.sub.radix - 1) + "u;");
@@ -63,13 +54,19 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
   out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
-  const TileWord word = declare_tile_word(out, spec, "group_base + (f << " + str(group_shift) + ")", cross);
+  const std::string element = "group_base + (f << " + str(group_shift) + ")";
   const std::string value = held + "[it][k]";
-  out.line("const float2 w = " + (stage.sub.twiddle ? times_twiddle(value, stage.sub.span, "j * f") : value) + ";");
-  out.line(word.store("w"));
+  const std::string twiddled = stage.sub.twiddle ? times_twiddle(value, stage.sub.span, "j * f") : value;
+  if (store_global) {
+    write_global_store(out, spec, element, twiddled);
+  } else {
+    const TileWord word = declare_tile_word(out, spec, element, cross);
+    out.line("const float2 w = " + twiddled + ";");
+    out.line(word.store("w"));
+  }
   out.close();
   out.close();
-  write_barrier(out, cross);
+  if (!store_global) write_barrier(out, cross);
 }
 
 }  // namespace
@@ -92,11 +89,12 @@ void write_split_stage(SourceWriter& out, const KernelSpec& spec, std::size_t in
   std::string radices;
   for (std::int64_t r : stage.split_radices) radices += (radices.empty() ? "" : " x ") + str(r);
   out.line("// stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(stage.sub) + ", split " + radices);
-  for (const tile::SplitPass& pass : tile::split_passes(stage)) {
-    if (pass.last)
-      write_last_pass(out, spec, index, pass);
+  const std::vector<tile::SplitPass> passes = tile::split_passes(stage);
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    if (passes[p].last)
+      write_last_pass(out, spec, index, passes[p]);
     else
-      write_inner_pass(out, spec, stage, pass);
+      write_inner_pass(out, spec, stage, passes[p], index == 0 && p == 0);
   }
 }
 

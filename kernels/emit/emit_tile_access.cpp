@@ -55,6 +55,23 @@ void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t
                  part_butterfly_index(spec, element_step, radix, cross, "b_in_part"));
 }
 
+std::int64_t held_iterations(const KernelSpec& spec, std::int64_t radix) {
+  const std::int64_t butterflies = spec.part_elements() / radix;
+  return (butterflies + spec.threads - 1) / spec.threads;
+}
+
+void open_held_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
+                              std::int64_t radix, bool cross, std::int64_t iterations) {
+  const std::int64_t butterflies = spec.part_elements() / radix;
+  out.line("#pragma unroll");
+  out.open("for (int it = 0; it < " + str(iterations) + "; ++it)");
+  const std::string b = spec.tile_blocks == 1 ? "b" : "b_in_part";
+  out.line("const unsigned " + b + " = threadIdx.x + it * " + str(spec.threads) + "u;");
+  if (butterflies % spec.threads != 0) out.line("if (" + b + " >= " + str(butterflies) + "u) break;");
+  if (spec.tile_blocks > 1)
+    out.line("const unsigned b = " + part_butterfly_index(spec, element_step, radix, cross, "b_in_part") + ";");
+}
+
 TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std::string& element, bool cross,
                            const std::string& name) {
   if (spec.tile_blocks == 1) {

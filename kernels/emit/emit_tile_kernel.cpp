@@ -1,6 +1,7 @@
 // Kernel level: one tile kernel. Load the tile (coalesced: element e = thread + i*threads, X fastest), run each
 // sub-computation on shared memory (butterfly b = thread + i*threads), store the tile (optionally permuted into
-// natural order, conjugated and scaled).
+// natural order, conjugated and scaled). With KernelSpec::load_in_first_pass / store_in_last_pass the first pass
+// reads global memory itself and the last pass writes it, and the load or store phase is left out.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -71,6 +72,7 @@ bool store_crosses_parts(const KernelSpec& spec) {
 }
 
 void write_load(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
   open_element_loop(out, spec, element_unroll(spec));
   write_global_offset(out, spec, "e");
   out.line("float2 v = in[g];");
@@ -86,8 +88,11 @@ void write_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
   const SubComputation& sub = stage.sub;
   out.line("// stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(sub));
   const std::int64_t twiddle_span = sub.twiddle ? sub.span : 0;
-  write_in_place_butterflies(out, spec, {sub.radix, stage.element_step, twiddle_span, stage_offset_j(sub),
-                                        tile::stage_crosses_parts(spec, stage)});
+  InPlaceButterflies loop{sub.radix, stage.element_step, twiddle_span, stage_offset_j(sub),
+                          tile::stage_crosses_parts(spec, stage)};
+  loop.load_global = index == 0 && spec.load_in_first_pass;
+  loop.store_global = index + 1 == spec.stages.size() && spec.store_in_last_pass;
+  write_in_place_butterflies(out, spec, loop);
 }
 
 // Every span whose twiddle table the kernel reads: twiddled plan stages, and the passes of split stages.
@@ -127,6 +132,7 @@ void write_twiddle_table(SourceWriter& out, std::int64_t span) {
 }
 
 void write_store(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.store_in_last_pass) return;  // the last pass wrote global memory itself
   const bool cross = store_crosses_parts(spec);
   if (cross) write_barrier(out, true);
   open_element_loop(out, spec, element_unroll(spec));
@@ -179,12 +185,25 @@ void open_strided_loop(SourceWriter& out, const std::string& var, std::int64_t c
            str(threads) + "u)");
 }
 
-void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
-                           const std::string& values, bool cross) {
+namespace {
+
+// tile::butterfly_base of butterfly `b`.
+void write_butterfly_base(SourceWriter& out, std::int64_t element_step, std::int64_t radix) {
   const int low_bits = tile::log2_exact(element_step);
   const int field_bits = tile::log2_exact(radix);
   out.line("const unsigned base = (b & " + str(element_step - 1) + "u) | ((b >> " + str(low_bits) + ") << " +
            str(low_bits + field_bits) + ");");
+}
+
+// A first pass reading global memory issues every load of the thread before its first DFT when they fit in this
+// many registers pairs (the radix-16 passes of 1024-thread blocks hold 16 values already).
+constexpr std::int64_t max_values_in_flight = 16;
+
+}  // namespace
+
+void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
+                           const std::string& values, bool cross) {
+  write_butterfly_base(out, element_step, radix);
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
   const TileWord word = declare_tile_word(out, spec, "base + k * " + str(element_step) + "u", cross);
@@ -192,25 +211,67 @@ void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64
   out.close();
 }
 
+void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
+                                  std::int64_t radix, const std::string& values) {
+  write_butterfly_base(out, element_step, radix);
+  out.line("#pragma unroll");
+  out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
+  write_global_offset(out, spec, "base + k * " + str(element_step) + "u");
+  out.line("float2 input = in[g];");
+  out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") input.y = -input.y;");
+  out.line(values + "[k] = input;");
+  out.close();
+}
+
+void write_global_store(SourceWriter& out, const KernelSpec& spec, const std::string& element,
+                        const std::string& value) {
+  out.line("const unsigned p = " + element + ";");
+  out.line("const unsigned d = (flags & " + str(kernel_flag_natural_store) + ") ? natural_destination(p) : p;");
+  out.line("float2 w = " + value + ";");
+  out.line("w.x *= scale; w.y *= scale;");
+  out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") w.y = -w.y;");
+  write_global_offset(out, spec, "d", true);
+  out.line("out[g] = w;");
+}
+
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop) {
   if (loop.cross) write_barrier(out, true);  // every part's previous pass is done
-  open_butterfly_loop(out, spec, loop.element_step, loop.radix, loop.cross, 1);
-  out.line("float2 v[" + str(loop.radix) + "];");
-  write_butterfly_reads(out, spec, loop.element_step, loop.radix, "v", loop.cross);
+  const std::string radix = str(loop.radix);
+  const std::int64_t iterations = held_iterations(spec, loop.radix);
+  if (loop.load_global && iterations * loop.radix <= max_values_in_flight) {
+    out.line("float2 loaded[" + str(iterations) + "][" + radix + "];  // every load in flight before the first DFT");
+    open_held_butterfly_loop(out, spec, loop.element_step, loop.radix, loop.cross, iterations);
+    write_butterfly_global_reads(out, spec, loop.element_step, loop.radix, "loaded[it]");
+    out.close();
+    open_held_butterfly_loop(out, spec, loop.element_step, loop.radix, loop.cross, iterations);
+    write_butterfly_base(out, loop.element_step, loop.radix);
+    out.line("float2 (&v)[" + radix + "] = loaded[it];");
+  } else {
+    open_butterfly_loop(out, spec, loop.element_step, loop.radix, loop.cross, 1);
+    out.line("float2 v[" + radix + "];");
+    if (loop.load_global)
+      write_butterfly_global_reads(out, spec, loop.element_step, loop.radix, "v");
+    else
+      write_butterfly_reads(out, spec, loop.element_step, loop.radix, "v", loop.cross);
+  }
   out.line(radix_function_name(loop.radix) + "(v);");
   // Twiddles are applied as each output is written back, so each value's live range ends at its store.
   if (loop.twiddle_span > 0) out.line("const unsigned j = " + loop.offset_j + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(loop.radix) + "; ++k)");
-  const TileWord word = declare_tile_word(out, spec, "base + k * " + str(loop.element_step) + "u", loop.cross);
-  if (loop.twiddle_span > 0)
-    out.line("const float2 w = k == 0 ? v[0] : " + times_twiddle("v[k]", loop.twiddle_span, "j * k") + ";");
-  else
-    out.line("const float2 w = v[k];");
-  out.line(word.store("w"));
+  const std::string element = "base + k * " + str(loop.element_step) + "u";
+  const std::string value =
+      loop.twiddle_span > 0 ? "k == 0 ? v[0] : " + times_twiddle("v[k]", loop.twiddle_span, "j * k") : "v[k]";
+  if (loop.store_global) {
+    write_global_store(out, spec, element, "(" + value + ")");
+  } else {
+    const TileWord word = declare_tile_word(out, spec, element, loop.cross);
+    out.line("const float2 w = " + value + ";");
+    out.line(word.store("w"));
+  }
   out.close();
   out.close();
-  write_barrier(out, loop.cross);
+  if (!loop.store_global) write_barrier(out, loop.cross);
 }
 
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent) {

@@ -44,6 +44,11 @@ void run_tile_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool co
     const bool exchange = natural && tile::exchanges_across_cluster(spec);
     for (std::int64_t block = first; block < first + per_cluster; ++block)
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+        if (spec.store_in_last_pass) {  // the last pass writes each value of the tile where it belongs
+          const Complex v = tiles[block - first][e] * scale;
+          data[tile::last_pass_store_offset(spec, block, e, natural)] = conj_store ? std::conj(v) : v;
+          continue;
+        }
         const auto [source_block, source] = exchange ? tile::exchange_source(spec, block, e) : std::pair(block, e);
         Complex v = tiles[source_block - first][natural ? tile::natural_source(spec, source) : source] * scale;
         data[tile::store_offset(spec, block, e, natural)] = conj_store ? std::conj(v) : v;

@@ -25,7 +25,8 @@ std::int64_t local_position(const AxisTile& axis, std::int64_t l);
 std::int64_t origin_position(const AxisTile& axis, std::int64_t t);
 // Origins (x, y, z) of block `block`: consecutive blocks walk the X tiles first, then Y, then Z (paper §4.4).
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block);
-// Global element index x + NX*(y + NY*z) of tile element e in block `block`.
+// Global coordinates (x, y, z) of tile element e in block `block`, and its element index x + NX*(y + NY*z).
+std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 // Distributed tiles (KernelSpec::tile_blocks, part_shift): the part (block of the tile) holding tile element e, e's
 // index in that block's shared memory (the part bits taken out), and the inverse. With one block per tile: part 0,
@@ -106,6 +107,28 @@ bool pass_crosses_parts(const KernelSpec& spec, const TileStage& stage, const Sp
 // is in this kernel are reversed inside the tile with fft3d::digit_reversed_position; others pass through).
 std::int64_t natural_source(const KernelSpec& spec, std::int64_t e);
 
+// The inverse of natural_source: the tile element whose natural-order position the value at tile element p takes.
+// @post natural_source(spec, natural_destination(spec, p)) == p.
+std::int64_t natural_destination(const KernelSpec& spec, std::int64_t p);
+
+// The first and the last butterfly pass of a tile kernel: stage 0 (or the first pass of its split), and the last
+// stage (or the last pass of its split). Butterfly b of a pass reads the tile elements
+// butterfly_base(element_step, radix, b) + k*element_step.
+struct ButterflyPass {
+  std::int64_t radix = 1;
+  std::int64_t element_step = 1;
+};
+ButterflyPass first_pass(const KernelSpec& spec);
+ButterflyPass last_pass(const KernelSpec& spec);
+// Passes over the tile in shared memory: one per in-register stage, one per pass of a split stage.
+int butterfly_passes(const KernelSpec& spec);
+// The tile element output m of the last pass's butterfly at `base` belongs to: the element it was read from, or
+// for a split last stage its natural place in the group (split_output_element).
+std::int64_t last_pass_output_element(const KernelSpec& spec, std::int64_t base, std::int64_t m);
+// Global element index the kernel writes tile element p of block `block` to, in either order, when the last pass
+// stores (KernelSpec::store_in_last_pass): store_offset of p, or in natural order of natural_destination(p).
+std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t p, bool natural);
+
 // One shared-memory access instruction: the tile element each thread touches (-1: inactive).
 struct AccessInstruction {
   int phase = 0;  // index into SharedAccesses::phases
@@ -142,9 +165,15 @@ struct CoalescingReport {
   std::string first_problem;          // empty when coalesced
   bool coalesced() const { return partial_segments == 0; }
 };
-// Every global load and store of every warp (checked for the first and last blocks; the others are translates of
-// them by multiples of 16 elements along X).
+// Every global load and store of every warp as the kernel issues them: the load and store phases (element
+// e = thread + i*threads), or the first pass's loads and the last pass's stores in both orders when the kernel
+// reaches global memory from its passes (checked for the first and last blocks; the others are translates of them
+// by multiples of 16 elements along X).
 CoalescingReport check_coalescing(const KernelSpec& spec);
+// The first pass's loads, and the last pass's stores in both orders, of one block, as they would be issued with
+// KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).
+CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block);
+CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t block);
 
 // In-place safety of a natural-order store across a cluster: the global elements the cluster stores (natural
 // order) are exactly those it loads, so with a cluster barrier between loads and stores no block overwrites an

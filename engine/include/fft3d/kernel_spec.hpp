@@ -109,6 +109,12 @@ struct KernelSpec {
   // exactly where it loaded (a cluster barrier between loads and stores keeps an in-place run from overwriting an
   // unread tile).
   int cluster_blocks = 1;
+  // Global memory reached from the butterfly passes themselves (lowering rule global_passes.cpp): the first pass
+  // reads its inputs from global memory instead of a load phase writing the tile to shared memory, and the last
+  // pass writes its outputs to global memory instead of a store phase reading the tile back (tile::first_pass,
+  // tile::last_pass say which passes those are).
+  bool load_in_first_pass = false;
+  bool store_in_last_pass = false;
   std::int64_t shared_bytes = 0;
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
 

@@ -196,6 +196,7 @@ void CudaEngine::run_copy_twin(std::size_t index, const void* in, void* out, voi
   if (twin == impl_->copy_twins.end()) {
     KernelSpec spec = impl_->lowered.kernels[index];
     spec.stages.clear();  // same tile, layout, loads and stores; no arithmetic
+    spec.load_in_first_pass = spec.store_in_last_pass = false;  // without passes, the load and store phases copy
     spec.nominal_flops = 0;
     spec.plan_name += " (copy twin)";
     const CompiledKernel compiled = compile_kernel(spec, impl_->arch);

@@ -56,6 +56,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * 4;
   check_profile_limits(spec, profile);
+  lowering::reach_global_from_passes(spec);
   spec.shared = lowering::choose_shared_layout(spec, profile);
   spec.shared_bytes = 2 * spec.shared.words * 4;
   spec.nominal_flops = lowering::nominal_flops(spec);

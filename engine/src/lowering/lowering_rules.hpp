@@ -46,6 +46,11 @@ void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit);
 // thread too many elements.
 int block_threads(const KernelSpec& spec, const ArchProfile& profile);
 
+// global_passes.cpp: whether the first butterfly pass loads the tile from global memory and the last stores it
+// there (KernelSpec::load_in_first_pass, store_in_last_pass), each where its accesses stay whole 128-byte segments.
+// Needs the stages, threads and tile_blocks; the shared layout search then sees only the sweeps that remain.
+void reach_global_from_passes(KernelSpec& spec);
+
 // shared_layout.cpp: the padding or swizzle with the fewest bank conflicts (ties: fewer words), among the candidates
 // below (in search order). by_pattern checks each candidate on ConflictPatterns; exhaustive on every access
 // (tile::check_bank_conflicts); both choose the same layout (tested on every shipped and random plan).

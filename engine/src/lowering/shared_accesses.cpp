@@ -1,5 +1,6 @@
 // Every shared-memory access instruction of a tile kernel, thread by thread, in the order the emitted kernel
-// issues them. The emitter's loops are these loops: element e = thread + i*threads for loads and stores,
+// issues them (a first pass that loads from global memory still writes the tile; a last pass that stores to global
+// memory only reads it, so its writes are left out below). The emitter's loops are these loops: element e = thread + i*threads for loads and stores,
 // butterfly b = thread + i*threads for stages. A distributed tile's block runs the share of part 0 (elements and
 // butterflies tile::part_butterfly gives it); an access to another part's element counts at its local word, in
 // that part's banks.
@@ -61,7 +62,7 @@ void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out)
     const bool cross = pass_crosses_parts(spec, stage, pass);
     butterfly_phase(spec, pass.element_step, pass.radix, cross, phase,
                     [&](std::int64_t base, std::int64_t k) { return base + k * pass.element_step; }, out);
-    if (pass.last)
+    if (pass.last && !spec.store_in_last_pass)
       butterfly_phase(spec, pass.element_step, pass.radix, cross, phase,
                       [&](std::int64_t base, std::int64_t m) { return split_output_element(stage, base, m); }, out);
   }
@@ -72,8 +73,9 @@ void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out)
 SharedAccesses shared_accesses(const KernelSpec& spec) {
   SharedAccesses out;
   if (spec.role != KernelRole::tile) return out;
-  element_phase(spec, "load", [](std::int64_t e) { return e; }, out);
+  if (!spec.load_in_first_pass) element_phase(spec, "load", [](std::int64_t e) { return e; }, out);
   for (std::size_t s = 0; s < spec.stages.size(); ++s) stage_phase(spec, s, out);
+  if (spec.store_in_last_pass) return out;  // the last pass writes global memory, not the tile
   element_phase(spec, "store digit-reversed", [](std::int64_t e) { return e; }, out);
   bool reverses = false;
   for (const AxisTile& axis : spec.axes) reverses |= !axis.reversal_radices.empty();

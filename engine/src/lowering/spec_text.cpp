@@ -83,6 +83,11 @@ std::string to_string(const KernelSpec& spec) {
     write_axes(text, spec);
     text << "tile " << spec.tile_elements << " elements, shared " << to_string(spec.shared) << " = "
          << spec.shared_bytes << " B\n";
+    if (spec.load_in_first_pass || spec.store_in_last_pass)
+      text << "global memory from the passes:"
+           << (spec.load_in_first_pass ? " the first pass loads the tile (no load sweep of shared memory)" : "")
+           << (spec.load_in_first_pass && spec.store_in_last_pass ? "," : "")
+           << (spec.store_in_last_pass ? " the last pass stores it (no store sweep)" : "") << "\n";
   } else {
     for (Axis axis : all_axes)
       if (!spec.reorder_radices[axis_index(axis)].empty())

@@ -58,29 +58,113 @@ BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layo
   return report;
 }
 
-CoalescingReport check_coalescing(const KernelSpec& spec) {
+namespace {
+
+// One warp-wide global access: the global element each of its threads touches. Counts the 128-byte segments it
+// touches but does not cover whole.
+// `where()` names the request; called only for the first problem.
+template <class Where>
+void check_request(std::vector<std::int64_t> offsets, Where where, CoalescingReport& report) {
+  constexpr std::int64_t segment = 16;  // complex fp32 values per 128 bytes
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+  ++report.requests;
+  for (std::size_t first = 0; first < offsets.size();) {  // one run of elements per segment touched
+    std::size_t end = first;
+    while (end < offsets.size() && offsets[end] / segment == offsets[first] / segment) ++end;
+    const std::size_t count = end - first;
+    if (count != segment) {
+      ++report.partial_segments;
+      if (report.first_problem.empty())
+        report.first_problem = where() + ": " + std::to_string(count) + " of 16 values of segment " +
+                               std::to_string(offsets[first] / segment);
+    }
+    first = end;
+  }
+}
+
+constexpr std::int64_t warp = 32;
+
+// The load or store phase: element e = thread + i*threads, so a warp touches 32 consecutive elements.
+void check_element_phase(const KernelSpec& spec, std::int64_t block, const std::string& phase,
+                         CoalescingReport& report) {
+  for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
+    std::vector<std::int64_t> offsets;
+    for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e)
+      offsets.push_back(global_offset(spec, block, e));
+    check_request(std::move(offsets), [&] {
+      return "block " + std::to_string(block) + " " + phase + " elements " + std::to_string(first) + "+";
+    }, report);
+  }
+}
+
+// A butterfly pass reaching global memory: butterfly b = thread + i*threads, one request per (warp, k);
+// `offset(base, k)` is the global element the thread whose butterfly starts at `base` touches.
+template <class Offset>
+void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t block, const std::string& phase,
+                Offset offset, CoalescingReport& report) {
+  const std::int64_t butterflies = spec.tile_elements / pass.radix;
+  for (std::int64_t first = 0; first < butterflies; first += warp)
+    for (std::int64_t k = 0; k < pass.radix; ++k) {
+      std::vector<std::int64_t> offsets;
+      for (std::int64_t b = first; b < std::min(first + warp, butterflies); ++b)
+        offsets.push_back(offset(butterfly_base(pass.element_step, pass.radix, b), k));
+      check_request(std::move(offsets), [&] {
+        return "block " + std::to_string(block) + " " + phase + " butterflies " + std::to_string(first) +
+               "+ input " + std::to_string(k);
+      }, report);
+    }
+}
+
+void check_first_pass_loads(const KernelSpec& spec, std::int64_t block, CoalescingReport& report) {
+  const ButterflyPass first = first_pass(spec);
+  check_pass(spec, first, block, "first-pass load", [&](std::int64_t base, std::int64_t k) {
+    return global_offset(spec, block, base + k * first.element_step);
+  }, report);
+}
+
+void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, CoalescingReport& report) {
+  const ButterflyPass last = last_pass(spec);
+  for (bool natural : {false, true})
+    check_pass(spec, last, block, natural ? "last-pass store natural" : "last-pass store",
+               [&](std::int64_t base, std::int64_t m) {
+                 return last_pass_store_offset(spec, block, last_pass_output_element(spec, base, m), natural);
+               }, report);
+}
+
+// Both checked blocks, each through `check(block, report)`.
+template <class Check>
+CoalescingReport for_first_and_last_block(const KernelSpec& spec, Check check) {
   CoalescingReport report;
   if (spec.role != KernelRole::tile) return report;
-  constexpr int warp = 32;
-  constexpr std::int64_t segment = 16;  // complex fp32 values per 128 bytes
-  for (std::int64_t block : {std::int64_t{0}, spec.tiles - 1}) {
-    // Loads and stores touch the same elements in the same order (element e = thread + i*threads).
-    for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
-      std::map<std::int64_t, std::set<std::int64_t>> touched;  // segment -> elements
-      for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e) {
-        const std::int64_t g = global_offset(spec, block, e);
-        touched[g / segment].insert(g);
-      }
-      report.requests += 2;  // the load and the store
-      for (const auto& [seg, elements] : touched) {
-        if (static_cast<std::int64_t>(elements.size()) == segment) continue;
-        report.partial_segments += 2;
-        if (report.first_problem.empty())
-          report.first_problem = "block " + std::to_string(block) + " elements " + std::to_string(first) + "+: " +
-                                 std::to_string(elements.size()) + " of 16 values of segment " + std::to_string(seg);
-      }
-    }
-  }
+  for (std::int64_t block : {std::int64_t{0}, spec.tiles - 1}) check(block, report);
+  return report;
+}
+
+}  // namespace
+
+CoalescingReport check_coalescing(const KernelSpec& spec) {
+  return for_first_and_last_block(spec, [&spec](std::int64_t block, CoalescingReport& report) {
+    if (spec.load_in_first_pass)
+      check_first_pass_loads(spec, block, report);
+    else
+      check_element_phase(spec, block, "load", report);
+    if (spec.store_in_last_pass)
+      check_last_pass_stores(spec, block, report);
+    else
+      check_element_phase(spec, block, "store", report);
+  });
+}
+
+CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block) {
+  CoalescingReport report;
+  if (spec.role == KernelRole::tile) check_first_pass_loads(spec, block, report);
+  return report;
+}
+
+CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t block) {
+  CoalescingReport report;
+  if (spec.role == KernelRole::tile) check_last_pass_stores(spec, block, report);
   return report;
 }
 

@@ -55,11 +55,20 @@ std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis
   return block_origin(spec, block)[a] + local_position(spec.axes[a], local_index(spec, axis, e));
 }
 
+std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
+  std::array<std::int64_t, 3> p{};  // block 0's origin, the one the static checks ask most
+  if (block != 0) p = block_origin(spec, block);
+  for (int a = 0; a < 3; ++a) {  // e = lx + EX*(ly + EY*lz)
+    const std::int64_t extent = spec.axes[a].extent();
+    p[a] += local_position(spec.axes[a], e & (extent - 1));
+    e >>= log2_exact(extent);
+  }
+  return p;
+}
+
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
-  const std::int64_t x = axis_position(spec, block, Axis::x, e);
-  const std::int64_t y = axis_position(spec, block, Axis::y, e);
-  const std::int64_t z = axis_position(spec, block, Axis::z, e);
-  return x + spec.size.nx * (y + spec.size.ny * z);
+  const std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
+  return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
 }
 
 namespace {
@@ -142,10 +151,9 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
 }
 
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural) {
-  std::array<std::int64_t, 3> p{};
+  std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
   for (Axis axis : all_axes) {
     const AxisTile& tile = spec.axes[axis_index(axis)];
-    p[axis_index(axis)] = axis_position(spec, block, axis, e);
     if (natural && !tile.cluster_reversal_radices.empty() && !exchanges_across_cluster(spec))
       p[axis_index(axis)] = fft3d::frequency_at_position(p[axis_index(axis)], tile.cluster_reversal_radices);
   }
@@ -175,19 +183,35 @@ std::int64_t butterfly_base(const TileStage& stage, std::int64_t b) {
   return butterfly_base(stage.element_step, stage.sub.radix, b);
 }
 
-std::int64_t natural_source(const KernelSpec& spec, std::int64_t e) {
-  std::int64_t source = e;
+namespace {
+
+// e with the position along every axis the tile holds whole (the axes with reversal radices) moved by `move`.
+template <class Move>
+std::int64_t move_whole_axes(const KernelSpec& spec, std::int64_t e, Move move) {
+  std::int64_t moved_e = e;
   for (const AxisTile& axis : spec.axes) {
     if (axis.reversal_radices.empty()) continue;
     // The axis's tile mode holding the whole axis has stride 1 (T = 1) and comes first (C = 1): local index
     // digits below log2(N) are the position along the axis.
     const std::int64_t stride = axis_linear_stride(spec, axis.axis);
-    const std::int64_t local = local_index(spec, axis.axis, e);
-    const std::int64_t within = local & (axis.length - 1);
-    const std::int64_t moved = fft3d::digit_reversed_position(within, axis.reversal_radices);
-    source += (moved - within) * stride;
+    const std::int64_t within = local_index(spec, axis.axis, e) & (axis.length - 1);
+    moved_e += (move(within, axis.reversal_radices) - within) * stride;
   }
-  return source;
+  return moved_e;
+}
+
+}  // namespace
+
+std::int64_t natural_source(const KernelSpec& spec, std::int64_t e) {
+  return move_whole_axes(spec, e, [](std::int64_t f, const std::vector<std::int64_t>& radices) {
+    return fft3d::digit_reversed_position(f, radices);
+  });
+}
+
+std::int64_t natural_destination(const KernelSpec& spec, std::int64_t p) {
+  return move_whole_axes(spec, p, [](std::int64_t position, const std::vector<std::int64_t>& radices) {
+    return fft3d::frequency_at_position(position, radices);
+  });
 }
 
 }  // namespace fft3d::tile

@@ -1,0 +1,64 @@
+// Rule: global memory reached from the butterfly passes. A tile kernel's load phase writes the tile to shared memory
+// only for the first pass to read it back, and its store phase reads back what the last pass wrote: two sweeps of
+// the tile through shared memory and two barriers each. When one block holds the tile, the first pass can read its
+// inputs from global memory and the last pass can write its outputs there (natural order by natural_destination),
+// as long as those accesses stay whole 128-byte segments: a butterfly's inputs are element_step apart, so a pass
+// whose step is at least one 16-element X run keeps the 32 threads of a warp on whole runs. Conditions:
+// - at least two passes, so a barrier separates the last global load from the first global store (in place);
+// - the load: no strided natural-order store across a cluster (its arrive follows a load phase);
+// - the store: no cluster (the exchange and strided forms store from shared memory after cluster barriers).
+// Why: the one-block 128 KB tiles of the hopper table spend their time over the copy twin in shared-memory sweeps
+// that no other block overlaps (bench/NOTES.md, versions 5 and 6).
+#include "lowering_rules.hpp"
+
+namespace fft3d::tile {
+namespace {
+
+ButterflyPass stage_pass(const TileStage& stage, bool first) {
+  if (!stage.is_split()) return {stage.sub.radix, stage.element_step};
+  const std::vector<SplitPass> passes = split_passes(stage);
+  const SplitPass& pass = first ? passes.front() : passes.back();
+  return {pass.radix, pass.element_step};
+}
+
+}  // namespace
+
+ButterflyPass first_pass(const KernelSpec& spec) { return stage_pass(spec.stages.front(), true); }
+ButterflyPass last_pass(const KernelSpec& spec) { return stage_pass(spec.stages.back(), false); }
+
+int butterfly_passes(const KernelSpec& spec) {
+  int passes = 0;
+  for (const TileStage& stage : spec.stages)
+    passes += stage.is_split() ? static_cast<int>(stage.split_radices.size()) : 1;
+  return passes;
+}
+
+std::int64_t last_pass_output_element(const KernelSpec& spec, std::int64_t base, std::int64_t m) {
+  const TileStage& stage = spec.stages.back();
+  if (stage.is_split()) return split_output_element(stage, base, m);
+  return base + m * stage.element_step;
+}
+
+std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t p, bool natural) {
+  return store_offset(spec, block, natural ? natural_destination(spec, p) : p, natural);
+}
+
+}  // namespace fft3d::tile
+
+namespace fft3d::lowering {
+
+void reach_global_from_passes(KernelSpec& spec) {
+  spec.load_in_first_pass = spec.store_in_last_pass = false;
+  if (spec.role != KernelRole::tile || spec.tile_blocks > 1 || tile::butterfly_passes(spec) < 2) return;
+  // Block 0 stands for all: the others' accesses are its own moved by their origin, a whole number of 16-element
+  // X runs (and of rows), which keeps every segment whole or split alike. (check_coalescing, which `explain` and
+  // the tests run, checks the last block too.) The check is what lowering spends most of its time on.
+  const bool cluster_store = spec.tiles_per_cluster() > 1;
+  const bool load = (!cluster_store || tile::exchanges_across_cluster(spec)) &&
+                    tile::check_first_pass_loads(spec, 0).coalesced();
+  const bool store = !cluster_store && tile::check_last_pass_stores(spec, 0).coalesced();
+  spec.load_in_first_pass = load;
+  spec.store_in_last_pass = store;
+}
+
+}  // namespace fft3d::lowering

@@ -1,0 +1,100 @@
+// Lowering rule global_passes.cpp: which kernels load in their first pass and store in their last, and the maps
+// those passes use (natural_destination, last_pass_store_offset) against the staged load and store they replace.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/plan_text.hpp"
+#include "test_plans.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+KernelSpec lower_kernel_of(const std::string& text, int kernel) {
+  const Plan plan = parse_plan(text, "<test>").plan;
+  return lower_plan(plan, *find_arch_profile(plan.arch)).kernels.at(static_cast<std::size_t>(kernel));
+}
+
+// The hopper 1024^3 Y kernel (one split stage, 8 x 8 x 16, along Y behind 16 X columns): both passes reach global
+// memory with whole segments, so the tile is never loaded or stored through shared memory.
+TEST(GlobalPasses, LongYLineLoadsAndStoresInItsPasses) {
+  const KernelSpec spec = lower_kernel_of("size: [1024, 1024, 1024]\narch: hopper\nplan: \"{Y(1, 1024, 1, 1024, "
+                                          "no-tw)} {Z(1, 1024, 1, 1024, no-tw)} {X(1, 1024, 1, 1024, no-tw)}\"\n", 0);
+  EXPECT_TRUE(spec.load_in_first_pass);
+  EXPECT_TRUE(spec.store_in_last_pass);
+  const tile::SharedAccesses accesses = tile::shared_accesses(spec);
+  for (const std::string& phase : accesses.phases) {
+    EXPECT_NE(phase, "load");
+    EXPECT_EQ(phase.find("store"), std::string::npos) << phase;
+  }
+  EXPECT_TRUE(tile::check_coalescing(spec).coalesced()) << tile::check_coalescing(spec).first_problem;
+}
+
+// A first pass along X inside the 16-element runs (radix 64 at stride 1) would split segments: that kernel keeps
+// its load phase, and forcing the flag on shows the checker sees why.
+TEST(GlobalPasses, FirstPassAlongXRunsKeepsTheLoadPhase) {
+  const KernelSpec spec = lower_kernel_of("size: [256, 256, 256]\narch: hopper\nplan: \"{X(64, 4, 64, 256, tw), "
+                                          "Y(1, 256, 1, 256, no-tw)} {X(4, 64, 1, 64, no-tw), Z(1, 256, 1, 256, "
+                                          "no-tw)}\"\n", 1);
+  EXPECT_FALSE(spec.load_in_first_pass);
+  EXPECT_FALSE(spec.store_in_last_pass);  // natural order across the cluster stores from shared memory
+  KernelSpec forced = spec;
+  forced.load_in_first_pass = true;
+  EXPECT_FALSE(tile::check_coalescing(forced).coalesced());
+}
+
+// Every kernel of the shipped and random plans: what the rule chose is coalesced in every checked block,
+// natural_destination inverts natural_source, and the last pass's stores land exactly where the staged store would
+// put each value, in both orders.
+TEST(GlobalPasses, LastPassStoresWhereTheStagedStoreWould) {
+  std::vector<NamedPlan> plans = shipped_plans();
+  for (const char* arch : {"tesla", "fermi", "hopper"})
+    for (NamedPlan& named : random_plans(30, 11, 16, arch)) plans.push_back(std::move(named));
+  int storing = 0;
+  for (const NamedPlan& named : plans) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
+      // The rule decides on block 0; the full check (first and last block, every phase) must agree.
+      if (spec.load_in_first_pass || spec.store_in_last_pass) {
+        EXPECT_TRUE(tile::check_coalescing(spec).coalesced())
+            << named.name << " kernel " << spec.kernel_index << ": " << tile::check_coalescing(spec).first_problem;
+      }
+      if (!spec.store_in_last_pass) continue;
+      ++storing;
+      for (std::int64_t block : {std::int64_t{0}, spec.tiles - 1})
+        for (bool natural : {false, true})
+          for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+            const std::int64_t held = natural ? tile::natural_source(spec, e) : e;  // what the staged store reads
+            ASSERT_EQ(tile::natural_source(spec, tile::natural_destination(spec, e)), e) << named.name;
+            ASSERT_EQ(tile::last_pass_store_offset(spec, block, held, natural),
+                      tile::store_offset(spec, block, e, natural))
+                << named.name << " kernel " << spec.kernel_index << " element " << e;
+          }
+    }
+  }
+  EXPECT_GT(storing, 20);
+}
+
+// The last pass writes every tile element once (its outputs are a permutation of the tile), so its stores cover the
+// tile's global elements exactly once.
+TEST(GlobalPasses, LastPassOutputsCoverTheTileOnce) {
+  for (const NamedPlan& named : shipped_plans()) {
+    for (const KernelSpec& spec : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels) {
+      if (!spec.store_in_last_pass) continue;
+      const tile::ButterflyPass last = tile::last_pass(spec);
+      std::set<std::int64_t> outputs;
+      for (std::int64_t b = 0; b < spec.tile_elements / last.radix; ++b)
+        for (std::int64_t m = 0; m < last.radix; ++m)
+          outputs.insert(tile::last_pass_output_element(
+              spec, tile::butterfly_base(last.element_step, last.radix, b), m));
+      EXPECT_EQ(static_cast<std::int64_t>(outputs.size()), spec.tile_elements) << named.name;
+      EXPECT_EQ(*outputs.rbegin(), spec.tile_elements - 1) << named.name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fft3d::testing
