@@ -106,8 +106,13 @@ CufftC2C::CufftC2C(const Extents& size) {
   cufftHandle handle;
   cuda::check_cufft(cufftCreate(&handle), "cufftCreate");
   handle_ = handle;
-  const cufftResult made = cufftMakePlan3d(handle, static_cast<int>(size.nz), static_cast<int>(size.ny),
-                                           static_cast<int>(size.nx), CUFFT_C2C, &workspace_);
+  // Volumes of 2^31 elements and more take the 64-bit planner.
+  long long lengths[3] = {size.nz, size.ny, size.nx};
+  const cufftResult made =
+      size.elements() < (std::int64_t{1} << 31)
+          ? cufftMakePlan3d(handle, static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx),
+                            CUFFT_C2C, &workspace_)
+          : cufftMakePlanMany64(handle, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, 1, &workspace_);
   if (made != CUFFT_SUCCESS) cufftDestroy(handle);
   cuda::check_cufft(made, "cufftMakePlan3d (C2C)");
 }

@@ -1,4 +1,5 @@
 #include "backends.hpp"
+#include "closed_form_run.hpp"
 
 #include <chrono>
 #include <span>
@@ -46,6 +47,8 @@ Backend cpu_backend(const Plan& plan) {
 Backend make_cuda_backend(const Plan&, const std::string&) {
   return {"cuda", false, "this build has no CUDA backend (no CUDA toolkit was found at build time)", 0, 0, {}, {}, {}};
 }
+// Never reached: a backend that is not available stops `run` before any check.
+int run_closed_form_on_cuda(const Plan&, const std::string&, const ClosedFormSettings&) { return exit_unavailable; }
 #endif
 
 Backend select_backend(const std::string& name, const Plan& plan, const std::string& plan_name) {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "backends.hpp"
+#include "cuda_report.hpp"
 #include "bench/gpu_timing.hpp"
 #include "fft3d/cuda_engine.hpp"
 #include "fft3d/cuda_errors.hpp"
@@ -87,11 +88,18 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
       << "setup     " << session.setup_ms << " ms to a ready plan (" << session.cold_kernels << " of "
       << engine.kernels().size() << " kernels compiled by NVRTC, the rest from the disk cache), after "
       << session.context_ms << " ms of CUDA context creation\n";
-  if (!settings.per_kernel) return;
+  if (settings.per_kernel) report_kernels(engine, source, target, settings.options, one_pass_ms, out);
+}
+
+}  // namespace
+
+void report_kernels(CudaEngine& engine, void* source, void* target, const TransformOptions& options,
+                    double one_pass_ms, std::ostream& out) {
+  const double bytes = static_cast<double>(engine.plan().size.elements()) * sizeof(Complex32);
   for (std::size_t k = 0; k < engine.kernels().size(); ++k) {
     const CudaKernelInfo& info = engine.kernels()[k];
     const bench::Timing kernel = bench::time_on_gpu(
-        [&](void* stream) { engine.run_kernel(k, source, target, settings.options, stream); }, warmup_runs, 10);
+        [&](void* stream) { engine.run_kernel(k, source, target, options, stream); }, warmup_runs, 10);
     out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << 2.0 * bytes / (kernel.median_ms * 1e6)
         << " GB/s (" << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
         << info.compile.registers << " registers";
@@ -104,8 +112,6 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
     out << std::setprecision(3) << "\n";
   }
 }
-
-}  // namespace
 
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
   Backend backend{"cuda", false, "", 0, 2e-6, {}, validate::cufft_reference, {}};

@@ -4,7 +4,11 @@
 #include <iostream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "backends.hpp"
+#include "closed_form_run.hpp"
+#include "fft3d/cuda_errors.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "options.hpp"
 #include "validate/oracle.hpp"
@@ -36,6 +40,13 @@ void print_error(const std::string& what, const validate::ErrorReport& e, const 
 
 Direction opposite(Direction d) { return d == Direction::forward ? Direction::inverse : Direction::forward; }
 
+// The check against the fp64 oracle holds three fp64 volumes on the host (input, output, reference).
+std::int64_t oracle_host_bytes(const Extents& size) { return 3 * 16 * size.elements(); }
+
+std::int64_t host_memory_bytes() {
+  return static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::int64_t>(sysconf(_SC_PAGE_SIZE));
+}
+
 }  // namespace
 
 int run_command(const Args& args) {
@@ -52,7 +63,11 @@ int run_command(const Args& args) {
       ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random input")
       ("repeat", po::value<int>()->default_value(1), "timed runs; the report gives median, min and max")
       ("threads", po::value<int>()->default_value(0), "CPU backend threads (0: all cores)")
-      ("per-kernel", po::bool_switch(), "CUDA: each kernel's time and bandwidth, and its copy twin's");
+      ("per-kernel", po::bool_switch(), "CUDA: each kernel's time and bandwidth, and its copy twin's")
+      ("check", po::value<std::string>()->default_value("auto"),
+       "oracle (fp64 FFTW or cuFFT Z2Z), plane-waves (CUDA, in place: an input whose transform is known in closed "
+       "form, for volumes whose oracle fits nowhere), or auto (the oracle where its three fp64 volumes fit the "
+       "host's memory)");
   po::variables_map vm;
   if (!parse_options("run", "PLAN [options]  |  run --size NXxNYxNZ [--arch A] [options]", args, options, positional,
                      vm))
@@ -86,6 +101,27 @@ int run_command(const Args& args) {
 
   const Extents& size = plan.size;
   const std::int64_t n = size.elements();
+  const std::string check = vm["check"].as<std::string>();
+  if (check != "auto" && check != "oracle" && check != "plane-waves")
+    throw UsageError("--check must be auto, oracle or plane-waves");
+  const bool oracle_fits = oracle_host_bytes(size) <= host_memory_bytes();
+  if (check == "plane-waves" || (check == "auto" && !oracle_fits && backend.name == "cuda")) {
+    if (backend.name != "cuda") throw UsageError("--check plane-waves runs on the cuda backend");
+    if (!settings.in_place || settings.options.direction != Direction::forward ||
+        settings.options.order != Order::natural || settings.options.scaling != Scaling::none)
+      throw UsageError("the closed-form check runs the forward transform in place in natural order, unscaled, "
+                       "then the scaled inverse (pass --in-place; no --inverse, --order, --scaling)" +
+                       std::string(oracle_fits ? "" : "; " + to_string(size) + " leaves no other check: its fp64 "
+                                                          "oracle needs " + std::to_string(oracle_host_bytes(size)) +
+                                                          " B of host memory"));
+    return run_closed_form_on_cuda(plan, how,
+                                   {vm["seed"].as<std::uint64_t>(), settings.repeats, bound, settings.per_kernel});
+  }
+  if (!oracle_fits)
+    throw OutOfMemory("checking " + to_string(size) + " against the fp64 oracle needs " +
+                      std::to_string(oracle_host_bytes(size)) + " B of host memory (input, output and reference); "
+                      "this machine has " + std::to_string(host_memory_bytes()) + " B (on a GPU, --backend cuda "
+                      "--in-place checks it in closed form instead)");
   Volume input(static_cast<std::size_t>(n)), output(input.size()), reference(input.size());
   validate::fill_random(input, vm["seed"].as<std::uint64_t>());
   validate::poison(output);

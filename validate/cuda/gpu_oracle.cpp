@@ -35,6 +35,16 @@ void DeviceBuffer::upload(const void* host) {
 void DeviceBuffer::download(void* host) const {
   cuda::check(cudaMemcpy(host, data_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy (download)");
 }
+void DeviceBuffer::upload(const void* host, std::size_t offset, std::size_t bytes) {
+  if (offset > bytes_ || bytes > bytes_ - offset) throw UsageError("DeviceBuffer::upload: range past the buffer");
+  cuda::check(cudaMemcpy(static_cast<char*>(data_) + offset, host, bytes, cudaMemcpyHostToDevice),
+              "cudaMemcpy (upload)");
+}
+void DeviceBuffer::download(void* host, std::size_t offset, std::size_t bytes) const {
+  if (offset > bytes_ || bytes > bytes_ - offset) throw UsageError("DeviceBuffer::download: range past the buffer");
+  cuda::check(cudaMemcpy(host, static_cast<const char*>(data_) + offset, bytes, cudaMemcpyDeviceToHost),
+              "cudaMemcpy (download)");
+}
 void DeviceBuffer::copy_from(const DeviceBuffer& other, void* stream) {
   if (other.bytes_ != bytes_) throw UsageError("DeviceBuffer::copy_from: the buffers differ in size");
   cuda::check(cudaMemcpyAsync(data_, other.data_, bytes_, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)),

@@ -27,6 +27,9 @@ class DeviceBuffer {
   std::size_t bytes() const { return bytes_; }
   void upload(const void* host);
   void download(void* host) const;
+  // `bytes` from byte `offset` of the buffer (a chunk of a volume too large to stage whole on the host).
+  void upload(const void* host, std::size_t offset, std::size_t bytes);
+  void download(void* host, std::size_t offset, std::size_t bytes) const;
   // Asynchronous on `stream` (a cudaStream_t; nullptr: the default stream, ordered with the other calls).
   void copy_from(const DeviceBuffer& other, void* stream = nullptr);
   void poison_nan();  // every byte 0xFF: every float and double a NaN

@@ -1,0 +1,24 @@
+// `fft3d run` checked in closed form (plane waves) on the GPU: for volumes whose fp64 oracle fits neither the host
+// nor the device, or when asked with --check plane-waves.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "commands.hpp"
+#include "fft3d/plan_ir.hpp"
+
+namespace fft3d::cli {
+
+struct ClosedFormSettings {
+  std::uint64_t seed = 1;  // of the waves' frequencies and amplitudes
+  int repeats = 1;
+  double bound = 2e-6;     // relative L2, fp32
+  bool per_kernel = false; // each kernel's time and its copy twin's, after the transform's
+};
+
+// Runs in place, natural order; returns the exit code. Throws GpuUnavailable, OutOfMemory (the volume or a
+// workspace does not fit), UsageError.
+int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const ClosedFormSettings& settings);
+
+}  // namespace fft3d::cli
