@@ -21,6 +21,15 @@ void write_tile_position(SourceWriter& out, const KernelSpec& spec, const AxisTi
   out.close();
 }
 
+// tile_offset(e): the global offset of tile element e from the tile's origin; tile_offset(a | b) = tile_offset(a) +
+// tile_offset(b) for a and b without common bits.
+void write_tile_offset(SourceWriter& out, const KernelSpec& spec) {
+  out.open("__device__ __forceinline__ long long tile_offset(unsigned e)");
+  out.line("return tile_pos_x(e) + " + str(spec.size.nx) + "LL * (tile_pos_y(e) + " + str(spec.size.ny) +
+           "LL * tile_pos_z(e));");
+  out.close();
+}
+
 void write_shared_address(SourceWriter& out, const SharedLayout& layout) {
   out.line("// shared layout: " + to_string(layout));
   out.open("__device__ __forceinline__ unsigned smem(unsigned e)");
@@ -112,6 +121,7 @@ void write_digit_reversal_function(SourceWriter& out, const std::string& name,
 
 void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
   for (const AxisTile& axis : spec.axes) write_tile_position(out, spec, axis);
+  if (spec.load_in_first_pass) write_tile_offset(out, spec);
   write_shared_address(out, spec.shared);
   for (const AxisTile& axis : spec.axes) {
     if (axis.reversal_radices.empty()) continue;

@@ -28,7 +28,8 @@ void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage
 
 // Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
 // stage's radix) does: the natural-order writes permute the group. The kernel's last pass with store_in_last_pass
-// writes global memory instead, with no barrier before or after (no thread reads the tile again).
+// writes global memory instead, with no barrier after (no thread reads the tile again) and none before unless the
+// tile is spread over a cluster.
 void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t index, const tile::SplitPass& pass) {
   const TileStage& stage = spec.stages[index];
   const bool cross = tile::pass_crosses_parts(spec, stage, pass);
@@ -43,7 +44,9 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   write_butterfly_reads(out, spec, pass.element_step, pass.radix, held + "[it]", cross);
   out.line(radix_function_name(pass.radix) + "(" + held + "[it]);");
   out.close();
-  if (!store_global) write_barrier(out, cross);
+  // Stores to global memory need no barrier, except in a tile spread over a cluster: every block's loads (of its
+  // own part) come before any block's stores (to the whole tile's positions), in place.
+  if (!store_global || spec.tile_blocks > 1) write_barrier(out, cross || spec.tile_blocks > 1);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
   out.line("const unsigned base = (b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +
            str(group_shift + tile::log2_exact(pass.radix)) + ");");

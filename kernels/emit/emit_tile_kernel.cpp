@@ -195,9 +195,12 @@ void write_butterfly_base(SourceWriter& out, std::int64_t element_step, std::int
            str(low_bits + field_bits) + ");");
 }
 
-// A first pass reading global memory issues every load of the thread before its first DFT when they fit in this
-// many registers pairs (the radix-16 passes of 1024-thread blocks hold 16 values already).
-constexpr std::int64_t max_values_in_flight = 16;
+// A first pass reading global memory issues every load of the thread before its first DFT when they fit in a
+// quarter of the registers a thread has (65536 per SM over the block: 16 values for 1024 threads, which the
+// radix-16 passes of such blocks hold already; 32 for 512).
+std::int64_t max_values_in_flight(const KernelSpec& spec) {
+  return std::min<std::int64_t>(32, 16384 / spec.threads);
+}
 
 }  // namespace
 
@@ -211,13 +214,15 @@ void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64
   out.close();
 }
 
+// The inputs' global offsets are the butterfly's first one plus tile_offset(k * element_step), a constant once k is
+// unrolled: `base` has zeros in the k field, and a tile element's offset adds over disjoint bit fields.
 void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
                                   std::int64_t radix, const std::string& values) {
   write_butterfly_base(out, element_step, radix);
+  write_global_offset(out, spec, "base");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
-  write_global_offset(out, spec, "base + k * " + str(element_step) + "u");
-  out.line("float2 input = in[g];");
+  out.line("float2 input = in[g + tile_offset(k * " + str(element_step) + "u)];");
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") input.y = -input.y;");
   out.line(values + "[k] = input;");
   out.close();
@@ -238,7 +243,7 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
   if (loop.cross) write_barrier(out, true);  // every part's previous pass is done
   const std::string radix = str(loop.radix);
   const std::int64_t iterations = held_iterations(spec, loop.radix);
-  if (loop.load_global && iterations * loop.radix <= max_values_in_flight) {
+  if (loop.load_global && iterations * loop.radix <= max_values_in_flight(spec)) {
     out.line("float2 loaded[" + str(iterations) + "][" + radix + "];  // every load in flight before the first DFT");
     open_held_butterfly_loop(out, spec, loop.element_step, loop.radix, loop.cross, iterations);
     write_butterfly_global_reads(out, spec, loop.element_step, loop.radix, "loaded[it]");

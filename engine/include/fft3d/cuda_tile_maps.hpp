@@ -98,8 +98,8 @@ std::int64_t split_output_element(const TileStage& stage, std::int64_t base, std
 std::int64_t split_output_frequency(const TileStage& stage, std::int64_t base, std::int64_t m);
 
 // Whether a pass crosses parts: an in-register stage by its butterflies; a split stage's inner pass likewise; its
-// last pass also when the stage's whole group does (its writes permute the group). (The pass is one of
-// split_passes(stage).)
+// last pass also when the stage's whole group does (its writes permute the group), unless it is the kernel's last
+// pass and writes global memory (KernelSpec::store_in_last_pass). (The pass is one of split_passes(stage).)
 bool stage_crosses_parts(const KernelSpec& spec, const TileStage& stage);
 bool pass_crosses_parts(const KernelSpec& spec, const TileStage& stage, const SplitPass& pass);
 
@@ -117,6 +117,7 @@ std::int64_t natural_destination(const KernelSpec& spec, std::int64_t p);
 struct ButterflyPass {
   std::int64_t radix = 1;
   std::int64_t element_step = 1;
+  bool cross = false;  // its butterflies are split between the parts of a spread tile by the top bits (crosses_parts)
 };
 ButterflyPass first_pass(const KernelSpec& spec);
 ButterflyPass last_pass(const KernelSpec& spec);

@@ -26,7 +26,9 @@ namespace {
 
 // What crossing parts costs with the part field at `shift`: the passes that go through distributed shared memory
 // (first: how many; then their radices, as larger radices hold more values in registers around the remote
-// accesses) and a store that reads other parts (natural order inside the tile).
+// accesses), and a store that reads other parts (natural order inside the tile). A split last stage stores its
+// outputs to global memory from its last pass (global_passes.cpp), so that pass crosses only by its reads, and no
+// store reads the tile.
 std::pair<int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
   spec.part_shift = shift;
   int passes = 0;
@@ -35,15 +37,25 @@ std::pair<int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
     passes += cross;
     radices += cross ? radix : 0;
   };
-  for (const TileStage& stage : spec.stages) {
-    if (!stage.is_split()) count(tile::stage_crosses_parts(spec, stage), stage.sub.radix);
-    else
-      for (const tile::SplitPass& pass : tile::split_passes(stage))
-        count(tile::pass_crosses_parts(spec, stage, pass), pass.radix);
+  const bool split_last = spec.stages.back().is_split();
+  bool last_reads_cross = false;
+  for (std::size_t s = 0; s < spec.stages.size(); ++s) {
+    const TileStage& stage = spec.stages[s];
+    if (!stage.is_split()) {
+      count(tile::stage_crosses_parts(spec, stage), stage.sub.radix);
+      continue;
+    }
+    for (const tile::SplitPass& pass : tile::split_passes(stage)) {
+      const bool last = split_last && s + 1 == spec.stages.size() && pass.last;
+      last_reads_cross |= last && tile::crosses_parts(spec, pass.element_step, pass.radix);
+      count(last ? last_reads_cross : tile::pass_crosses_parts(spec, stage, pass), pass.radix);
+    }
   }
-  for (const AxisTile& axis : spec.axes)
-    if (!axis.reversal_radices.empty())
-      count(tile::crosses_parts(spec, tile::axis_linear_stride(spec, axis.axis), axis.length), axis.length);
+  if (!split_last) {
+    for (const AxisTile& axis : spec.axes)
+      if (!axis.reversal_radices.empty())
+        count(tile::crosses_parts(spec, tile::axis_linear_stride(spec, axis.axis), axis.length), axis.length);
+  }
   return {passes, radices};
 }
 

@@ -1,12 +1,13 @@
 // Rule: global memory reached from the butterfly passes. A tile kernel's load phase writes the tile to shared memory
 // only for the first pass to read it back, and its store phase reads back what the last pass wrote: two sweeps of
-// the tile through shared memory and two barriers each. When one block holds the tile, the first pass can read its
-// inputs from global memory and the last pass can write its outputs there (natural order by natural_destination),
-// as long as those accesses stay whole 128-byte segments: a butterfly's inputs are element_step apart, so a pass
-// whose step is at least one 16-element X run keeps the 32 threads of a warp on whole runs. Conditions:
+// the tile through shared memory and two barriers each. The first pass can read its inputs from global memory and
+// the last pass can write its outputs there (natural order by natural_destination), as long as those accesses stay
+// whole 128-byte segments: a butterfly's inputs are element_step apart, so a pass whose step is at least one
+// 16-element X run keeps the 32 threads of a warp on whole runs. Conditions:
 // - at least two passes, so a barrier separates the last global load from the first global store (in place);
 // - the load: no strided natural-order store across a cluster (its arrive follows a load phase);
-// - the store: no cluster (the exchange and strided forms store from shared memory after cluster barriers).
+// - the store: no natural order across a cluster (the exchange and strided forms store from shared memory after
+//   cluster barriers); a tile spread over a cluster's blocks only where those passes stay in each block's part.
 // Why: the one-block 128 KB tiles of the hopper table spend their time over the copy twin in shared-memory sweeps
 // that no other block overlaps (bench/NOTES.md, versions 5 and 6).
 #include "lowering_rules.hpp"
@@ -14,17 +15,17 @@
 namespace fft3d::tile {
 namespace {
 
-ButterflyPass stage_pass(const TileStage& stage, bool first) {
-  if (!stage.is_split()) return {stage.sub.radix, stage.element_step};
+ButterflyPass stage_pass(const KernelSpec& spec, const TileStage& stage, bool first) {
+  if (!stage.is_split()) return {stage.sub.radix, stage.element_step, stage_crosses_parts(spec, stage)};
   const std::vector<SplitPass> passes = split_passes(stage);
   const SplitPass& pass = first ? passes.front() : passes.back();
-  return {pass.radix, pass.element_step};
+  return {pass.radix, pass.element_step, pass_crosses_parts(spec, stage, pass)};
 }
 
 }  // namespace
 
-ButterflyPass first_pass(const KernelSpec& spec) { return stage_pass(spec.stages.front(), true); }
-ButterflyPass last_pass(const KernelSpec& spec) { return stage_pass(spec.stages.back(), false); }
+ButterflyPass first_pass(const KernelSpec& spec) { return stage_pass(spec, spec.stages.front(), true); }
+ButterflyPass last_pass(const KernelSpec& spec) { return stage_pass(spec, spec.stages.back(), false); }
 
 int butterfly_passes(const KernelSpec& spec) {
   int passes = 0;
@@ -49,14 +50,20 @@ namespace fft3d::lowering {
 
 void reach_global_from_passes(KernelSpec& spec) {
   spec.load_in_first_pass = spec.store_in_last_pass = false;
-  if (spec.role != KernelRole::tile || spec.tile_blocks > 1 || tile::butterfly_passes(spec) < 2) return;
+  if (spec.role != KernelRole::tile || tile::butterfly_passes(spec) < 2) return;
+  // A tile spread over a cluster: each block loads the inputs of its share of the first pass's butterflies (when
+  // that pass crosses parts, its writes reach the other blocks' shared memory), and stores from a split last pass
+  // only, whose cluster barrier between its reads and its writes keeps every block's loads ahead of every store.
+  const bool spread_store = spec.tile_blocks == 1 || spec.stages.back().is_split();
   // Block 0 stands for all: the others' accesses are its own moved by their origin, a whole number of 16-element
   // X runs (and of rows), which keeps every segment whole or split alike. (check_coalescing, which `explain` and
   // the tests run, checks the last block too.) The check is what lowering spends most of its time on.
   const bool cluster_store = spec.tiles_per_cluster() > 1;
   const bool load = (!cluster_store || tile::exchanges_across_cluster(spec)) &&
                     tile::check_first_pass_loads(spec, 0).coalesced();
-  const bool store = !cluster_store && tile::check_last_pass_stores(spec, 0).coalesced();
+  KernelSpec storing = spec;  // the last pass's butterflies as they run when it writes global memory
+  storing.store_in_last_pass = true;
+  const bool store = spread_store && !cluster_store && tile::check_last_pass_stores(storing, 0).coalesced();
   spec.load_in_first_pass = load;
   spec.store_in_last_pass = store;
 }

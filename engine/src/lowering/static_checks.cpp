@@ -98,22 +98,26 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, const std::
   }
 }
 
-// A butterfly pass reaching global memory: butterfly b = thread + i*threads, one request per (warp, k);
-// `offset(base, k)` is the global element the thread whose butterfly starts at `base` touches.
+// A butterfly pass reaching global memory: the part's butterfly b = part_butterfly(thread + i*threads) (split
+// between the parts of a spread tile as the pass's crossing says), one request per (warp, k); `offset(base, k)` is
+// the global element the thread whose butterfly starts at `base` touches.
 template <class Offset>
 void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t block, const std::string& phase,
                 Offset offset, CoalescingReport& report) {
-  const std::int64_t butterflies = spec.tile_elements / pass.radix;
-  for (std::int64_t first = 0; first < butterflies; first += warp)
-    for (std::int64_t k = 0; k < pass.radix; ++k) {
-      std::vector<std::int64_t> offsets;
-      for (std::int64_t b = first; b < std::min(first + warp, butterflies); ++b)
-        offsets.push_back(offset(butterfly_base(pass.element_step, pass.radix, b), k));
-      check_request(std::move(offsets), [&] {
-        return "block " + std::to_string(block) + " " + phase + " butterflies " + std::to_string(first) +
-               "+ input " + std::to_string(k);
-      }, report);
-    }
+  const std::int64_t butterflies = spec.part_elements() / pass.radix;
+  for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
+    for (std::int64_t first = 0; first < butterflies; first += warp)
+      for (std::int64_t k = 0; k < pass.radix; ++k) {
+        std::vector<std::int64_t> offsets;
+        for (std::int64_t local = first; local < std::min(first + warp, butterflies); ++local) {
+          const std::int64_t b = part_butterfly(spec, pass.element_step, pass.radix, pass.cross, part, local);
+          offsets.push_back(offset(butterfly_base(pass.element_step, pass.radix, b), k));
+        }
+        check_request(std::move(offsets), [&] {
+          return "block " + std::to_string(block) + " part " + std::to_string(part) + " " + phase + " butterflies " +
+                 std::to_string(first) + "+ input " + std::to_string(k);
+        }, report);
+      }
 }
 
 void check_first_pass_loads(const KernelSpec& spec, std::int64_t block, CoalescingReport& report) {

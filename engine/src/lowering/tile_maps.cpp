@@ -117,7 +117,9 @@ bool stage_crosses_parts(const KernelSpec& spec, const TileStage& stage) {
 }
 
 bool pass_crosses_parts(const KernelSpec& spec, const TileStage& stage, const SplitPass& pass) {
-  return crosses_parts(spec, pass.element_step, pass.radix) || (pass.last && stage_crosses_parts(spec, stage));
+  const bool writes_global = pass.last && spec.store_in_last_pass && stage == spec.stages.back();
+  return crosses_parts(spec, pass.element_step, pass.radix) ||
+         (pass.last && !writes_global && stage_crosses_parts(spec, stage));
 }
 
 std::int64_t part_butterfly(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
