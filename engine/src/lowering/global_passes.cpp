@@ -7,9 +7,9 @@
 // - at least two passes, so a barrier separates the last global load from the first global store (in place);
 // - the load: no strided natural-order store across a cluster (its arrive follows a load phase);
 // - the store: no natural order across a cluster (the exchange and strided forms store from shared memory after
-//   cluster barriers); a tile spread over a cluster's blocks only where those passes stay in each block's part.
+//   cluster barriers); in a tile spread over a cluster's blocks, a split last stage (see below).
 // Why: the one-block 128 KB tiles of the hopper table spend their time over the copy twin in shared-memory sweeps
-// that no other block overlaps (bench/NOTES.md, versions 5 and 6).
+// that no other block overlaps (bench/NOTES.md, versions 5 and 6); spread tiles gain the same (version 9).
 #include "lowering_rules.hpp"
 
 namespace fft3d::tile {
