@@ -89,9 +89,10 @@ std::optional<int> passes_on_its_profile(const Plan& plan) {
   try {
     const LoweredPlan lowered = lower_plan(plan, *profile);
     int passes = static_cast<int>(lowered.kernels.size()) + (lowered.reorder ? 1 : 0);
-    // A tile spread over a cluster ran at 2.1-2.4 times its copy twin on an H100 (bench/NOTES.md, version 5): its
-    // passes through distributed shared memory cost about two more passes.
-    for (const KernelSpec& spec : lowered.kernels) passes += spec.tile_blocks > 1 ? 2 : 0;
+    // A tile spread over a cluster costs more than its pass (H100, bench/NOTES.md versions 5 and 9): over 4-8
+    // blocks 2.2-2.7 times its copy twin (most of a crossing pass's values are remote), about two more passes; over
+    // 2 blocks, with the crossing in a first pass that loads from global memory, 1.27-1.33 times, one more.
+    for (const KernelSpec& spec : lowered.kernels) passes += spec.tile_blocks > 2 ? 2 : spec.tile_blocks - 1;
     return passes;
   } catch (const LoweringError&) {
     return std::nullopt;
