@@ -9,6 +9,7 @@
 
 #include "fft3d/cuda_compiler.hpp"
 #include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {
@@ -80,6 +81,26 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
       }
       EXPECT_GE(crossing, 1);  // every part bit is some stage's: at least one pass reaches other blocks
     }
+}
+
+// What the planner is told a spread kernel costs (lowering/lower_plan.cpp, measured in bench/NOTES.md versions 9
+// and 10): one extra pass over 2 blocks, whose first pass crosses parts; two over 8. And the 2-block spread of a
+// 2048-point line keeps both global passes, with only its first pass crossing.
+TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
+  const Plan lines = parse_plan("size: [2048, 2048, 2048]\narch: hopper\nplan: \"{Y(1, 2048, 1, 2048, no-tw)} "
+                                "{Z(1, 2048, 1, 2048, no-tw)} {X(1, 2048, 1, 2048, no-tw)}\"\n").plan;
+  EXPECT_EQ(passes_on_its_profile(lines), 3 + 2);
+  const KernelSpec y = lower_plan(lines, *find_arch_profile("hopper")).kernels[0];
+  ASSERT_EQ(y.tile_blocks, 2);
+  EXPECT_TRUE(y.load_in_first_pass);
+  EXPECT_TRUE(y.store_in_last_pass);
+  const tile::ButterflyPass first = tile::first_pass(y), last = tile::last_pass(y);
+  EXPECT_TRUE(tile::crosses_parts(y, first.element_step, first.radix));
+  EXPECT_FALSE(last.cross);
+  const Plan eight = parse_plan("size: [512, 256, 256]\narch: hopper\nplan: \"{X(1, 512, 1, 512, no-tw), Y(1, 256, "
+                                "1, 256, no-tw)} {Z(1, 256, 1, 256, no-tw)}\"\n").plan;
+  ASSERT_EQ(lower_plan(eight, *find_arch_profile("hopper")).kernels[0].tile_blocks, 8);
+  EXPECT_EQ(passes_on_its_profile(eight), 2 + 2);
 }
 
 TEST(DistributedTile, KernelsCompileForSm90WithoutSpills) {
