@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <utility>
 #include <cstdint>
 #include <string>
@@ -12,8 +13,14 @@
 
 namespace fft3d::tile {
 
-// @pre v is a power of two. @post (1 << result) == v.
-int log2_exact(std::int64_t v);
+// @pre v is a power of two (else std::logic_error). @post (1 << result) == v. Inline: the static checks and the
+// layout search call it for every access they enumerate; (v & (v - 1)) rather than std::has_single_bit, which
+// without -mpopcnt is a libgcc call.
+[[noreturn]] void throw_not_a_power_of_two(std::int64_t v);
+inline int log2_exact(std::int64_t v) {
+  if (v <= 0 || (v & (v - 1)) != 0) throw_not_a_power_of_two(v);
+  return std::countr_zero(static_cast<std::uint64_t>(v));
+}
 
 // Tile-linear distance between consecutive local indices of `axis` (1 for X, EX for Y, EX*EY for Z).
 std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis);

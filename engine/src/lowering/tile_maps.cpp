@@ -7,12 +7,8 @@
 
 namespace fft3d::tile {
 
-int log2_exact(std::int64_t v) {
-  // (v & (v - 1)) rather than std::has_single_bit: without -mpopcnt that is a libgcc call, and the layout search
-  // calls this for every access it enumerates.
-  if (v <= 0 || (v & (v - 1)) != 0)
-    throw std::logic_error("log2_exact: " + std::to_string(v) + " is not a power of two");
-  return std::countr_zero(static_cast<std::uint64_t>(v));
+void throw_not_a_power_of_two(std::int64_t v) {
+  throw std::logic_error("log2_exact: " + std::to_string(v) + " is not a power of two");
 }
 
 std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis) {
