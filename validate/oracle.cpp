@@ -1,5 +1,7 @@
 #include "validate/oracle.hpp"
 
+#include <unistd.h>
+
 #include <fftw3.h>
 
 #include <algorithm>
@@ -191,6 +193,10 @@ ErrorReport compare(std::span<const std::complex<double>> out, std::span<const s
 
 ErrorReport compare(std::span<const std::complex<float>> out, std::span<const std::complex<double>> ref) {
   return compare_values(out, ref);
+}
+
+std::int64_t host_memory_bytes() {
+  return static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::int64_t>(sysconf(_SC_PAGE_SIZE));
 }
 
 void fill_random(std::span<std::complex<double>> data, std::uint64_t seed) {

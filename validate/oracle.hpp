@@ -28,6 +28,9 @@ struct ErrorReport {
 ErrorReport compare(std::span<const std::complex<double>> out, std::span<const std::complex<double>> ref);
 ErrorReport compare(std::span<const std::complex<float>> out, std::span<const std::complex<double>> ref);
 
+// Bytes of physical memory on this machine: what decides whether the fp64 oracle's volumes fit on the host.
+std::int64_t host_memory_bytes();
+
 // Random values uniform in [-1, 1) for both parts, from a seed (never zeros).
 void fill_random(std::span<std::complex<double>> data, std::uint64_t seed);
 // NaN in every value, so an unwritten output cannot pass.

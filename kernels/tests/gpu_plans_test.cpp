@@ -4,7 +4,6 @@
 // for the oracle, 2048^3, in closed form instead). Skipped without a GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -43,7 +42,7 @@ class GpuTest : public ::testing::Test {
 // (80 bytes per element with the fp32 buffers), on the device two fp32 volumes and cuFFT's fp64 one.
 bool oracle_check_fits(const Extents& size) {
   const double n = static_cast<double>(size.elements());
-  const double host = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  const double host = static_cast<double>(validate::host_memory_bytes());
   std::size_t free_bytes = 0, total_bytes = 0;
   cudaMemGetInfo(&free_bytes, &total_bytes);
   return 80.0 * n <= 0.8 * host && 32.0 * n <= static_cast<double>(total_bytes);

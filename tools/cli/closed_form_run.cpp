@@ -12,9 +12,9 @@
 #include "bench/gpu_timing.hpp"
 #include "closed_form_run.hpp"
 #include "cuda_report.hpp"
+#include "report_lines.hpp"
 #include "fft3d/cuda_engine.hpp"
 #include "fft3d/cuda_errors.hpp"
-#include "fft3d/plan_cost.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/cuda/closed_form_check.hpp"
 
@@ -23,13 +23,6 @@ namespace {
 
 using Complex32 = std::complex<float>;
 constexpr int wave_count = 4;
-
-void print_check(const std::string& what, const validate::ErrorReport& e, double bound) {
-  std::cout << std::scientific << std::setprecision(3) << what << "relative L2 " << e.relative_l2 << ", peak "
-            << e.peak_error << " at element " << e.peak_index;
-  if (e.non_finite > 0) std::cout << ", " << e.non_finite << " values not finite";
-  std::cout << " (bound " << bound << "): " << (e.passes(bound) ? "pass" : "FAIL") << "\n";
-}
 
 }  // namespace
 
@@ -61,8 +54,8 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
       [&] { engine.execute(data.get(), data.get(), inverse); });
   const validate::ErrorReport& error = checked.spectrum;
   const validate::ErrorReport& round_trip = checked.round_trip;
-  print_check("error     ", error, settings.bound);
-  print_check("roundtrip ", round_trip, settings.bound);
+  print_error("error     ", error, size, settings.bound);
+  print_error("roundtrip ", round_trip, size, settings.bound);
   if (!error.passes(settings.bound) || !round_trip.passes(settings.bound)) {
     std::cerr << "fft3d run: error: the result is over the fp32 error bound " << settings.bound
               << "; no timing is reported\n";
@@ -73,17 +66,10 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
   const bench::Timing ours = bench::time_on_gpu(
       [&](void* stream) { engine.execute(data.get(), data.get(), forward, stream); }, 1, settings.repeats, nullptr,
       undo);
-  const PlanCost cost = plan_cost(plan, sizeof(Complex32));
-  const double seconds = ours.median_ms / 1e3;
+  print_timing(plan, sizeof(Complex32), ours.median_ms / 1e3, ours.min_ms / 1e3, ours.max_ms / 1e3,
+               settings.repeats);
   const double one_pass_ms = 2.0 * static_cast<double>(bytes) / (memcpy_gbs * 1e6);
-  std::cout << std::fixed << std::setprecision(3) << "time      " << ours.median_ms << " ms median of "
-            << settings.repeats << " (min " << ours.min_ms << ", max " << ours.max_ms << ")\n"
-            << std::setprecision(2) << "GFlops    " << cost.paper_flops / seconds / 1e9 << " (5 N log2 N / t)\n"
-            << "bandwidth " << cost.bytes_moved / seconds / 1e9 << " GB/s (" << cost.passes << " passes, "
-            << cost.bytes_moved / 1e6 << " MB moved); paper's 8 N accesses / t: "
-            << 8.0 * static_cast<double>(n) * 2.0 * static_cast<double>(plan.kernels.size()) / seconds / 1e9
-            << " GB/s\n"
-            << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write, measured on "
+  std::cout << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write, measured on "
             << memcpy_bytes << " B), one pass of the volume " << one_pass_ms << " ms\n";
   try {
     bench::CufftC2C cufft(size);

@@ -2,15 +2,12 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
-
-#include <unistd.h>
 
 #include "backends.hpp"
 #include "closed_form_run.hpp"
 #include "fft3d/cuda_errors.hpp"
-#include "fft3d/plan_cost.hpp"
 #include "options.hpp"
+#include "report_lines.hpp"
 #include "validate/oracle.hpp"
 
 namespace fft3d::cli {
@@ -25,27 +22,10 @@ Timing summarize(std::vector<double> seconds) {
   return {seconds[seconds.size() / 2], seconds.front(), seconds.back()};
 }
 
-std::string coordinates(const Extents& size, std::int64_t index) {
-  std::ostringstream text;
-  text << '(' << index % size.nx << ", " << index / size.nx % size.ny << ", " << index / (size.nx * size.ny) << ')';
-  return text.str();
-}
-
-void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound) {
-  std::cout << std::scientific << std::setprecision(3) << what << "relative L2 " << e.relative_l2 << ", peak "
-            << e.peak_error << " at " << coordinates(size, e.peak_index);
-  if (e.non_finite > 0) std::cout << ", " << e.non_finite << " values not finite";
-  std::cout << " (bound " << bound << "): " << (e.passes(bound) ? "pass" : "FAIL") << "\n";
-}
-
 Direction opposite(Direction d) { return d == Direction::forward ? Direction::inverse : Direction::forward; }
 
 // The check against the fp64 oracle holds three fp64 volumes on the host (input, output, reference).
 std::int64_t oracle_host_bytes(const Extents& size) { return 3 * 16 * size.elements(); }
-
-std::int64_t host_memory_bytes() {
-  return static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::int64_t>(sysconf(_SC_PAGE_SIZE));
-}
 
 }  // namespace
 
@@ -104,7 +84,7 @@ int run_command(const Args& args) {
   const std::string check = vm["check"].as<std::string>();
   if (check != "auto" && check != "oracle" && check != "plane-waves")
     throw UsageError("--check must be auto, oracle or plane-waves");
-  const bool oracle_fits = oracle_host_bytes(size) <= host_memory_bytes();
+  const bool oracle_fits = oracle_host_bytes(size) <= validate::host_memory_bytes();
   if (check == "plane-waves" || (check == "auto" && !oracle_fits && backend.name == "cuda")) {
     if (backend.name != "cuda") throw UsageError("--check plane-waves runs on the cuda backend");
     if (!settings.in_place || settings.options.direction != Direction::forward ||
@@ -120,7 +100,7 @@ int run_command(const Args& args) {
   if (!oracle_fits)
     throw OutOfMemory("checking " + to_string(size) + " against the fp64 oracle needs " +
                       std::to_string(oracle_host_bytes(size)) + " B of host memory (input, output and reference); "
-                      "this machine has " + std::to_string(host_memory_bytes()) + " B (on a GPU, --backend cuda "
+                      "this machine has " + std::to_string(validate::host_memory_bytes()) + " B (on a GPU, --backend cuda "
                       "--in-place checks it in closed form instead)");
   Volume input(static_cast<std::size_t>(n)), output(input.size()), reference(input.size());
   validate::fill_random(input, vm["seed"].as<std::uint64_t>());
@@ -154,14 +134,8 @@ int run_command(const Args& args) {
     return exit_failed;
   }
 
-  const PlanCost cost = plan_cost(plan, settings.precision == Precision::fp64 ? 16 : 8);
-  const double accesses = 2.0 * static_cast<double>(plan.kernels.size());
-  std::cout << std::fixed << std::setprecision(3) << "time      " << time.median * 1e3 << " ms median of "
-            << settings.repeats << " (min " << time.min * 1e3 << ", max " << time.max * 1e3 << ")\n"
-            << std::setprecision(2) << "GFlops    " << cost.paper_flops / time.median / 1e9
-            << " (5 N log2 N / t)\nbandwidth " << cost.bytes_moved / time.median / 1e9 << " GB/s (" << cost.passes
-            << " passes, " << cost.bytes_moved / 1e6 << " MB moved); paper's 8 N accesses / t: "
-            << 8.0 * static_cast<double>(n) * accesses / time.median / 1e9 << " GB/s\n";
+  print_timing(plan, settings.precision == Precision::fp64 ? 16 : 8, time.median, time.min, time.max,
+               settings.repeats);
   if (backend.extra_report) backend.extra_report(settings, time.median, std::cout);
   return exit_ok;
 }

@@ -11,16 +11,24 @@ namespace {
 using Complex32 = std::complex<float>;
 constexpr std::int64_t chunk_elements = std::int64_t{1} << 26;  // 512 MiB of fp32 complex on the host at a time
 
+// visit(first, count) for the chunks of [0, n), in order.
+template <class Visit>
+void for_each_chunk(std::int64_t n, Visit visit) {
+  for (std::int64_t first = 0; first < n; first += chunk_elements)
+    visit(first, static_cast<std::size_t>(std::min(chunk_elements, n - first)));
+}
+
+std::size_t byte_offset(std::int64_t first) { return static_cast<std::size_t>(first) * sizeof(Complex32); }
+
 // compare(first, values) on every chunk of the device volume.
 template <class Compare>
 ErrorReport compare_chunks(std::int64_t n, const DeviceBuffer& data, Compare compare) {
   std::vector<Complex32> chunk(static_cast<std::size_t>(std::min(chunk_elements, n)));
   ChunkedError error;
-  for (std::int64_t first = 0; first < n; first += chunk_elements) {
-    const std::size_t count = static_cast<std::size_t>(std::min(chunk_elements, n - first));
-    data.download(chunk.data(), static_cast<std::size_t>(first) * sizeof(Complex32), count * sizeof(Complex32));
+  for_each_chunk(n, [&](std::int64_t first, std::size_t count) {
+    data.download(chunk.data(), byte_offset(first), count * sizeof(Complex32));
     error.add(compare(first, std::span<const Complex32>(chunk).first(count)));
-  }
+  });
   return error.report();
 }
 
@@ -33,11 +41,10 @@ ClosedFormResult check_in_closed_form(const PlaneWaves& waves, DeviceBuffer& dat
   if (data.bytes() != static_cast<std::size_t>(n) * sizeof(Complex32))
     throw UsageError("check_in_closed_form: the device buffer does not hold the fp32 complex volume");
   std::vector<Complex32> chunk(static_cast<std::size_t>(std::min(chunk_elements, n)));
-  for (std::int64_t first = 0; first < n; first += chunk_elements) {
-    const std::size_t count = static_cast<std::size_t>(std::min(chunk_elements, n - first));
+  for_each_chunk(n, [&](std::int64_t first, std::size_t count) {
     plane_wave_values(waves, first, std::span(chunk).first(count));
-    data.upload(chunk.data(), static_cast<std::size_t>(first) * sizeof(Complex32), count * sizeof(Complex32));
-  }
+    data.upload(chunk.data(), byte_offset(first), count * sizeof(Complex32));
+  });
   ClosedFormResult result;
   forward_in_place();
   result.spectrum = compare_chunks(n, data, [&](std::int64_t first, std::span<const Complex32> values) {

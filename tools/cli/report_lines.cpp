@@ -1,0 +1,38 @@
+#include "report_lines.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "fft3d/plan_cost.hpp"
+
+namespace fft3d::cli {
+namespace {
+
+std::string coordinates(const Extents& size, std::int64_t index) {
+  std::ostringstream text;
+  text << '(' << index % size.nx << ", " << index / size.nx % size.ny << ", " << index / (size.nx * size.ny) << ')';
+  return text.str();
+}
+
+}  // namespace
+
+void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound) {
+  std::cout << std::scientific << std::setprecision(3) << what << "relative L2 " << e.relative_l2 << ", peak "
+            << e.peak_error << " at " << coordinates(size, e.peak_index);
+  if (e.non_finite > 0) std::cout << ", " << e.non_finite << " values not finite";
+  std::cout << " (bound " << bound << "): " << (e.passes(bound) ? "pass" : "FAIL") << "\n";
+}
+
+void print_timing(const Plan& plan, std::int64_t element_bytes, double median, double min, double max, int repeats) {
+  const PlanCost cost = plan_cost(plan, element_bytes);
+  const double accesses = 2.0 * static_cast<double>(plan.kernels.size());
+  std::cout << std::fixed << std::setprecision(3) << "time      " << median * 1e3 << " ms median of " << repeats
+            << " (min " << min * 1e3 << ", max " << max * 1e3 << ")\n"
+            << std::setprecision(2) << "GFlops    " << cost.paper_flops / median / 1e9
+            << " (5 N log2 N / t)\nbandwidth " << cost.bytes_moved / median / 1e9 << " GB/s (" << cost.passes
+            << " passes, " << cost.bytes_moved / 1e6 << " MB moved); paper's 8 N accesses / t: "
+            << 8.0 * static_cast<double>(plan.size.elements()) * accesses / median / 1e9 << " GB/s\n";
+}
+
+}  // namespace fft3d::cli

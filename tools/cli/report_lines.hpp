@@ -1,0 +1,19 @@
+// Lines of the `fft3d run` report shared by its two checks (the fp64 oracle, the closed form).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fft3d/plan_ir.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::cli {
+
+// "<what>relative L2 ..., peak ... at (x, y, z) (bound ...): pass|FAIL".
+void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound);
+
+// time (median, min, max of `repeats` runs, in seconds), GFlops (5 N log2 N / t), bandwidth (the plan's bytes moved
+// at `element_bytes` per value) and the paper's 8 N accesses / t.
+void print_timing(const Plan& plan, std::int64_t element_bytes, double median, double min, double max, int repeats);
+
+}  // namespace fft3d::cli
