@@ -135,11 +135,12 @@ Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses
   // The fewest passes wins (a plan makes at least one pass per kernel, so the search stops there); ties keep the
   // order above.
   std::optional<Plan> best;
-  int best_passes = 0;
+  double best_passes = 0;
   for (const Plan& plan : candidates) {
-    if (best && static_cast<int>(plan.kernels.size()) >= best_passes) break;
+    if (best && static_cast<double>(plan.kernels.size()) >= best_passes) break;
     require_legal(plan);
-    const std::optional<int> made = passes ? passes(plan) : std::optional<int>(static_cast<int>(plan.kernels.size()));
+    const std::optional<double> made =
+        passes ? passes(plan) : std::optional<double>(static_cast<double>(plan.kernels.size()));
     if (made && (!best || *made < best_passes)) {
       best = plan;
       best_passes = *made;

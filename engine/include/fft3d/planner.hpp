@@ -29,9 +29,10 @@ std::vector<std::int64_t> balanced_radices(std::int64_t n, int stages);
 std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vector<std::int64_t>& radices);
 
 // The passes over memory a plan makes where it is meant to run (its kernels plus any digit-reversal pass natural
-// order needs), or nothing when it cannot run there (e.g. a tile over the profile's shared memory): the CUDA
-// lowering's answer. The planner knows nothing of tiles; a caller that does passes this.
-using PlanPasses = std::function<std::optional<int>(const Plan&)>;
+// order needs), in pass-equivalents where a kernel costs more than one pass, or nothing when it cannot run there
+// (e.g. a tile over the profile's shared memory): the CUDA lowering's answer. The planner knows nothing of tiles; a
+// caller that does passes this.
+using PlanPasses = std::function<std::optional<double>(const Plan&)>;
 
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
 // profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the

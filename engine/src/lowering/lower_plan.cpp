@@ -1,6 +1,7 @@
 // Lowering: a legal plan and a profile to one KernelSpec per kernel (plus the digit-reversal pass when natural
 // order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
 #include <sstream>
+#include <vector>
 
 #include "fft3d/checks.hpp"
 #include "fft3d/cuda_tile_maps.hpp"
@@ -83,16 +84,57 @@ std::int64_t LoweredPlan::workspace_bytes() const {
 
 namespace fft3d {
 
-std::optional<int> passes_on_its_profile(const Plan& plan) {
+namespace {
+
+// Whether a pass of a spread tile other than a first pass that loads from global memory reads or writes other
+// blocks' shared memory (tile::pass_crosses_parts). Such a first pass only stores to the other parts, and stores do
+// not wait.
+bool crosses_after_its_global_loads(const KernelSpec& spec) {
+  std::vector<bool> crossing;  // per pass, in execution order
+  for (const TileStage& stage : spec.stages) {
+    if (!stage.is_split()) {
+      crossing.push_back(tile::stage_crosses_parts(spec, stage));
+      continue;
+    }
+    for (const tile::SplitPass& pass : tile::split_passes(stage))
+      crossing.push_back(tile::pass_crosses_parts(spec, stage, pass));
+  }
+  for (std::size_t p = spec.load_in_first_pass ? 1 : 0; p < crossing.size(); ++p)
+    if (crossing[p]) return true;
+  return false;
+}
+
+// What one kernel costs beyond its pass: its time over its copy twin's on an H100, less one (bench/NOTES.md
+// versions 5, 9, 11 and 12). A tile spread over 4-8 blocks of a cluster: 2.2-2.7 (most of a crossing pass's values
+// are remote). Over 2 blocks: 1.27-1.56 when only the first pass, loading from global memory, crosses; 1.6-2.3 when
+// a pass in the middle reads and writes the other block. The natural-order exchange across a cluster of tiles reads
+// (C-1)/C of the tile from other blocks: 1.8-2.3 with one block per multiprocessor and a cluster of 4-8, 1.2-1.5 for
+// a cluster of 2 or with several blocks per multiprocessor to overlap it. A tile that leaves room for one block per
+// multiprocessor: 1.07-1.11 where its passes reach global memory. Measured on Hopper only: on the Tesla and Fermi
+// profiles a kernel counts one pass, as in the paper.
+double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) {
+  if (profile.name != "hopper") return 0.0;
+  const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
+  double extra = 0.0;
+  if (spec.tile_blocks > 2) extra = 1.5;
+  if (spec.tile_blocks == 2) extra = crosses_after_its_global_loads(spec) ? 1.2 : 0.4;
+  if (tile::exchanges_across_cluster(spec)) {
+    const double remote = 1.0 - 1.0 / static_cast<double>(spec.tiles_per_cluster());
+    extra += remote * (one_block_per_multiprocessor ? 1.2 : 0.6);
+  }
+  if (one_block_per_multiprocessor) extra += 0.1;
+  return extra;
+}
+
+}  // namespace
+
+std::optional<double> passes_on_its_profile(const Plan& plan) {
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
   if (!profile) return std::nullopt;
   try {
     const LoweredPlan lowered = lower_plan(plan, *profile);
-    int passes = static_cast<int>(lowered.kernels.size()) + (lowered.reorder ? 1 : 0);
-    // A tile spread over a cluster costs more than its pass (H100, bench/NOTES.md versions 5 and 9): over 4-8
-    // blocks 2.2-2.7 times its copy twin (most of a crossing pass's values are remote), about two more passes; over
-    // 2 blocks, with the crossing in a first pass that loads from global memory, 1.27-1.33 times, one more.
-    for (const KernelSpec& spec : lowered.kernels) passes += spec.tile_blocks > 2 ? 2 : spec.tile_blocks - 1;
+    double passes = static_cast<double>(lowered.kernels.size()) + (lowered.reorder ? 1 : 0);
+    for (const KernelSpec& spec : lowered.kernels) passes += cost_beyond_one_pass(spec, *profile);
     return passes;
   } catch (const LoweringError&) {
     return std::nullopt;
