@@ -1,7 +1,8 @@
-// Every kernel of every shipped plan compiles with NVRTC for sm_90 without spills (no GPU needed), and the source
-// starts with its header.
+// Every kernel of every shipped plan compiles with NVRTC for sm_90 without spills and within its profile's
+// registers per thread (no GPU needed), and the source starts with its header.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -24,6 +25,9 @@ void compile_all(const NamedPlan& named) {
     ASSERT_NO_THROW(compiled = compile_kernel(spec, 90)) << named.name << " kernel " << spec.kernel_index;
     EXPECT_FALSE(compiled.report.spills()) << named.name << " " << spec.entry_name() << "\n" << compiled.report.log;
     EXPECT_GT(compiled.report.registers, 0) << compiled.report.log;
+    // sm_90 allocates registers per thread in units of 8, so ptxas meets Fermi's 63 with 64.
+    const int limit = find_arch_profile(spec.profile)->max_registers_per_thread;
+    EXPECT_LE(compiled.report.registers, (limit + 7) / 8 * 8) << named.name << " " << spec.entry_name();
     std::cout << named.name << " kernel " << spec.kernel_index << ": " << compiled.report.registers
               << " registers, " << compiled.report.spill_store_bytes << "/" << compiled.report.spill_load_bytes
               << " B spilled, " << spec.shared_bytes << " B shared, "
@@ -37,6 +41,14 @@ TEST(NvrtcCompile, EveryShippedKernelCompilesForSm90WithoutSpills) {
 
 TEST(NvrtcCompile, TheGpuTestsRandomPlansCompile) {
   for (const NamedPlan& named : gpu_random_plans()) compile_all(named);
+}
+
+// A profile's register limit under the hardware's reaches ptxas (Fermi's 63); Hopper's 255 adds no option.
+TEST(NvrtcCompile, OptionsCarryTheProfilesRegisterLimit) {
+  const std::vector<std::string> fermi = nvrtc_options(90, find_arch_profile("fermi")->max_registers_per_thread);
+  EXPECT_NE(std::find(fermi.begin(), fermi.end(), "--maxrregcount=63"), fermi.end());
+  const std::vector<std::string> hopper = nvrtc_options(90, find_arch_profile("hopper")->max_registers_per_thread);
+  for (const std::string& option : hopper) EXPECT_EQ(option.find("maxrregcount"), std::string::npos) << option;
 }
 
 TEST(NvrtcCompile, SourceStartsWithItsHeader) {

@@ -37,10 +37,13 @@ std::string kernel_cache_directory();
 // NVRTC's version as "13.0".
 std::string nvrtc_version_text();
 
-// The NVRTC options used for `arch` (e.g. 90): sm_<arch>, -std=c++17, ptxas verbose.
-std::vector<std::string> nvrtc_options(int arch);
+// The NVRTC options used for `arch` (e.g. 90): sm_<arch>, -std=c++17, ptxas verbose, and a register limit where the
+// kernel's profile has one below the hardware's 255 (ArchProfile::max_registers_per_thread: Fermi's 63), so a
+// kernel of that profile's tuning table fits the register file the table was tuned for (on sm_90 to within the
+// allocation unit of 8 registers per thread: ptxas meets 63 with 64).
+std::vector<std::string> nvrtc_options(int arch, int max_registers_per_thread = 255);
 
-// Compiles the spec's generated source for sm_<arch>, or loads it from the cache keyed by the hash of (spec text,
+// Compiles the spec's generated source for sm_<arch> within its profile's register limit, or loads it from the cache keyed by the hash of (spec text,
 // generated source, arch, NVRTC version, options). On failure the source is kept next to the log and CompileError
 // names both paths.
 CompiledKernel compile_kernel(const KernelSpec& spec, int arch);

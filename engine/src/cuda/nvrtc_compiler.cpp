@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "fft3d/arch_profile.hpp"
 #include "fft3d/cuda_compiler.hpp"
 #include "fft3d/cuda_errors.hpp"
 #include "fft3d/cuda_source.hpp"
@@ -60,13 +61,17 @@ std::string nvrtc_version_text() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-std::vector<std::string> nvrtc_options(int arch) {
-  return {"--gpu-architecture=sm_" + std::to_string(arch), "--std=c++17", "--ptxas-options=-v"};
+std::vector<std::string> nvrtc_options(int arch, int max_registers_per_thread) {
+  std::vector<std::string> options = {"--gpu-architecture=sm_" + std::to_string(arch), "--std=c++17",
+                                      "--ptxas-options=-v"};
+  if (max_registers_per_thread < 255) options.push_back("--maxrregcount=" + std::to_string(max_registers_per_thread));
+  return options;
 }
 
 CompiledKernel compile_kernel(const KernelSpec& spec, int arch) {
   const std::string source = emit_cuda_source(spec);
-  const std::vector<std::string> options = nvrtc_options(arch);
+  const std::optional<ArchProfile> profile = find_arch_profile(spec.profile);
+  const std::vector<std::string> options = nvrtc_options(arch, profile ? profile->max_registers_per_thread : 255);
   // The key covers the spec and the generated kernel text (an emitter change must not hit a stale entry) but not
   // the header comment that names the plan file.
   std::string key_material = to_string(spec) + "\n" + emit_cuda_kernel_text(spec) + "\narch " + std::to_string(arch) + "\nnvrtc " +
