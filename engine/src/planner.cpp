@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <regex>
+#include <string>
 
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
@@ -104,7 +105,10 @@ Plan candidate_plan(const Extents& size, const std::string& arch, std::int64_t y
 
 }  // namespace
 
-Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes) {
+std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,
+                                     int count) {
+  if (count < 1)
+    throw UsageError("the planner's candidates: asked for " + std::to_string(count) + ", expected at least 1");
   const std::optional<ArchProfile> profile = find_arch_profile(arch);
   if (!profile) throw UsageError("unknown arch '" + arch + "': expected one of " + arch_profile_names());
   for (Axis axis : all_axes)
@@ -132,24 +136,31 @@ Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses
   }
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Plan& a, const Plan& b) { return a.kernels.size() < b.kernels.size(); });
-  // The fewest passes wins (a plan makes at least one pass per kernel, so the search stops there); ties keep the
-  // order above.
-  std::optional<Plan> best;
-  double best_passes = 0;
+  // The fewest passes win (a plan makes at least one pass per kernel, so the search stops once the count-th best
+  // costs no more than the next candidate's kernels); ties keep the order above; a plan already ranked is skipped.
+  std::vector<RankedPlan> best;
   for (const Plan& plan : candidates) {
-    if (best && static_cast<double>(plan.kernels.size()) >= best_passes) break;
+    if (static_cast<int>(best.size()) == count && static_cast<double>(plan.kernels.size()) >= best.back().passes)
+      break;
     require_legal(plan);
     const std::optional<double> made =
         passes ? passes(plan) : std::optional<double>(static_cast<double>(plan.kernels.size()));
-    if (made && (!best || *made < best_passes)) {
-      best = plan;
-      best_passes = *made;
-    }
+    if (!made) continue;
+    const bool ranked = std::any_of(best.begin(), best.end(), [&](const RankedPlan& r) { return r.plan == plan; });
+    if (ranked || (static_cast<int>(best.size()) == count && *made >= best.back().passes)) continue;
+    const auto at = std::upper_bound(best.begin(), best.end(), *made,
+                                     [](double cost, const RankedPlan& r) { return cost < r.passes; });
+    best.insert(at, RankedPlan{plan, *made});
+    if (static_cast<int>(best.size()) > count) best.pop_back();
   }
-  if (!best)
+  if (best.empty())
     throw UsageError("size " + to_string(size) + ": no decomposition the default planner tries fits the " + arch +
                      " profile");
-  return *best;
+  return best;
+}
+
+Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes) {
+  return ranked_plans(size, arch, passes, 1).front().plan;
 }
 
 Extents parse_extents(const std::string& text) {

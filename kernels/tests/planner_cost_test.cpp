@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/diagnostics.hpp"
 #include "fft3d/kernel_spec.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/plan_table.hpp"
@@ -58,6 +59,24 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
   ASSERT_EQ(flat.kernels.size(), 2u);
   const LoweredPlan lowered = lower_plan(flat, *find_arch_profile("hopper"));
   EXPECT_EQ(lowered.kernels[1].tiles_per_cluster(), 2);
+}
+
+// Measured planning's candidates: distinct, cheapest first by the same costs, and led by the default plan.
+TEST(PlannerCost, RankedPlansAreDistinctCheapestFirstAndLedByTheDefault) {
+  for (const Extents& size : {Extents{256, 256, 256}, Extents{1024, 1024, 16}, Extents{128, 256, 512}}) {
+    SCOPED_TRACE(to_string(size));
+    const std::vector<RankedPlan> ranked = ranked_plans(size, "hopper", passes_on_its_profile, 4);
+    ASSERT_EQ(ranked.size(), 4u);
+    EXPECT_EQ(ranked.front().plan, default_plan(size, "hopper", passes_on_its_profile));
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      EXPECT_DOUBLE_EQ(ranked[i].passes, *passes_on_its_profile(ranked[i].plan));
+      if (i > 0) {
+        EXPECT_LE(ranked[i - 1].passes, ranked[i].passes);
+      }
+      for (std::size_t j = 0; j < i; ++j) EXPECT_NE(ranked[i].plan, ranked[j].plan);
+    }
+  }
+  EXPECT_THROW(ranked_plans({256, 256, 256}, "hopper", passes_on_its_profile, 0), UsageError);
 }
 
 }  // namespace

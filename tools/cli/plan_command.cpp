@@ -1,23 +1,115 @@
+// `fft3d plan`: the default planner's plan for a size, or with --measure N the fastest of its N best candidates
+// timed on this machine's GPU (each checked against the fp64 cuFFT Z2Z oracle before its time counts).
 #include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 
+#include "fft3d/cuda_errors.hpp"
 #include "fft3d/planner.hpp"
 #include "options.hpp"
+#ifdef FFT3D_HAVE_CUDA
+#include "bench/gpu_timing.hpp"
+#include "fft3d/cuda_engine.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+#include "validate/oracle.hpp"
+#endif
 
 namespace fft3d::cli {
+namespace {
+
+#ifdef FFT3D_HAVE_CUDA
+constexpr double error_bound = 2e-6;
+
+struct Measured {
+  RankedPlan candidate;
+  double median_ms = 0;
+};
+
+// Each candidate compiled, run on random input and checked against the fp64 oracle, then timed (median of 20 after
+// 3 warm-ups) on the same buffers; the table goes to stderr, one line per candidate. Throws when a candidate misses
+// the error bound: a plan that computes the wrong transform is a defect, not a slow candidate.
+std::vector<Measured> measure_candidates(const Extents& size, const std::vector<RankedPlan>& candidates) {
+  const std::size_t n = static_cast<std::size_t>(size.elements());
+  std::vector<std::complex<double>> input(n), reference(n);
+  validate::fill_random(input, 1);
+  validate::cufft_reference(size, input, reference, Direction::forward);
+  const std::vector<std::complex<float>> input32(input.begin(), input.end());
+  std::vector<std::complex<float>> got(n);
+  validate::DeviceBuffer in(n * sizeof(input32[0])), out(in.bytes());
+  in.upload(input32.data());
+  const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
+  std::vector<Measured> measured;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    CudaEngine engine(candidates[i].plan, "candidate " + std::to_string(i + 1));
+    out.poison_nan();
+    engine.execute(in.get(), out.get(), options);
+    out.download(got.data());
+    const validate::ErrorReport error = validate::compare(got, reference);
+    if (!error.passes(error_bound)) {
+      std::ostringstream why;
+      why << "candidate " << i + 1 << " {" << to_brace_string(candidates[i].plan.kernels) << "} missed the error bound "
+          << error_bound << ": relative L2 " << error.relative_l2 << " (" << error.non_finite << " not finite)";
+      throw std::runtime_error(why.str());
+    }
+    const bench::Timing timing =
+        bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, 20);
+    measured.push_back({candidates[i], timing.median_ms});
+    std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << candidates[i].passes
+              << " pass-equivalents (model)  " << std::setprecision(4) << timing.median_ms << " ms  relative L2 "
+              << std::scientific << std::setprecision(2) << error.relative_l2 << std::defaultfloat << "  "
+              << to_brace_string(candidates[i].plan.kernels) << "\n";
+  }
+  return measured;
+}
+#endif
+
+// The planner's first choice, or with `measure` > 0 the fastest of that many candidates on the GPU; `header`
+// receives the comment line that says which.
+Plan chosen_plan(const Extents& size, const std::string& arch, int measure, std::string& header) {
+  if (measure == 0) {
+    header = "# Written by `fft3d plan`: the default planner's plan.\n";
+    return default_plan(size, arch, planner_passes());
+  }
+#ifndef FFT3D_HAVE_CUDA
+  (void)size, (void)arch;
+  throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
+#else
+  if (validate::gpu_count() == 0) throw GpuUnavailable("--measure: no CUDA device (or no driver) on this machine");
+  const std::vector<Measured> measured = measure_candidates(size, ranked_plans(size, arch, planner_passes(), measure));
+  const Measured* fastest = &measured.front();
+  for (const Measured& m : measured)
+    if (m.median_ms < fastest->median_ms) fastest = &m;
+  std::ostringstream text;
+  text << "# Written by `fft3d plan --measure " << measure << "`: the fastest of the default planner's "
+       << measured.size() << " best candidates on " << bench::gpu_info().name << ", " << fastest->median_ms
+       << " ms (median of 20, natural order; the planner's first choice " << measured.front().median_ms << " ms).\n";
+  header = text.str();
+  return fastest->candidate.plan;
+#endif
+}
+
+}  // namespace
 
 int plan_command(const Args& args) {
   po::options_description options("plan options");
   options.add_options()
       ("size", po::value<std::string>()->required(), "NXxNYxNZ, each a power of two")
       ("arch", po::value<std::string>()->default_value("hopper"), "profile: tesla, fermi or hopper")
+      ("measure", po::value<int>()->default_value(0),
+       "N > 0: time the planner's N best candidates on this GPU (each checked against the fp64 oracle first) and "
+       "write the fastest; needs a CUDA device")
       ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout");
   po::variables_map vm;
-  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [-o FILE]", args, options, {}, vm)) return exit_ok;
+  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--measure N] [-o FILE]", args, options, {}, vm))
+    return exit_ok;
+  const int measure = vm["measure"].as<int>();
+  if (measure < 0 || measure > 16) throw UsageError("--measure must be between 0 (no measuring) and 16");
 
-  const Plan plan =
-      default_plan(parse_extents(vm["size"].as<std::string>()), vm["arch"].as<std::string>(), planner_passes());
-  const std::string text = "# Written by `fft3d plan`: the default planner's plan.\n" + to_yaml(plan);
+  std::string header;
+  const Plan plan = chosen_plan(parse_extents(vm["size"].as<std::string>()), vm["arch"].as<std::string>(), measure,
+                                header);
+  const std::string text = header + to_yaml(plan);
   if (vm.count("output")) {
     const std::string path = vm["output"].as<std::string>();
     std::ofstream out(path);

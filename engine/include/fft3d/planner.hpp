@@ -40,6 +40,16 @@ using PlanPasses = std::function<std::optional<double>(const Plan&)>;
 // UsageError for a size that is not a power of two per axis, an unknown arch, or when no candidate can run.
 Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 
+// The `count` best distinct candidates by `passes`, cheapest first (ties in the order above): the first is
+// default_plan's. For measured planning (`fft3d plan --measure N`), which times them on the GPU. Throws like
+// default_plan, and UsageError for count < 1.
+struct RankedPlan {
+  Plan plan;
+  double passes = 0;
+};
+std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,
+                                     int count);
+
 // "256x128x64" -> Extents; throws UsageError on anything else.
 Extents parse_extents(const std::string& text);
 
