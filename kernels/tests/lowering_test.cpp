@@ -124,7 +124,7 @@ TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
   EXPECT_GT(clustered, 10);
 }
 
-// The check can fail: half the cluster the 256^3 hopper plan's last kernel needs stores outside what it loads.
+// The check can fail: half the cluster the two-pass 256^3 plan's last kernel needs stores outside what it loads.
 TEST(Lowering, ClusterStoreCheckCatchesAClusterTooSmall) {
   // The two-pass 256^3 plan of DESIGN.md: its second kernel stores natural order across a cluster of 4 X tiles.
   const Plan two_pass = parse_plan("size: [256, 256, 256]\narch: hopper\nplan: \"{X(64, 4, 64, 256, tw), "
