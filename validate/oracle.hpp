@@ -18,6 +18,10 @@ void fftw_reference(const Extents& size, std::span<const std::complex<double>> i
 // Permutes a digit-reversed result of `plan` (see transform.hpp) into natural order.
 void to_natural_order(const Plan& plan, std::span<std::complex<double>> data);
 
+// The relative L2 error an fp32 transform must stay within against the fp64 oracle (the CLI's checks, `fft3d bench`
+// and measured planning).
+constexpr double fp32_error_bound = 2e-6;
+
 struct ErrorReport {
   double relative_l2 = 0;      // ||out - ref||_2 / ||ref||_2
   double peak_error = 0;       // max |out - ref|

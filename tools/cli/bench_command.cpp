@@ -41,7 +41,7 @@ void show_progress(std::size_t done, std::size_t total, const std::string& what)
 }
 
 #ifdef FFT3D_HAVE_CUDA
-constexpr double error_bound = 2e-6;
+constexpr double error_bound = validate::fp32_error_bound;
 
 // One size: the checked runs of both libraries, then their timings and a memcpy of the volume.
 bench::BenchRow measure(const Extents& size, const std::string& arch, Order order, int repeats, std::uint64_t seed) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "validate/oracle.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d::cli {
@@ -13,7 +14,7 @@ namespace fft3d::cli {
 struct ClosedFormSettings {
   std::uint64_t seed = 1;  // of the waves' frequencies and amplitudes
   int repeats = 1;
-  double bound = 2e-6;     // relative L2, fp32
+  double bound = validate::fp32_error_bound;  // relative L2
   bool per_kernel = false; // each kernel's time and its copy twin's, after the transform's
 };
 

@@ -10,6 +10,7 @@
 #include "fft3d/cuda_errors.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
+#include "validate/oracle.hpp"
 
 namespace fft3d::cli {
 namespace {
@@ -114,7 +115,7 @@ void report_kernels(CudaEngine& engine, void* source, void* target, const Transf
 }
 
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
-  Backend backend{"cuda", false, "", 0, 2e-6, {}, validate::cufft_reference, {}};
+  Backend backend{"cuda", false, "", 0, validate::fp32_error_bound, {}, validate::cufft_reference, {}};
   if (validate::gpu_count() == 0) {
     backend.why_not = "no CUDA device (or no driver) on this machine";
     return backend;

@@ -19,7 +19,7 @@ namespace fft3d::cli {
 namespace {
 
 #ifdef FFT3D_HAVE_CUDA
-constexpr double error_bound = 2e-6;
+constexpr double error_bound = validate::fp32_error_bound;
 
 struct Measured {
   RankedPlan candidate;

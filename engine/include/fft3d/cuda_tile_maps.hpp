@@ -130,6 +130,9 @@ ButterflyPass first_pass(const KernelSpec& spec);
 ButterflyPass last_pass(const KernelSpec& spec);
 // Passes over the tile in shared memory: one per in-register stage, one per pass of a split stage.
 int butterfly_passes(const KernelSpec& spec);
+// Those passes in execution order, each with whether it crosses the parts of a spread tile (first_pass and
+// last_pass are the ends of this list).
+std::vector<ButterflyPass> butterfly_pass_list(const KernelSpec& spec);
 // The tile element output m of the last pass's butterfly at `base` belongs to: the element it was read from, or
 // for a split last stage its natural place in the group (split_output_element).
 std::int64_t last_pass_output_element(const KernelSpec& spec, std::int64_t base, std::int64_t m);

@@ -13,24 +13,27 @@
 #include "lowering_rules.hpp"
 
 namespace fft3d::tile {
-namespace {
 
-ButterflyPass stage_pass(const KernelSpec& spec, const TileStage& stage, bool first) {
-  if (!stage.is_split()) return {stage.sub.radix, stage.element_step, stage_crosses_parts(spec, stage)};
-  const std::vector<SplitPass> passes = split_passes(stage);
-  const SplitPass& pass = first ? passes.front() : passes.back();
-  return {pass.radix, pass.element_step, pass_crosses_parts(spec, stage, pass)};
-}
-
-}  // namespace
-
-ButterflyPass first_pass(const KernelSpec& spec) { return stage_pass(spec, spec.stages.front(), true); }
-ButterflyPass last_pass(const KernelSpec& spec) { return stage_pass(spec, spec.stages.back(), false); }
+ButterflyPass first_pass(const KernelSpec& spec) { return butterfly_pass_list(spec).front(); }
+ButterflyPass last_pass(const KernelSpec& spec) { return butterfly_pass_list(spec).back(); }
 
 int butterfly_passes(const KernelSpec& spec) {
   int passes = 0;
   for (const TileStage& stage : spec.stages)
     passes += stage.is_split() ? static_cast<int>(stage.split_radices.size()) : 1;
+  return passes;
+}
+
+std::vector<ButterflyPass> butterfly_pass_list(const KernelSpec& spec) {
+  std::vector<ButterflyPass> passes;
+  for (const TileStage& stage : spec.stages) {
+    if (!stage.is_split()) {
+      passes.push_back({stage.sub.radix, stage.element_step, stage_crosses_parts(spec, stage)});
+      continue;
+    }
+    for (const SplitPass& pass : split_passes(stage))
+      passes.push_back({pass.radix, pass.element_step, pass_crosses_parts(spec, stage, pass)});
+  }
   return passes;
 }
 

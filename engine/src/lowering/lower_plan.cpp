@@ -1,5 +1,6 @@
 // Lowering: a legal plan and a profile to one KernelSpec per kernel (plus the digit-reversal pass when natural
 // order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -90,18 +91,9 @@ namespace {
 // blocks' shared memory (tile::pass_crosses_parts). Such a first pass only stores to the other parts, and stores do
 // not wait.
 bool crosses_after_its_global_loads(const KernelSpec& spec) {
-  std::vector<bool> crossing;  // per pass, in execution order
-  for (const TileStage& stage : spec.stages) {
-    if (!stage.is_split()) {
-      crossing.push_back(tile::stage_crosses_parts(spec, stage));
-      continue;
-    }
-    for (const tile::SplitPass& pass : tile::split_passes(stage))
-      crossing.push_back(tile::pass_crosses_parts(spec, stage, pass));
-  }
-  for (std::size_t p = spec.load_in_first_pass ? 1 : 0; p < crossing.size(); ++p)
-    if (crossing[p]) return true;
-  return false;
+  const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(spec);
+  return std::any_of(passes.begin() + (spec.load_in_first_pass ? 1 : 0), passes.end(),
+                     [](const tile::ButterflyPass& pass) { return pass.cross; });
 }
 
 // What one kernel costs beyond its pass: its time over its copy twin's on an H100, less one (bench/NOTES.md
