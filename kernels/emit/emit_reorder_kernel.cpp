@@ -12,6 +12,7 @@ void write_reorder_kernel(SourceWriter& out, const KernelSpec& spec) {
   out.blank();
   out.open("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(spec.threads) + ") " +
            spec.entry_name() + "(const float2* in, float2* out, float scale, int flags)");
+  out.line("fft3d_wait_for_previous_kernel();");
   out.line("const long long i = (long long)blockIdx.x * " + std::to_string(spec.threads) + " + threadIdx.x;");
   out.line("if (i >= " + std::to_string(spec.size.elements()) + "LL) return;");
   out.line("const long long fx = i % " + std::to_string(spec.size.nx) + "LL;");

@@ -307,6 +307,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   out.line("extern __shared__ float fft3d_shared[];");
   out.line("float* const re = fft3d_shared;");
   out.line("float* const im = fft3d_shared + " + str(spec.shared.words) + ";");
+  out.line("fft3d_wait_for_previous_kernel();");
   write_block_origin(out, spec);
   write_load(out, spec);
   write_cluster_arrive(out, spec);

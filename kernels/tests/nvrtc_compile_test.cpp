@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
+#include <sstream>
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/cuda_compiler.hpp"
@@ -14,13 +16,33 @@
 namespace fft3d::testing {
 namespace {
 
+// The engine launches kernels programmatically on sm_90 (they may start before the previous kernel ends), so a
+// kernel must wait for it before its first access to `in` or `out`: the wait is the body's first statement after
+// the shared-memory declarations, and no global access precedes it.
+void expect_waits_before_global_memory(const std::string& source, const std::string& name) {
+  const std::size_t entry = source.find("extern \"C\" __global__");
+  ASSERT_NE(entry, std::string::npos) << name;
+  const std::size_t body = source.find('{', entry);
+  const std::size_t wait = source.find("fft3d_wait_for_previous_kernel();", body);
+  ASSERT_NE(wait, std::string::npos) << name << ": no wait for the previous kernel";
+  const std::string before = source.substr(body, wait - body);
+  static const std::regex global_access(R"(\b(in|out)\s*[\[+])");
+  EXPECT_FALSE(std::regex_search(before, global_access)) << name << ": global memory touched before the wait";
+  std::istringstream lines(before.substr(1));
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("fft3d_shared") == std::string::npos)
+      EXPECT_EQ(line.find_first_not_of(' '), std::string::npos) << name << ": a statement before the wait: " << line;
+}
+
 void compile_all(const NamedPlan& named) {
   const LoweredPlan lowered = lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name);
   std::vector<KernelSpec> specs = lowered.kernels;
   if (lowered.reorder) specs.push_back(*lowered.reorder);
   const char* dump = std::getenv("FFT3D_DUMP_CUDA_DIR");  // write each source for `nvcc -arch=sm_90 -cubin`
   for (const KernelSpec& spec : specs) {
-    if (dump && *dump) std::ofstream(std::string(dump) + "/" + spec.entry_name() + ".cu") << emit_cuda_source(spec);
+    const std::string source = emit_cuda_source(spec);
+    if (dump && *dump) std::ofstream(std::string(dump) + "/" + spec.entry_name() + ".cu") << source;
+    expect_waits_before_global_memory(source, named.name + " " + spec.entry_name());
     CompiledKernel compiled;
     ASSERT_NO_THROW(compiled = compile_kernel(spec, 90)) << named.name << " kernel " << spec.kernel_index;
     EXPECT_FALSE(compiled.report.spills()) << named.name << " " << spec.entry_name() << "\n" << compiled.report.log;

@@ -3,6 +3,7 @@
 #include "fft3d/cuda_engine.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <map>
 
@@ -54,10 +55,21 @@ LoadedKernel load(const CompiledKernel& compiled, std::int64_t shared_bytes) {
   return loaded;
 }
 
+// Whether kernels launch with programmatic stream serialization (sm_90+; every generated kernel starts with
+// fft3d_wait_for_previous_kernel, kernels/device/fft3d_grid_dependency.cuh). FFT3D_PDL=0 turns it off, to measure.
+bool programmatic_launch(int arch) {
+  static const bool disabled = [] {
+    const char* value = std::getenv("FFT3D_PDL");
+    return value && std::string(value) == "0";
+  }();
+  return arch >= 90 && !disabled;
+}
+
 // Launches a loaded kernel with the geometry of its spec: the one launch path of tile kernels, the reorder pass and
-// the copy twins.
+// the copy twins. On sm_90+ the launch is programmatic: the kernel's blocks may be scheduled while the kernel before
+// it in the stream finishes, and wait for it on the device.
 void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void* in, void* out, float scale, int flags,
-                 cudaStream_t stream) {
+                 cudaStream_t stream, int arch) {
   if (spec.launch_blocks() > 0x7fffffffLL)
     throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.launch_blocks()) +
                         " blocks is over 2^31 - 1");
@@ -67,17 +79,25 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void*
   config.blockDim = dim3(static_cast<unsigned>(spec.threads));
   config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
   config.stream = stream;
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = static_cast<unsigned>(spec.cluster_blocks);
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
+  cudaLaunchAttribute attributes[2]{};
+  unsigned count = 0;
   if (spec.cluster_blocks > 1) {
-    config.attrs = &cluster;
-    config.numAttrs = 1;
+    attributes[count].id = cudaLaunchAttributeClusterDimension;
+    attributes[count].val.clusterDim.x = static_cast<unsigned>(spec.cluster_blocks);
+    attributes[count].val.clusterDim.y = 1;
+    attributes[count].val.clusterDim.z = 1;
+    ++count;
   }
-  cuda::check(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel.kernel), args),
-              "cudaLaunchKernelEx(" + spec.entry_name() + ")");
+  if (programmatic_launch(arch)) {
+    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[count].val.programmaticStreamSerializationAllowed = 1;
+    ++count;
+  }
+  config.attrs = attributes;
+  config.numAttrs = count;
+  // The message is built only on failure: entry_name() hashes the spec's text (microseconds a launch).
+  const cudaError_t launched = cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel.kernel), args);
+  if (launched != cudaSuccess) cuda::check(launched, "cudaLaunchKernelEx(" + spec.entry_name() + ")");
 }
 
 }  // namespace
@@ -104,7 +124,7 @@ struct CudaEngine::Impl {
   }
 
   void launch(std::size_t index, const void* in, void* out, float scale, int flags, cudaStream_t stream) const {
-    launch_spec(infos[index].spec, loaded[index], in, out, scale, flags, stream);
+    launch_spec(infos[index].spec, loaded[index], in, out, scale, flags, stream, arch);
   }
 
   // Flags and scale of tile kernel `index` in a run with `options`.
@@ -202,7 +222,8 @@ void CudaEngine::run_copy_twin(std::size_t index, const void* in, void* out, voi
     const CompiledKernel compiled = compile_kernel(spec, impl_->arch);
     twin = impl_->copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec.shared_bytes)}).first;
   }
-  launch_spec(twin->second.spec, twin->second.loaded, in, out, 1.0f, 0, static_cast<cudaStream_t>(stream));
+  launch_spec(twin->second.spec, twin->second.loaded, in, out, 1.0f, 0, static_cast<cudaStream_t>(stream),
+              impl_->arch);
 }
 
 void CudaEngine::run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options,
