@@ -36,7 +36,8 @@ double BenchRow::pass_equivalents(const Timing& t) const {
 void print_table(const BenchRun& run, std::ostream& out) {
   out << "GPU " << run.gpu.name << ", " << run.gpu.multiprocessors << " SMs, " << run.gpu.sm_clock_mhz << " MHz SM, "
       << run.gpu.memory_clock_mhz << " MHz memory, driver " << run.gpu.driver_version << ", CUDA runtime "
-      << run.gpu.runtime_version << "; " << run.order << " order, median of " << run.repeats << "\n\n";
+      << run.gpu.runtime_version << "; " << run.order << " order, median of " << run.repeats
+      << " samples, each of back-to-back transforms lasting at least " << batched_sample_ms << " ms\n\n";
   out << std::left << std::setw(15) << "size" << std::right << std::setw(7) << "passes" << std::setw(11) << "fft3d ms"
       << std::setw(11) << "cuFFT ms" << std::setw(9) << "speedup" << std::setw(10) << "GFlops" << std::setw(10)
       << "cuFFT GF" << std::setw(11) << "GB/s" << std::setw(11) << "memcpy" << std::setw(14) << "pass-eq f/c"
@@ -60,7 +61,8 @@ void print_table(const BenchRun& run, std::ostream& out) {
 void write_csv(const BenchRun& run, std::ostream& out) {
   out << "nx,ny,nz,plan,passes,checked,fft3d_rel_l2,cufft_rel_l2,fft3d_ms,fft3d_min_ms,fft3d_max_ms,cufft_ms,"
          "cufft_min_ms,cufft_max_ms,speedup,fft3d_gflops,cufft_gflops,fft3d_gbs,fft3d_volume_gbs,cufft_volume_gbs,"
-         "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order\n";
+         "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order,fft3d_batch,cufft_batch,"
+         "fft3d_enqueue_us,cufft_enqueue_us\n";
   out << std::setprecision(6);
   for (const BenchRow& r : run.rows) {
     out << r.size.nx << ',' << r.size.ny << ',' << r.size.nz << ",\"" << r.plan << "\"," << r.passes << ','
@@ -74,7 +76,12 @@ void write_csv(const BenchRun& run, std::ostream& out) {
     } else {
       out << ",,,,,,,,,,,,,,,";
     }
-    out << ",\"" << run.gpu.name << "\"," << run.order << "\n";
+    out << ",\"" << run.gpu.name << "\"," << run.order << ',';
+    if (r.checked)
+      out << r.fft3d.batch << ',' << r.cufft.batch << ',' << r.fft3d.enqueue_ms * 1e3 << ',' << r.cufft.enqueue_ms * 1e3;
+    else
+      out << ",,,";
+    out << "\n";
   }
 }
 
@@ -95,7 +102,9 @@ void write_json(const BenchRun& run, std::ostream& out) {
           << r.cufft.median_ms / r.fft3d.median_ms << ", \"fft3d_gflops\": " << r.fft3d_gflops()
           << ", \"cufft_gflops\": " << r.cufft_gflops() << ", \"fft3d_gbs\": " << r.fft3d_gbs()
           << ", \"memcpy_gbs\": " << r.memcpy_gbs << ", \"fft3d_pass_equivalents\": " << r.pass_equivalents(r.fft3d)
-          << ", \"cufft_pass_equivalents\": " << r.pass_equivalents(r.cufft);
+          << ", \"cufft_pass_equivalents\": " << r.pass_equivalents(r.cufft) << ", \"fft3d_batch\": " << r.fft3d.batch
+          << ", \"cufft_batch\": " << r.cufft.batch << ", \"fft3d_enqueue_us\": " << r.fft3d.enqueue_ms * 1e3
+          << ", \"cufft_enqueue_us\": " << r.cufft.enqueue_ms * 1e3;
     } else {
       out << ", \"failure\": " << json_string(r.failure);
     }

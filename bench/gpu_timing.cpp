@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -53,8 +54,31 @@ double create_cuda_context_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+namespace {
+
+struct BatchTime {
+  double gpu_ms = 0;      // between the events around the runs
+  double enqueue_ms = 0;  // host time to issue the runs
+};
+
+// `runs` back-to-back runs of `body`, timed with `events` on `s`.
+BatchTime time_batch(const std::function<void(void* stream)>& body, int runs, cudaStream_t s,
+                     const EventPair& events) {
+  cuda::check(cudaEventRecord(events.start, s), "cudaEventRecord");
+  const auto issue = std::chrono::steady_clock::now();
+  for (int i = 0; i < runs; ++i) body(s);
+  const auto issued = std::chrono::steady_clock::now();
+  cuda::check(cudaEventRecord(events.stop, s), "cudaEventRecord");
+  cuda::check(cudaEventSynchronize(events.stop), "cudaEventSynchronize");
+  float ms = 0;
+  cuda::check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+  return {ms, std::chrono::duration<double, std::milli>(issued - issue).count()};
+}
+
+}  // namespace
+
 Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, int repeats, void* stream,
-                   const std::function<void(void* stream)>& before_each) {
+                   const std::function<void(void* stream)>& before_each, double min_sample_ms) {
   const auto s = static_cast<cudaStream_t>(stream);
   for (int i = 0; i < warmup; ++i) {
     if (before_each) before_each(stream);
@@ -62,20 +86,29 @@ Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, in
   }
   cuda::check(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up)");
   EventPair events;
-  std::vector<double> times;
+  Timing timing;
+  if (min_sample_ms > 0 && !before_each) {
+    const double single_ms = std::max(time_batch(body, 1, s, events).gpu_ms, 1e-3);
+    timing.batch = static_cast<int>(std::clamp(std::ceil(min_sample_ms / single_ms), 1.0, 4096.0));
+    const int warm_up_runs = static_cast<int>(std::min(std::ceil(warm_up_ms / single_ms), 1e5));
+    time_batch(body, warm_up_runs, s, events);
+  }
+  std::vector<double> times, enqueue;
   for (int i = 0; i < repeats; ++i) {
     if (before_each) before_each(stream);
-    cuda::check(cudaEventRecord(events.start, s), "cudaEventRecord");
-    body(stream);
-    cuda::check(cudaEventRecord(events.stop, s), "cudaEventRecord");
-    cuda::check(cudaEventSynchronize(events.stop), "cudaEventSynchronize");
-    float ms = 0;
-    cuda::check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
-    times.push_back(ms);
+    const BatchTime sample = time_batch(body, timing.batch, s, events);
+    times.push_back(sample.gpu_ms / timing.batch);
+    enqueue.push_back(sample.enqueue_ms / timing.batch);
   }
+  std::sort(enqueue.begin(), enqueue.end());
+  timing.enqueue_ms = enqueue[enqueue.size() / 2];
   cuda::check(cudaGetLastError(), "a timed launch");
   std::sort(times.begin(), times.end());
-  return {times[times.size() / 2], times.front(), times.back(), times};
+  timing.median_ms = times[times.size() / 2];
+  timing.min_ms = times.front();
+  timing.max_ms = times.back();
+  timing.samples_ms = std::move(times);
+  return timing;
 }
 
 double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {

@@ -17,7 +17,9 @@ struct Timing {
   double median_ms = 0;
   double min_ms = 0;
   double max_ms = 0;
-  std::vector<double> samples_ms;  // every timed run, sorted
+  std::vector<double> samples_ms;  // every timed sample, per run, sorted
+  int batch = 1;                   // runs per sample, back to back between one pair of events
+  double enqueue_ms = 0;           // median host time to issue one run: near median_ms, the host bounds the time
 };
 
 // What a benchmark records about the GPU it ran on.
@@ -36,10 +38,16 @@ GpuInfo gpu_info();
 // the milliseconds that took, so that a plan's own setup can be timed apart from it.
 double create_cuda_context_ms();
 
-// Runs `body(stream)` `warmup` times, then times each of `repeats` runs with CUDA events on `stream`.
-// `before_each` (optional) runs before every run, outside the timed region: e.g. to restore an in-place input.
+// Runs `body(stream)` `warmup` times, then takes `repeats` samples with CUDA events on `stream`, each the time per
+// run of a batch of back-to-back runs lasting at least `min_sample_ms` in all (0: single runs; the batch is sized
+// from a timed single run). Short runs are then timed as a stream of them runs, not by the launch latency of their
+// first kernel, and the GPU stays busy between samples; before a batched measurement the runs go on for at least
+// warm_up_ms, so the clocks have left idle. `before_each` (optional) runs before every run, outside the timed
+// region, e.g. to restore an in-place input; it forces single runs.
+constexpr double warm_up_ms = 20.0;
+constexpr double batched_sample_ms = 1.0;  // the benchmarks' min_sample_ms
 Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, int repeats, void* stream = nullptr,
-                   const std::function<void(void* stream)>& before_each = {});
+                   const std::function<void(void* stream)>& before_each = {}, double min_sample_ms = 0.0);
 
 // Device-to-device copy bandwidth of a buffer of `bytes`, in GB/s counting bytes read plus bytes written
 // (the ceiling one read and one write of the volume can reach). Allocates 2 x bytes for the measurement.

@@ -85,9 +85,10 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
     return row;
   }
   row.checked = true;
-  row.fft3d = bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, repeats);
+  row.fft3d = bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, repeats,
+                                 nullptr, {}, bench::batched_sample_ms);
   row.cufft = bench::time_on_gpu([&](void* s) { cufft.execute(in.get(), out.get(), Direction::forward, s); }, 3,
-                                 repeats);
+                                 repeats, nullptr, {}, bench::batched_sample_ms);
   row.memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(in.bytes()));
   return row;
 }

@@ -24,6 +24,7 @@ struct CudaSession {
   double context_ms = 0;  // CUDA context creation, paid once per process before the plan's setup
   double setup_ms = 0;
   int cold_kernels = 0;  // compiled by NVRTC in this process, not loaded from the disk cache
+  bench::Timing timed;   // the last timed run of the transform
   std::unique_ptr<validate::DeviceBuffer> input, output;
 };
 
@@ -57,13 +58,15 @@ std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out
     if (after != host) throw std::runtime_error("the out-of-place transform wrote to its input buffer");
   }
 
-  // Timed runs; in place, the input is restored before each, outside the timed region.
+  // Timed runs: out of place, samples of back-to-back transforms; in place, single runs with the input restored
+  // before each, outside the timed region.
   std::function<void(void*)> restore;
   if (settings.in_place)
     restore = [&](void* stream) { session.output->copy_from(*session.input, stream); };
   const bench::Timing timing = bench::time_on_gpu(
       [&](void* stream) { engine.execute(settings.in_place ? target : source, target, settings.options, stream); },
-      warmup_runs, settings.repeats, nullptr, restore);
+      warmup_runs, settings.repeats, nullptr, restore, settings.in_place ? 0.0 : bench::batched_sample_ms);
+  session.timed = timing;
   std::vector<double> seconds;
   for (double ms : timing.samples_ms) seconds.push_back(ms / 1e3);
   return seconds;
@@ -79,7 +82,7 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   bench::CufftC2C cufft(plan.size);
   const bench::Timing theirs = bench::time_on_gpu(
       [&](void* stream) { cufft.execute(settings.in_place ? target : source, target, settings.options.direction, stream); },
-      warmup_runs, std::max(settings.repeats, 5));
+      warmup_runs, std::max(settings.repeats, 5), nullptr, {}, settings.in_place ? 0.0 : bench::batched_sample_ms);
   const double one_pass_ms = 2.0 * bytes / (memcpy_gbs * 1e6);
   out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
       << one_pass_ms << " ms\n"
@@ -88,7 +91,11 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
       << theirs.median_ms / (median_seconds * 1e3) << "\n"
       << "setup     " << session.setup_ms << " ms to a ready plan (" << session.cold_kernels << " of "
       << engine.kernels().size() << " kernels compiled by NVRTC, the rest from the disk cache), after "
-      << session.context_ms << " ms of CUDA context creation\n";
+      << session.context_ms << " ms of CUDA context creation\n"
+      << "timing    a sample is " << session.timed.batch << " back-to-back fft3d transforms, " << theirs.batch
+      << " cuFFT ones (each sample at least " << bench::batched_sample_ms << " ms; single runs in place); the host "
+      << "issues one in " << session.timed.enqueue_ms * 1e3 << " us (fft3d), " << theirs.enqueue_ms * 1e3
+      << " us (cuFFT)\n";
   if (settings.per_kernel) report_kernels(engine, source, target, settings.options, one_pass_ms, out);
 }
 
@@ -100,13 +107,15 @@ void report_kernels(CudaEngine& engine, void* source, void* target, const Transf
   for (std::size_t k = 0; k < engine.kernels().size(); ++k) {
     const CudaKernelInfo& info = engine.kernels()[k];
     const bench::Timing kernel = bench::time_on_gpu(
-        [&](void* stream) { engine.run_kernel(k, source, target, options, stream); }, warmup_runs, 10);
+        [&](void* stream) { engine.run_kernel(k, source, target, options, stream); }, warmup_runs, 10, nullptr, {},
+        bench::batched_sample_ms);
     out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << 2.0 * bytes / (kernel.median_ms * 1e6)
         << " GB/s (" << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
         << info.compile.registers << " registers";
     if (info.spec.role == KernelRole::tile) {
       const bench::Timing twin = bench::time_on_gpu(
-          [&](void* stream) { engine.run_copy_twin(k, source, target, stream); }, warmup_runs, 10);
+          [&](void* stream) { engine.run_copy_twin(k, source, target, stream); }, warmup_runs, 10, nullptr, {},
+          bench::batched_sample_ms);
       out << std::setprecision(3) << "; copy twin " << twin.median_ms << " ms, kernel/twin "
           << kernel.median_ms / twin.median_ms;
     }

@@ -26,8 +26,8 @@ struct Measured {
   double median_ms = 0;
 };
 
-// Each candidate compiled, run on random input and checked against the fp64 oracle, then timed (median of 20 after
-// 3 warm-ups) on the same buffers; the table goes to stderr, one line per candidate. Throws when a candidate misses
+// Each candidate compiled, run on random input and checked against the fp64 oracle, then timed (median of 20
+// samples of back-to-back runs, bench::time_on_gpu) on the same buffers; the table goes to stderr, one line per candidate. Throws when a candidate misses
 // the error bound: a plan that computes the wrong transform is a defect, not a slow candidate.
 std::vector<Measured> measure_candidates(const Extents& size, const std::vector<RankedPlan>& candidates) {
   const std::size_t n = static_cast<std::size_t>(size.elements());
@@ -53,7 +53,8 @@ std::vector<Measured> measure_candidates(const Extents& size, const std::vector<
       throw std::runtime_error(why.str());
     }
     const bench::Timing timing =
-        bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, 20);
+        bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, 20, nullptr, {},
+                           bench::batched_sample_ms);
     measured.push_back({candidates[i], timing.median_ms});
     std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << candidates[i].passes
               << " pass-equivalents (model)  " << std::setprecision(4) << timing.median_ms << " ms  relative L2 "
@@ -83,7 +84,7 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, std:
   std::ostringstream text;
   text << "# Written by `fft3d plan --measure " << measure << "`: the fastest of the default planner's "
        << measured.size() << " best candidates on " << bench::gpu_info().name << ", " << fastest->median_ms
-       << " ms (median of 20, natural order; the planner's first choice " << measured.front().median_ms << " ms).\n";
+       << " ms (median of 20 samples of back-to-back runs, natural order; the planner's first choice " << measured.front().median_ms << " ms).\n";
   header = text.str();
   return fastest->candidate.plan;
 #endif

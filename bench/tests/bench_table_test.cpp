@@ -1,0 +1,89 @@
+// The files `fft3d bench` writes, from rows made here (no GPU): every CSV row has the header's fields, a row that
+// failed its check writes no figure, and both files carry how each time was sampled.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/bench_table.hpp"
+
+namespace fft3d::bench {
+namespace {
+
+// Fields of one CSV line; quoted fields may hold commas.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) fields.emplace_back();
+    else fields.back() += c;
+  }
+  return fields;
+}
+
+BenchRun two_rows() {
+  BenchRun run;
+  run.gpu.name = "Test GPU, 80GB";
+  run.order = "natural";
+  run.repeats = 20;
+  BenchRow measured;
+  measured.size = {128, 128, 128};
+  measured.plan = "plans/hopper/128x128x128.yaml (the hopper table)";
+  measured.passes = 2;
+  measured.checked = true;
+  measured.fft3d = {.median_ms = 0.04, .min_ms = 0.039, .max_ms = 0.05, .samples_ms = {}, .batch = 25,
+                   .enqueue_ms = 0.004};
+  measured.cufft = {.median_ms = 0.036, .min_ms = 0.035, .max_ms = 0.04, .samples_ms = {}, .batch = 28,
+                   .enqueue_ms = 0.003};
+  measured.memcpy_gbs = 2500;
+  BenchRow failed = measured;
+  failed.size = {64, 64, 64};
+  failed.plan = "default planner, {X64, Y64} {Z64}";
+  failed.checked = false;
+  failed.failure = "over the error bound";
+  run.rows = {measured, failed};
+  return run;
+}
+
+TEST(BenchTable, EveryCsvRowHasTheHeadersFields) {
+  std::ostringstream csv;
+  write_csv(two_rows(), csv);
+  std::istringstream lines(csv.str());
+  std::string header, measured, failed;
+  std::getline(lines, header);
+  std::getline(lines, measured);
+  std::getline(lines, failed);
+  const std::vector<std::string> names = csv_fields(header);
+  ASSERT_EQ(csv_fields(measured).size(), names.size()) << measured;
+  ASSERT_EQ(csv_fields(failed).size(), names.size()) << failed;
+  const auto column = [&](const std::string& row, const std::string& name) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return csv_fields(row)[i];
+    ADD_FAILURE() << "no column " << name;
+    return std::string();
+  };
+  EXPECT_EQ(column(measured, "fft3d_batch"), "25");
+  EXPECT_EQ(column(measured, "cufft_batch"), "28");
+  EXPECT_EQ(column(measured, "fft3d_enqueue_us"), "4");
+  EXPECT_EQ(column(measured, "speedup"), "0.9");
+  EXPECT_EQ(column(measured, "gpu"), "Test GPU, 80GB");
+  EXPECT_EQ(column(failed, "checked"), "0");
+  EXPECT_EQ(column(failed, "fft3d_ms"), "");
+  EXPECT_EQ(column(failed, "fft3d_batch"), "");
+  EXPECT_EQ(column(failed, "cufft_enqueue_us"), "");
+}
+
+TEST(BenchTable, JsonAndTableSayHowTimesWereSampled) {
+  std::ostringstream json, table;
+  write_json(two_rows(), json);
+  print_table(two_rows(), table);
+  EXPECT_NE(json.str().find("\"fft3d_batch\": 25, \"cufft_batch\": 28"), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"failure\": \"over the error bound\""), std::string::npos);
+  EXPECT_NE(table.str().find("back-to-back transforms"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("not measured: over the error bound"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fft3d::bench
