@@ -10,11 +10,13 @@ const std::vector<ArchProfile>& arch_profiles() {
        .shared_memory_per_block = 16 * 1024, .registers_per_sm = 16 * 1024, .max_registers_per_thread = 128},
       {.name = "fermi", .compute_capability = 20, .shared_memory_banks = 32, .bank_width_bytes = 4,
        .conflict_group_threads = 32, .threads_per_block = 128, .max_threads_per_block = 1024,
-       .shared_memory_per_block = 48 * 1024, .registers_per_sm = 32 * 1024, .max_registers_per_thread = 63},
+       .shared_memory_per_block = 48 * 1024, .registers_per_sm = 32 * 1024, .max_registers_per_thread = 63,
+       .l2_cache_bytes = 768 * 1024},
       {.name = "hopper", .compute_capability = 90, .shared_memory_banks = 32, .bank_width_bytes = 4,
        .conflict_group_threads = 32, .threads_per_block = 256, .max_threads_per_block = 1024,
        .shared_memory_per_block = 227 * 1024, .registers_per_sm = 64 * 1024, .max_registers_per_thread = 255,
-       .max_cluster_size = 8, .max_cluster_size_opt_in = 16, .has_tma = true},
+       .max_cluster_size = 8, .max_cluster_size_opt_in = 16, .has_tma = true,
+       .l2_cache_bytes = 50LL * 1024 * 1024},
   };
   return profiles;
 }

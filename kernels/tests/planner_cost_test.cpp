@@ -35,6 +35,25 @@ TEST(PlannerCost, ChargesTheExchangeByWhatItReadsFromOtherBlocks) {
   EXPECT_NEAR(*passes_on_its_profile(pair), 2 + (0.4 + 0.1) + 0.5 * 0.6, 1e-12);
 }
 
+// A 4-tile exchange with several blocks per multiprocessor (64 KB tiles) is overlapped by memory traffic when the
+// volume is over the L2 cache (0.75 * 0.6), not when it stays in L2 between kernels (0.75 * 1.2; version 15).
+TEST(PlannerCost, ChargesAnExchangeInL2LikeOneWithNothingToHideBehind) {
+  const auto four_tile_exchange = [](const std::string& ny) {
+    return hopper_plan("256, " + ny + ", 128", "{X(64, 4, 64, 256, tw), Y(1, " + ny + ", 1, " + ny + ", no-tw)} "
+                                               "{X(4, 64, 1, 64, no-tw), Z(1, 128, 1, 128, no-tw)}");
+  };
+  const Plan in_l2 = four_tile_exchange("128");    // 32 MB
+  const Plan over_l2 = four_tile_exchange("256");  // 64 MB
+  for (const Plan* plan : {&in_l2, &over_l2}) {
+    const LoweredPlan lowered = lower_plan(*plan, *find_arch_profile("hopper"));
+    ASSERT_EQ(lowered.kernels[1].tiles_per_cluster(), 4);
+    ASSERT_LE(lowered.kernels[1].shared_bytes, find_arch_profile("hopper")->shared_memory_per_block / 2);
+  }
+  EXPECT_NEAR(*passes_on_its_profile(in_l2), 2 + 0.75 * 1.2, 1e-12);
+  // (The first tile of the 64 MB plan, 64 X x 256 Y, is 128 KB: one block per multiprocessor, 0.1.)
+  EXPECT_NEAR(*passes_on_its_profile(over_l2), 2 + 0.1 + 0.75 * 0.6, 1e-12);
+}
+
 // The costs beyond one pass were measured on an H100; the Tesla and Fermi profiles count one pass per kernel (plus
 // the digit-reversal pass where natural order needs it), as the paper does.
 TEST(PlannerCost, CountsWholePassesOnTheTeslaAndFermiProfiles) {
@@ -49,7 +68,7 @@ TEST(PlannerCost, CountsWholePassesOnTheTeslaAndFermiProfiles) {
   }
 }
 
-// Measured (bench/NOTES.md version 12): 256^3 in three passes 0.300-0.306 ms against 0.313-0.328 for the two-pass
+// Measured (bench/NOTES.md versions 12 and 15): 256^3 in three passes 0.300-0.306 ms against 0.313-0.328 for the two-pass
 // plan; 512x256x256 in three 0.587 against 0.76 for the two-pass plan with an 8-block exchange; 1024x1024x16 in two,
 // its exchange over a cluster of 2, 0.291 against 0.324 for three.
 TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
@@ -59,6 +78,11 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
   ASSERT_EQ(flat.kernels.size(), 2u);
   const LoweredPlan lowered = lower_plan(flat, *find_arch_profile("hopper"));
   EXPECT_EQ(lowered.kernels[1].tiles_per_cluster(), 2);
+  // Version 15: at volumes that stay in L2, the exchange across 2 tiles of 128 KB beats the one across 4 of 64 KB
+  // (512x64x64: 0.027 against 0.035 ms).
+  const Plan small = default_plan({512, 64, 64}, "hopper", passes_on_its_profile);
+  ASSERT_EQ(small.kernels.size(), 2u);
+  EXPECT_EQ(lower_plan(small, *find_arch_profile("hopper")).kernels[1].tiles_per_cluster(), 2);
 }
 
 // Measured planning's candidates: distinct, cheapest first by the same costs, and led by the default plan.

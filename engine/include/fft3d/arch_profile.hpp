@@ -22,6 +22,7 @@ struct ArchProfile {
   int max_cluster_size = 1;             // portable cluster size (1: no clusters)
   int max_cluster_size_opt_in = 1;
   bool has_tma = false;
+  long long l2_cache_bytes = 0;         // Tesla none, Fermi 768 KB, H100 50 MB
 
   friend bool operator==(const ArchProfile&, const ArchProfile&) = default;
 };
