@@ -90,8 +90,9 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
       << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
       << theirs.median_ms / (median_seconds * 1e3) << "\n"
       << "setup     " << session.setup_ms << " ms to a ready plan (" << session.cold_kernels << " of "
-      << engine.kernels().size() << " kernels compiled by NVRTC, the rest from the disk cache), after "
-      << session.context_ms << " ms of CUDA context creation\n"
+      << engine.kernels().size() << " kernels compiled by NVRTC, the rest from the disk cache; lowering "
+      << engine.setup_times().lowering_ms << ", kernels " << engine.setup_times().kernels_ms << ", module loads "
+      << engine.setup_times().loading_ms << "), after " << session.context_ms << " ms of CUDA context creation\n"
       << "timing    a sample is " << session.timed.batch << " back-to-back fft3d transforms, " << theirs.batch
       << " cuFFT ones (each sample at least " << bench::batched_sample_ms << " ms; single runs in place); the host "
       << "issues one in " << session.timed.enqueue_ms * 1e3 << " us (fft3d), " << theirs.enqueue_ms * 1e3

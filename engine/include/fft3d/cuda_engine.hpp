@@ -24,6 +24,14 @@ struct CudaKernelInfo {
   CompileReport compile;
 };
 
+// Where a plan's setup went (milliseconds, wall clock, in order).
+struct CudaSetupTimes {
+  double lowering_ms = 0;  // lower_plan, the kernels on threads of their own
+  double kernels_ms = 0;   // source generation and NVRTC or the disk cache, every kernel at once
+  double loading_ms = 0;   // module loads and their shared-memory attribute
+  double total_ms() const { return lowering_ms + kernels_ms + loading_ms; }
+};
+
 class CudaEngine {
  public:
   // Lowers `plan` for its own arch profile (plan.arch) and compiles every kernel for the current device.
@@ -68,6 +76,7 @@ class CudaEngine {
   const Plan& plan() const;
   int arch() const;             // e.g. 90
   double setup_ms() const;      // lowering + compilation (or cache loads) + module loads
+  const CudaSetupTimes& setup_times() const;
   bool has_reorder_pass() const;
 
  private:

@@ -114,6 +114,7 @@ struct CudaEngine::Impl {
   std::vector<LoadedKernel> loaded;
   int arch = 0;
   double setup_ms = 0;
+  CudaSetupTimes setup;
   void* workspace = nullptr;
   std::map<std::size_t, CopyTwin> copy_twins;  // built on first use (benchmarks only)
 
@@ -148,25 +149,34 @@ struct CudaEngine::Impl {
 
 CudaEngine::CudaEngine(const Plan& plan, std::string plan_name) : impl_(std::make_unique<Impl>()) {
   const auto start = std::chrono::steady_clock::now();
+  const auto ms_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  };
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
   if (!profile) throw UsageError("unknown arch profile '" + plan.arch + "' (known: " + arch_profile_names() + ")");
   impl_->plan = plan;
   impl_->arch = current_arch();  // GpuUnavailable first: nothing below is useful without a device
   require_fits_device(plan);     // before lowering, so an oversized volume is OutOfMemory whatever its plan
   impl_->lowered = lower_plan(plan, *profile, plan_name);
+  impl_->setup.lowering_ms = ms_since(start);
   std::vector<KernelSpec> specs = impl_->lowered.kernels;
   if (impl_->lowered.reorder) specs.push_back(*impl_->lowered.reorder);
   // NVRTC runs are independent: compile every kernel at once, then load in order (a cold plan costs its slowest
   // kernel's compile rather than the sum).
+  const auto compile_start = std::chrono::steady_clock::now();
   std::vector<std::future<CompiledKernel>> compiling;
   for (const KernelSpec& spec : specs)
     compiling.push_back(std::async(std::launch::async, [&spec, arch = impl_->arch] { return compile_kernel(spec, arch); }));
+  std::vector<CompiledKernel> compiled;
+  for (std::future<CompiledKernel>& kernel : compiling) compiled.push_back(kernel.get());
+  impl_->setup.kernels_ms = ms_since(compile_start);
+  const auto load_start = std::chrono::steady_clock::now();
   for (std::size_t k = 0; k < specs.size(); ++k) {
-    CompiledKernel compiled = compiling[k].get();
-    impl_->loaded.push_back(load(compiled, specs[k].shared_bytes));
-    impl_->infos.push_back({specs[k], std::move(compiled.report)});
+    impl_->loaded.push_back(load(compiled[k], specs[k].shared_bytes));
+    impl_->infos.push_back({specs[k], std::move(compiled[k].report)});
   }
-  impl_->setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  impl_->setup.loading_ms = ms_since(load_start);
+  impl_->setup_ms = ms_since(start);
 }
 
 CudaEngine::~CudaEngine() = default;
@@ -253,6 +263,7 @@ const std::vector<CudaKernelInfo>& CudaEngine::kernels() const { return impl_->i
 const Plan& CudaEngine::plan() const { return impl_->plan; }
 int CudaEngine::arch() const { return impl_->arch; }
 double CudaEngine::setup_ms() const { return impl_->setup_ms; }
+const CudaSetupTimes& CudaEngine::setup_times() const { return impl_->setup; }
 bool CudaEngine::has_reorder_pass() const { return impl_->lowered.reorder.has_value(); }
 
 }  // namespace fft3d

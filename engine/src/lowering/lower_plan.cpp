@@ -1,6 +1,7 @@
 // Lowering: a legal plan and a profile to one KernelSpec per kernel (plus the digit-reversal pass when natural
 // order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
 #include <algorithm>
+#include <future>
 #include <sstream>
 #include <vector>
 
@@ -70,9 +71,15 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
 
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
   require_legal(plan);
-  LoweredPlan lowered;
+  // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
+  // milliseconds a kernel); the first error in plan order is the one thrown.
+  std::vector<std::future<KernelSpec>> lowering;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
-    lowered.kernels.push_back(lower_kernel(plan, k, profile, plan_name));
+    lowering.push_back(std::async(std::launch::async, [&plan, k, &profile, &plan_name] {
+      return lower_kernel(plan, k, profile, plan_name);
+    }));
+  LoweredPlan lowered;
+  for (std::future<KernelSpec>& kernel : lowering) lowered.kernels.push_back(kernel.get());
   if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels);
   return lowered;
 }
