@@ -29,7 +29,6 @@ struct CudaSetupTimes {
   double lowering_ms = 0;  // lower_plan, the kernels on threads of their own
   double kernels_ms = 0;   // source generation and NVRTC or the disk cache, every kernel at once
   double loading_ms = 0;   // module loads and their shared-memory attribute
-  double total_ms() const { return lowering_ms + kernels_ms + loading_ms; }
 };
 
 class CudaEngine {
