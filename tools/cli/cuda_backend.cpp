@@ -1,6 +1,7 @@
 // `fft3d run --backend cuda`: the CUDA engine on device buffers, timed with CUDA events, checked against the fp64
 // cuFFT oracle, with cuFFT C2C and a memcpy measured in the same run.
 #include <iomanip>
+#include <map>
 #include <memory>
 
 #include "backends.hpp"
@@ -24,7 +25,8 @@ struct CudaSession {
   double context_ms = 0;  // CUDA context creation, paid once per process before the plan's setup
   double setup_ms = 0;
   int cold_kernels = 0;  // compiled by NVRTC in this process, not loaded from the disk cache
-  bench::Timing timed;   // the last timed run of the transform
+  // The timed runs of each direction: `run` times its transform, then the round trip in the other direction.
+  std::map<Direction, bench::Timing> timed;
   std::unique_ptr<validate::DeviceBuffer> input, output;
 };
 
@@ -66,7 +68,7 @@ std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out
   const bench::Timing timing = bench::time_on_gpu(
       [&](void* stream) { engine.execute(settings.in_place ? target : source, target, settings.options, stream); },
       warmup_runs, settings.repeats, nullptr, restore, settings.in_place ? 0.0 : bench::batched_sample_ms);
-  session.timed = timing;
+  session.timed[settings.options.direction] = timing;
   std::vector<double> seconds;
   for (double ms : timing.samples_ms) seconds.push_back(ms / 1e3);
   return seconds;
@@ -84,6 +86,7 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
       [&](void* stream) { cufft.execute(settings.in_place ? target : source, target, settings.options.direction, stream); },
       warmup_runs, std::max(settings.repeats, 5), nullptr, {}, settings.in_place ? 0.0 : bench::batched_sample_ms);
   const double one_pass_ms = 2.0 * bytes / (memcpy_gbs * 1e6);
+  const bench::Timing& ours = session.timed.at(settings.options.direction);
   out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
       << one_pass_ms << " ms\n"
       << "cuFFT     " << theirs.median_ms << " ms median C2C fp32 (min " << theirs.min_ms << ", max " << theirs.max_ms
@@ -93,10 +96,9 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
       << engine.kernels().size() << " kernels compiled by NVRTC, the rest from the disk cache; lowering "
       << engine.setup_times().lowering_ms << ", kernels " << engine.setup_times().kernels_ms << ", module loads "
       << engine.setup_times().loading_ms << "), after " << session.context_ms << " ms of CUDA context creation\n"
-      << "timing    a sample is " << session.timed.batch << " back-to-back fft3d transforms, " << theirs.batch
+      << "timing    a sample is " << ours.batch << " back-to-back fft3d transforms, " << theirs.batch
       << " cuFFT ones (each sample at least " << bench::batched_sample_ms << " ms; single runs in place); the host "
-      << "issues one in " << session.timed.enqueue_ms * 1e3 << " us (fft3d), " << theirs.enqueue_ms * 1e3
-      << " us (cuFFT)\n";
+      << "issues one in " << ours.enqueue_ms * 1e3 << " us (fft3d), " << theirs.enqueue_ms * 1e3 << " us (cuFFT)\n";
   if (settings.per_kernel) report_kernels(engine, source, target, settings.options, one_pass_ms, out);
 }
 
