@@ -78,7 +78,8 @@ void write_csv(const BenchRun& run, std::ostream& out) {
     }
     out << ",\"" << run.gpu.name << "\"," << run.order << ',';
     if (r.checked)
-      out << r.fft3d.batch << ',' << r.cufft.batch << ',' << r.fft3d.enqueue_ms * 1e3 << ',' << r.cufft.enqueue_ms * 1e3;
+      out << r.fft3d.batch << ',' << r.cufft.batch << ',' << r.fft3d.enqueue_ms * 1e3 << ','
+          << r.cufft.enqueue_ms * 1e3;
     else
       out << ",,,";
     out << "\n";

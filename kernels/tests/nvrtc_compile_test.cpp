@@ -29,9 +29,11 @@ void expect_waits_before_global_memory(const std::string& source, const std::str
   static const std::regex global_access(R"(\b(in|out)\s*[\[+])");
   EXPECT_FALSE(std::regex_search(before, global_access)) << name << ": global memory touched before the wait";
   std::istringstream lines(before.substr(1));
-  for (std::string line; std::getline(lines, line);)
-    if (line.find("fft3d_shared") == std::string::npos)
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("fft3d_shared") == std::string::npos) {
       EXPECT_EQ(line.find_first_not_of(' '), std::string::npos) << name << ": a statement before the wait: " << line;
+    }
+  }
 }
 
 void compile_all(const NamedPlan& named) {

@@ -68,9 +68,9 @@ TEST(PlannerCost, CountsWholePassesOnTheTeslaAndFermiProfiles) {
   }
 }
 
-// Measured (bench/NOTES.md versions 12 and 15): 256^3 in three passes 0.300-0.306 ms against 0.313-0.328 for the two-pass
-// plan; 512x256x256 in three 0.587 against 0.76 for the two-pass plan with an 8-block exchange; 1024x1024x16 in two,
-// its exchange over a cluster of 2, 0.291 against 0.324 for three.
+// Measured (bench/NOTES.md versions 12 and 15): 256^3 in three passes 0.300-0.306 ms against 0.313-0.328 for the
+// two-pass plan; 512x256x256 in three 0.587 against 0.76 for the two-pass plan with an 8-block exchange;
+// 1024x1024x16 in two, its exchange over a cluster of 2, 0.291 against 0.324 for three.
 TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
   EXPECT_EQ(default_plan({256, 256, 256}, "hopper", passes_on_its_profile).kernels.size(), 3u);
   EXPECT_EQ(default_plan({512, 256, 256}, "hopper", passes_on_its_profile).kernels.size(), 3u);

@@ -13,8 +13,7 @@
 #include "bench/bench_table.hpp"
 #include "fft3d/cuda_engine.hpp"
 #include "fft3d/index_maps.hpp"
-#include "validate/cuda/gpu_oracle.hpp"
-#include "validate/oracle.hpp"
+#include "validate/cuda/forward_check.hpp"
 #endif
 
 namespace fft3d::cli {
@@ -52,29 +51,14 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
   row.plan = how;
   CudaEngine engine(plan, how);
   row.passes = static_cast<int>(engine.kernels().size()) - (engine.has_reorder_pass() && order != Order::natural);
-  const std::size_t n = static_cast<std::size_t>(size.elements());
-  std::vector<std::complex<double>> input(n), reference(n), result(n);
-  validate::fill_random(input, seed);
-  const std::vector<std::complex<float>> input32(input.begin(), input.end());
-  input.assign(input32.begin(), input32.end());  // the oracle transforms exactly what the GPU reads
-  validate::cufft_reference(size, input, reference, Direction::forward);
-
-  validate::DeviceBuffer in(n * sizeof(input32[0])), out(in.bytes());
-  in.upload(input32.data());
-  std::vector<std::complex<float>> got(n);
-  const auto check = [&](const std::function<void()>& transform, bool digit_reversed) {
-    out.poison_nan();
-    transform();
-    out.download(got.data());
-    result.assign(got.begin(), got.end());
-    if (digit_reversed) validate::to_natural_order(plan, result);
-    return validate::compare(result, reference);
-  };
+  validate::ForwardCheck checked(size, seed);
+  void* const in = checked.input();
+  void* const out = checked.output();
   const TransformOptions options{Direction::forward, order, Scaling::none};
   bench::CufftC2C cufft(size);
-  const validate::ErrorReport ours = check([&] { engine.execute(in.get(), out.get(), options); },
-                                           order == Order::digit_reversed);
-  const validate::ErrorReport theirs = check([&] { cufft.execute(in.get(), out.get(), Direction::forward); }, false);
+  const validate::ErrorReport ours = checked.check([&] { engine.execute(in, out, options); },
+                                                   order == Order::digit_reversed ? &plan : nullptr);
+  const validate::ErrorReport theirs = checked.check([&] { cufft.execute(in, out, Direction::forward); });
   row.fft3d_l2 = ours.relative_l2;
   row.cufft_l2 = theirs.relative_l2;
   if (!ours.passes(error_bound) || !theirs.passes(error_bound)) {
@@ -85,11 +69,12 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
     return row;
   }
   row.checked = true;
-  row.fft3d = bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, repeats,
+  row.fft3d = bench::time_on_gpu([&](void* s) { engine.execute(in, out, options, s); }, 3, repeats, nullptr, {},
+                                 bench::batched_sample_ms);
+  row.cufft = bench::time_on_gpu([&](void* s) { cufft.execute(in, out, Direction::forward, s); }, 3, repeats,
                                  nullptr, {}, bench::batched_sample_ms);
-  row.cufft = bench::time_on_gpu([&](void* s) { cufft.execute(in.get(), out.get(), Direction::forward, s); }, 3,
-                                 repeats, nullptr, {}, bench::batched_sample_ms);
-  row.memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(in.bytes()));
+  const std::int64_t volume_bytes = size.elements() * static_cast<std::int64_t>(sizeof(std::complex<float>));
+  row.memcpy_gbs = bench::memcpy_gbytes_per_second(volume_bytes);
   return row;
 }
 #endif

@@ -82,8 +82,9 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   void* source = session.input->get();
   void* target = session.output->get();
   bench::CufftC2C cufft(plan.size);
+  void* const cufft_input = settings.in_place ? target : source;
   const bench::Timing theirs = bench::time_on_gpu(
-      [&](void* stream) { cufft.execute(settings.in_place ? target : source, target, settings.options.direction, stream); },
+      [&](void* stream) { cufft.execute(cufft_input, target, settings.options.direction, stream); },
       warmup_runs, std::max(settings.repeats, 5), nullptr, {}, settings.in_place ? 0.0 : bench::batched_sample_ms);
   const double one_pass_ms = 2.0 * bytes / (memcpy_gbs * 1e6);
   const bench::Timing& ours = session.timed.at(settings.options.direction);

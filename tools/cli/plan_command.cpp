@@ -11,8 +11,7 @@
 #ifdef FFT3D_HAVE_CUDA
 #include "bench/gpu_timing.hpp"
 #include "fft3d/cuda_engine.hpp"
-#include "validate/cuda/gpu_oracle.hpp"
-#include "validate/oracle.hpp"
+#include "validate/cuda/forward_check.hpp"
 #endif
 
 namespace fft3d::cli {
@@ -27,25 +26,18 @@ struct Measured {
 };
 
 // Each candidate compiled, run on random input and checked against the fp64 oracle, then timed (median of 20
-// samples of back-to-back runs, bench::time_on_gpu) on the same buffers; the table goes to stderr, one line per candidate. Throws when a candidate misses
-// the error bound: a plan that computes the wrong transform is a defect, not a slow candidate.
+// samples of back-to-back runs, bench::time_on_gpu) on the same buffers; the table goes to stderr, one line per
+// candidate. Throws when a candidate misses the error bound: a plan that computes the wrong transform is a defect,
+// not a slow candidate.
 std::vector<Measured> measure_candidates(const Extents& size, const std::vector<RankedPlan>& candidates) {
-  const std::size_t n = static_cast<std::size_t>(size.elements());
-  std::vector<std::complex<double>> input(n), reference(n);
-  validate::fill_random(input, 1);
-  validate::cufft_reference(size, input, reference, Direction::forward);
-  const std::vector<std::complex<float>> input32(input.begin(), input.end());
-  std::vector<std::complex<float>> got(n);
-  validate::DeviceBuffer in(n * sizeof(input32[0])), out(in.bytes());
-  in.upload(input32.data());
+  validate::ForwardCheck checked(size, 1);
+  void* const in = checked.input();
+  void* const out = checked.output();
   const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
   std::vector<Measured> measured;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     CudaEngine engine(candidates[i].plan, "candidate " + std::to_string(i + 1));
-    out.poison_nan();
-    engine.execute(in.get(), out.get(), options);
-    out.download(got.data());
-    const validate::ErrorReport error = validate::compare(got, reference);
+    const validate::ErrorReport error = checked.check([&] { engine.execute(in, out, options); });
     if (!error.passes(error_bound)) {
       std::ostringstream why;
       why << "candidate " << i + 1 << " {" << to_brace_string(candidates[i].plan.kernels) << "} missed the error bound "
@@ -53,7 +45,7 @@ std::vector<Measured> measure_candidates(const Extents& size, const std::vector<
       throw std::runtime_error(why.str());
     }
     const bench::Timing timing =
-        bench::time_on_gpu([&](void* s) { engine.execute(in.get(), out.get(), options, s); }, 3, 20, nullptr, {},
+        bench::time_on_gpu([&](void* s) { engine.execute(in, out, options, s); }, 3, 20, nullptr, {},
                            bench::batched_sample_ms);
     measured.push_back({candidates[i], timing.median_ms});
     std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << candidates[i].passes
@@ -84,7 +76,8 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, std:
   std::ostringstream text;
   text << "# Written by `fft3d plan --measure " << measure << "`: the fastest of the default planner's "
        << measured.size() << " best candidates on " << bench::gpu_info().name << ", " << fastest->median_ms
-       << " ms (median of 20 samples of back-to-back runs, natural order; the planner's first choice " << measured.front().median_ms << " ms).\n";
+       << " ms (median of 20 samples of back-to-back runs, natural order; the planner's first choice "
+       << measured.front().median_ms << " ms).\n";
   header = text.str();
   return fastest->candidate.plan;
 #endif

@@ -44,8 +44,8 @@ std::string nvrtc_version_text();
 std::vector<std::string> nvrtc_options(int arch, int max_registers_per_thread = 255);
 
 // Compiles the spec's generated source for sm_<arch> within its profile's register limit, or loads it from the
-// cache keyed by the hash of (spec text, generated source, arch, NVRTC version, options). On failure the source is kept next to the log and CompileError
-// names both paths.
+// cache keyed by the hash of (spec text, generated source, arch, NVRTC version, options). On failure the source is
+// kept next to the log and CompileError names both paths.
 CompiledKernel compile_kernel(const KernelSpec& spec, int arch);
 
 }  // namespace fft3d

@@ -1,0 +1,28 @@
+#include "validate/cuda/forward_check.hpp"
+
+namespace fft3d::validate {
+
+ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed)
+    : reference_(static_cast<std::size_t>(size.elements())),
+      result_(reference_.size()),
+      got_(reference_.size()),
+      in_(reference_.size() * sizeof(std::complex<float>)),
+      out_(in_.bytes()) {
+  std::vector<std::complex<double>> input(reference_.size());
+  fill_random(input, seed);
+  const std::vector<std::complex<float>> input32(input.begin(), input.end());
+  input.assign(input32.begin(), input32.end());
+  cufft_reference(size, input, reference_, Direction::forward);
+  in_.upload(input32.data());
+}
+
+ErrorReport ForwardCheck::check(const std::function<void()>& transform, const Plan* digit_reversed_plan) {
+  out_.poison_nan();
+  transform();
+  out_.download(got_.data());
+  result_.assign(got_.begin(), got_.end());
+  if (digit_reversed_plan) to_natural_order(*digit_reversed_plan, result_);
+  return compare(result_, reference_);
+}
+
+}  // namespace fft3d::validate

@@ -1,0 +1,33 @@
+// A forward transform checked on the GPU against the fp64 oracle, for the commands that check before they time
+// (`fft3d bench`, `fft3d plan --measure`). CUDA types stay out of this header.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "fft3d/plan_ir.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::validate {
+
+// A random input rounded to fp32 (so the oracle transforms exactly what the GPU reads) in a device buffer, its
+// forward fp64 cuFFT Z2Z transform as the reference, and an output buffer of the same size.
+class ForwardCheck {
+ public:
+  ForwardCheck(const Extents& size, std::uint64_t seed);
+  void* input() const { return in_.get(); }
+  void* output() const { return out_.get(); }
+  // Poisons the output with NaN, runs `transform` (which writes output()), and compares the output with the
+  // reference; a digit-reversed output is first permuted by `digit_reversed_plan`.
+  ErrorReport check(const std::function<void()>& transform, const Plan* digit_reversed_plan = nullptr);
+
+ private:
+  std::vector<std::complex<double>> reference_, result_;
+  std::vector<std::complex<float>> got_;
+  DeviceBuffer in_, out_;
+};
+
+}  // namespace fft3d::validate
