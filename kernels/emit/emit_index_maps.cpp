@@ -1,5 +1,7 @@
 // Index-map level: the formulas of cuda_tile_maps.hpp printed as device functions, mode by mode, so the checked
 // maps and the executed maps are the same maps.
+#include <array>
+
 #include "emit_parts.hpp"
 #include "fft3d/cuda_tile_maps.hpp"
 
@@ -7,6 +9,7 @@ namespace fft3d::emit {
 namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
+std::string radices_list(const std::vector<std::int64_t>& radices);
 
 // tile_pos_<axis>(e): offset along the axis of tile element e (sum of the tile modes' digits times strides).
 void write_tile_position(SourceWriter& out, const KernelSpec& spec, const AxisTile& axis) {
@@ -27,6 +30,29 @@ void write_tile_offset(SourceWriter& out, const KernelSpec& spec) {
   out.open("__device__ __forceinline__ long long tile_offset(unsigned e)");
   out.line("return tile_pos_x(e) + " + str(spec.size.nx) + "LL * (tile_pos_y(e) + " + str(spec.size.ny) +
            "LL * tile_pos_z(e));");
+  out.close();
+}
+
+// sorted_<axis>(p): where the sorted layout keeps position p (tile::sorted_position), for each axis that has one;
+// with sorted loads in a first pass from global memory, tile_offset_sorted(e): tile_offset in that layout (the
+// layout is a bit permutation of each axis, so it adds over disjoint fields like tile_offset).
+void write_sorted_layout_maps(SourceWriter& out, const KernelSpec& spec) {
+  for (const AxisTile& axis : spec.axes) {
+    if (axis.sorted_radices.empty()) continue;
+    const std::vector<std::int64_t> reversed(axis.sorted_radices.rbegin(), axis.sorted_radices.rend());
+    out.line("// Sorted layout: where a run out of place in natural order keeps position p (the frequency the DIF");
+    out.line("// stages of radices " + radices_list(axis.sorted_radices) + " leave at p).");
+    write_digit_reversal_function(out, "sorted_" + axis_suffix(axis.axis), reversed);
+  }
+  if (!spec.load_in_first_pass || !tile::loads_sorted(spec)) return;
+  std::array<std::string, 3> p;
+  for (const AxisTile& axis : spec.axes) {
+    const std::string a = axis_suffix(axis.axis);
+    p[axis_index(axis.axis)] = axis.sorted_loads ? "sorted_" + a + "(tile_pos_" + a + "(e))" : "tile_pos_" + a + "(e)";
+  }
+  out.open("__device__ __forceinline__ long long tile_offset_sorted(unsigned e)");
+  out.line("return " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] +
+           ");");
   out.close();
 }
 
@@ -78,8 +104,6 @@ void write_digits_function(SourceWriter& out, const std::string& name, const std
   out.close();
 }
 
-std::string radices_list(const std::vector<std::int64_t>& radices);
-
 // The maps of the exchange form (tile::exchange_source): where frequency f is held, and that position's X tile
 // (the cluster rank) and local index.
 void write_cluster_exchange_maps(SourceWriter& out, const AxisTile& x) {
@@ -122,6 +146,7 @@ void write_digit_reversal_function(SourceWriter& out, const std::string& name,
 void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
   for (const AxisTile& axis : spec.axes) write_tile_position(out, spec, axis);
   if (spec.load_in_first_pass) write_tile_offset(out, spec);
+  write_sorted_layout_maps(out, spec);
   write_shared_address(out, spec.shared);
   for (const AxisTile& axis : spec.axes) {
     if (axis.reversal_radices.empty()) continue;

@@ -54,6 +54,12 @@ TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std:
                            const std::string& name = "a");
 // __syncthreads(), or the cluster barrier (with release/acquire ordering of shared and distributed shared memory).
 void write_barrier(SourceWriter& out, bool cluster);
+// In-place order of stores that leave a one-block tile (the strided natural-order store across a cluster, under
+// kernel_flag_natural_store; a first kernel's sorted stores, under kernel_flag_cluster_ordered_stores): the block
+// arrives at the cluster barrier after its last global load and waits on it before its first global store, so no
+// block of the cluster stores before every block has loaded. Nothing for other kernels.
+void write_arrive_after_loads(SourceWriter& out, const KernelSpec& spec);
+void write_wait_before_stores(SourceWriter& out, const KernelSpec& spec);
 // "block" (the tile index) and, for a distributed tile, "part" from blockIdx.x.
 void write_part_origin(SourceWriter& out, const KernelSpec& spec);
 // cluster_address/cluster_load/cluster_store(array, word): a word of another block of the cluster, the rank in the

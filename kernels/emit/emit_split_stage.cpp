@@ -47,6 +47,7 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   // Stores to global memory need no barrier, except in a tile spread over a cluster: every block's loads (of its
   // own part) come before any block's stores (to the whole tile's positions), in place.
   if (!store_global || spec.tile_blocks > 1) write_barrier(out, cross || spec.tile_blocks > 1);
+  if (store_global) write_wait_before_stores(out, spec);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
   out.line("const unsigned base = (b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +
            str(group_shift + tile::log2_exact(pass.radix)) + ");");

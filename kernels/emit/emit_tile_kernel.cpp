@@ -24,41 +24,50 @@ int element_unroll(const KernelSpec& spec) {
   return static_cast<int>(std::clamp<std::int64_t>(per_thread, 1, 16));
 }
 
-// g = x + NX*(y + NY*z) of tile element `e`; with `natural_store`, an axis reversed across the cluster stores to
-// its frequency's position instead (tile::store_offset).
-void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, bool natural_store = false) {
+// "(flags & flag) ? function(position) : position".
+std::string when_flag(int flag, const std::string& function, const std::string& position) {
+  return "((flags & " + str(flag) + ") ? " + function + position + " : " + position + ")";
+}
+
+enum class GlobalAccess : std::uint8_t { load, store };
+
+// g = x + NX*(y + NY*z) of tile element `e` as the kernel loads it (tile::load_offset) or stores it
+// (tile::store_offset): a store in natural order moves an axis reversed across the cluster to its frequency's
+// position, and in the sorted layout an axis with one to sorted_<axis>(position); a load only the latter, where the
+// kernel loads sorted.
+void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access) {
   std::array<std::string, 3> p;
+  const bool store = access == GlobalAccess::store;
   for (const AxisTile& axis : spec.axes) {
     const std::string a = axis_suffix(axis.axis);
     std::string& position = p[axis_index(axis.axis)] = "(origin_" + a + " + tile_pos_" + a + "(" + e + "))";
-    if (natural_store && !axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec))
-      position = "((flags & " + str(kernel_flag_natural_store) + ") ? frequency_" + a + position + " : " + position +
-                 ")";
+    if (store && !axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec))
+      position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
+    if (store ? !axis.sorted_radices.empty() : axis.sorted_loads)
+      position = when_flag(kernel_flag_sorted_layout, "sorted_" + a, position);
   }
   out.line("const long long g = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " + str(spec.size.ny) +
            "LL * " + p[2] + ");");
 }
 
 // Natural order across a cluster, strided form: every block of the cluster has loaded its tile before any block
-// stores (in place, the stores land in the cluster's other tiles). Arrive after the loads, wait before the stores;
-// a distributed tile, whose passes may hold full cluster barriers in between, takes one full barrier instead.
+// stores (in place, the stores land in the cluster's other tiles).
 bool strided_cluster_store(const KernelSpec& spec) {
   return spec.tiles_per_cluster() > 1 && !tile::exchanges_across_cluster(spec);
 }
 
-void write_cluster_arrive(SourceWriter& out, const KernelSpec& spec) {
-  if (!strided_cluster_store(spec) || spec.tile_blocks > 1) return;
-  out.line("if (flags & " + str(kernel_flag_natural_store) +
-           ") asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");");
+// The flag under which a one-block tile's stores wait for the whole cluster's loads: the strided natural-order
+// store, or the sorted stores of a first kernel run in place (KernelSpec::sorted_store_cluster). 0: none.
+int ordered_stores_flag(const KernelSpec& spec) {
+  if (spec.tile_blocks > 1) return 0;  // a distributed tile takes a full cluster barrier (write_cluster_wait)
+  if (strided_cluster_store(spec)) return kernel_flag_natural_store;
+  if (spec.sorted_store_cluster > 1) return kernel_flag_cluster_ordered_stores;
+  return 0;
 }
 
 void write_cluster_wait(SourceWriter& out, const KernelSpec& spec) {
-  if (!strided_cluster_store(spec)) return;
-  if (spec.tile_blocks > 1)
-    write_barrier(out, true);
-  else
-    out.line("if (flags & " + str(kernel_flag_natural_store) +
-             ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+  if (spec.tile_blocks > 1 && strided_cluster_store(spec)) write_barrier(out, true);
+  if (!spec.store_in_last_pass) write_wait_before_stores(out, spec);
 }
 
 // Whether the store reads words of other parts: natural_source permutes an axis held whole by the tile, and that
@@ -74,7 +83,7 @@ bool store_crosses_parts(const KernelSpec& spec) {
 void write_load(SourceWriter& out, const KernelSpec& spec) {
   if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
   open_element_loop(out, spec, element_unroll(spec));
-  write_global_offset(out, spec, "e");
+  write_global_offset(out, spec, "e", GlobalAccess::load);
   out.line("float2 v = in[g];");
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
   const TileWord word = declare_tile_word(out, spec, "e", false);
@@ -141,7 +150,7 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
   out.line("float2 v = " + word.load() + ";");
   out.line("v.x *= scale; v.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
-  write_global_offset(out, spec, "e", true);
+  write_global_offset(out, spec, "e", GlobalAccess::store);
   out.line("out[g] = v;");
   out.close();
   if (cross) write_barrier(out, true);  // no block leaves while another still reads its shared memory
@@ -167,7 +176,7 @@ void write_exchange_store(SourceWriter& out, const KernelSpec& spec) {
   out.line("const unsigned word = (rank << 24) | a;");
   out.line("float2 v = make_float2(cluster_load(re, word) * scale, cluster_load(im, word) * scale);");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
-  write_global_offset(out, spec, "e");
+  write_global_offset(out, spec, "e", GlobalAccess::store);
   out.line("out[g] = v;");
   out.close();
   write_barrier(out, true);
@@ -176,6 +185,16 @@ void write_exchange_store(SourceWriter& out, const KernelSpec& spec) {
 }  // namespace
 
 std::string twiddle_table_name(std::int64_t span) { return "fft3d_twiddles_" + str(span); }
+
+void write_arrive_after_loads(SourceWriter& out, const KernelSpec& spec) {
+  if (const int flag = ordered_stores_flag(spec))
+    out.line("if (flags & " + str(flag) + ") asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");");
+}
+
+void write_wait_before_stores(SourceWriter& out, const KernelSpec& spec) {
+  if (const int flag = ordered_stores_flag(spec))
+    out.line("if (flags & " + str(flag) + ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+}
 
 // Element loops unroll so several global loads are in flight; butterfly loops do not (each iteration already holds
 // 2*radix live registers).
@@ -219,10 +238,14 @@ void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64
 void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
                                   std::int64_t radix, const std::string& values) {
   write_butterfly_base(out, element_step, radix);
-  write_global_offset(out, spec, "base");
+  write_global_offset(out, spec, "base", GlobalAccess::load);
+  const std::string step = "(k * " + str(element_step) + "u)";
+  const std::string offset = tile::loads_sorted(spec) ? "((flags & " + str(kernel_flag_sorted_layout) + ") ? tile_offset_sorted" +
+                                                step + " : tile_offset" + step + ")"
+                                          : "tile_offset" + step;
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
-  out.line("float2 input = in[g + tile_offset(k * " + str(element_step) + "u)];");
+  out.line("float2 input = in[g + " + offset + "];");
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") input.y = -input.y;");
   out.line(values + "[k] = input;");
   out.close();
@@ -235,12 +258,13 @@ void write_global_store(SourceWriter& out, const KernelSpec& spec, const std::st
   out.line("float2 w = " + value + ";");
   out.line("w.x *= scale; w.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") w.y = -w.y;");
-  write_global_offset(out, spec, "d", true);
+  write_global_offset(out, spec, "d", GlobalAccess::store);
   out.line("out[g] = w;");
 }
 
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop) {
   if (loop.cross) write_barrier(out, true);  // every part's previous pass is done
+  if (loop.store_global) write_wait_before_stores(out, spec);
   const std::string radix = str(loop.radix);
   const std::int64_t iterations = held_iterations(spec, loop.radix);
   if (loop.load_global && iterations * loop.radix <= max_values_in_flight(spec)) {
@@ -277,6 +301,7 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
   out.close();
   out.close();
   if (!loop.store_global) write_barrier(out, loop.cross);
+  if (loop.load_global) write_arrive_after_loads(out, spec);  // the block's last global load is behind it
 }
 
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent) {
@@ -310,7 +335,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   out.line("fft3d_wait_for_previous_kernel();");
   write_block_origin(out, spec);
   write_load(out, spec);
-  write_cluster_arrive(out, spec);
+  if (!spec.load_in_first_pass) write_arrive_after_loads(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s) {
     if (spec.stages[s].is_split())
       write_split_stage(out, spec, s);

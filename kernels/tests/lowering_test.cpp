@@ -76,36 +76,88 @@ TEST(Lowering, TileMapsCoverTheVolumeOnce) {
 }
 
 // Hopper plans included: their natural order is stored across clusters, which the interpreter runs cluster by
-// cluster in place (load all, compute, store all), so a cluster that misses a tile gives a wrong result.
+// cluster in place (load all, compute, store all), so a cluster that misses a tile gives a wrong result. Out of
+// place, plans with a sorted layout (sorted_layout.cpp) skip the reorder pass.
 TEST(Lowering, InterpretedKernelsComputeTheDft) {
   std::uint64_t seed = 3;
-  int clustered = 0;
+  int clustered = 0, sorted = 0;
   for (const char* arch : {"tesla", "fermi", "hopper"})
     for (const NamedPlan& named : random_plans(40, 5, 16, arch)) {
       SCOPED_TRACE(named.name);
       const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
       if (!lowered) continue;
       for (const KernelSpec& spec : lowered->kernels) clustered += spec.tiles_per_cluster() > 1;
+      sorted += lowered->sorted_layout;
       std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
       validate::fill_random(input, seed++);
       for (Direction direction : {Direction::forward, Direction::inverse}) {
         const std::vector<std::complex<double>> expected = naive_dft(named.plan.size, input, direction);
-        for (Order order : {Order::natural, Order::digit_reversed}) {
-          std::vector<std::complex<double>> data = input;
-          interpret(*lowered, data, {.direction = direction, .order = order});
-          if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
-          const validate::ErrorReport error = validate::compare(data, expected);
-          EXPECT_EQ(error.non_finite, 0) << to_string(direction) << " " << to_string(order);
-          EXPECT_LT(error.relative_l2, 1e-12) << to_string(direction) << " " << to_string(order) << ": peak "
-                                              << error.peak_error << " at " << error.peak_index;
-        }
+        for (Order order : {Order::natural, Order::digit_reversed})
+          for (bool out_of_place : {false, true}) {
+            std::vector<std::complex<double>> data = input;
+            interpret(*lowered, data, {.direction = direction, .order = order}, out_of_place);
+            if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
+            const validate::ErrorReport error = validate::compare(data, expected);
+            const std::string mode = to_string(direction) + " " + to_string(order) +
+                                     (out_of_place ? " out of place" : " in place");
+            EXPECT_EQ(error.non_finite, 0) << mode;
+            EXPECT_LT(error.relative_l2, 1e-12) << mode << ": peak " << error.peak_error << " at "
+                                                << error.peak_index;
+          }
       }
     }
   EXPECT_GT(clustered, 5);
+  EXPECT_GT(sorted, 5);
 }
 
-// Hopper's natural order across a cluster: on random plans, every kernel with a cluster reversal stores exactly the
-// elements its cluster loads, and the digit-reversal pass is left only for axes no cluster can cover.
+// The sorted layout on the two-pass shape it is for ({X whole, Y part} {Y rest, Z whole}): in natural order the
+// reorder pass is skipped and the result is the DFT, out of place and in place (the first kernel in clusters of its
+// 4 Y tiles). The first kernel's sorted store is what makes it so (without it the last stage leaves Y
+// digit-reversed), the later kernel's sorted loads too, and in place a cluster of half the tiles overwrites rows
+// the other half has yet to load.
+TEST(Lowering, SortedLayoutGivesNaturalOrder) {
+  // The second kernel's 16 Y tiles are more than a cluster holds, so without the sorted layout Y takes the pass.
+  const Plan plan = parse_plan("size: [16, 64, 4]\narch: hopper\nplan: \"{X(1, 16, 1, 16, no-tw), Y(4, 16, 4, 64, tw)} "
+                               "{Y(16, 4, 1, 4, no-tw), Z(1, 4, 1, 4, no-tw)}\"\n")
+                        .plan;
+  const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"));
+  ASSERT_TRUE(lowered.sorted_layout);
+  ASSERT_TRUE(lowered.sorted_layout_in_place);
+  ASSERT_TRUE(lowered.reorder.has_value());  // digit-reversed order still skips it; natural needs it nowhere
+  EXPECT_EQ(lowered.workspace_bytes(true), 0);
+  EXPECT_EQ(lowered.workspace_bytes(false), 0);
+  EXPECT_FALSE(lowered.kernels[0].axes[1].sorted_loads);
+  EXPECT_TRUE(lowered.kernels[1].axes[1].sorted_loads);
+  EXPECT_EQ(lowered.kernels[0].sorted_store_cluster, 4);
+  EXPECT_EQ(lowered.kernels[1].sorted_store_cluster, 1);
+  for (const KernelSpec& spec : lowered.kernels) {
+    EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
+    EXPECT_TRUE(tile::check_cluster_stores(spec).closed());
+  }
+  std::vector<std::complex<double>> input(static_cast<std::size_t>(plan.size.elements()));
+  validate::fill_random(input, 11);
+  const std::vector<std::complex<double>> expected = naive_dft(plan.size, input, Direction::forward);
+  const auto error_of = [&](const LoweredPlan& run, bool out_of_place) {
+    std::vector<std::complex<double>> data = input;
+    interpret(run, data, {}, out_of_place);
+    return validate::compare(data, expected).relative_l2;
+  };
+  EXPECT_LT(error_of(lowered, true), 1e-12);
+  EXPECT_LT(error_of(lowered, false), 1e-12);
+  LoweredPlan unsorted_store = lowered;
+  unsorted_store.kernels[0].axes[1].sorted_radices.clear();
+  EXPECT_GT(error_of(unsorted_store, true), 0.1);
+  LoweredPlan unsorted_load = lowered;
+  unsorted_load.kernels[1].axes[1].sorted_loads = false;
+  EXPECT_GT(error_of(unsorted_load, true), 0.1);
+  LoweredPlan half_cluster = lowered;
+  half_cluster.kernels[0].sorted_store_cluster = 2;
+  EXPECT_FALSE(tile::check_cluster_stores(half_cluster.kernels[0]).closed());
+  EXPECT_GT(error_of(half_cluster, false), 0.1);
+}
+
+// Hopper's natural order across a cluster: on random plans, every kernel with a cluster reversal, or with sorted
+// stores run in place in clusters, stores exactly the elements its cluster loads, and the digit-reversal pass is left only for axes no cluster can cover.
 TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
   int clustered = 0;
   for (const NamedPlan& named : random_plans(120, 17, 64, "hopper")) {
@@ -114,7 +166,8 @@ TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
     if (!lowered) continue;
     for (const KernelSpec& spec : lowered->kernels) {
       EXPECT_LE(spec.cluster_blocks, find_arch_profile("hopper")->max_cluster_size);
-      if (spec.tiles_per_cluster() == 1) continue;
+      EXPECT_LE(spec.sorted_store_cluster, find_arch_profile("hopper")->max_cluster_size);
+      if (spec.tiles_per_cluster() == 1 && spec.sorted_store_cluster == 1) continue;
       ++clustered;
       EXPECT_EQ(spec.tiles % spec.tiles_per_cluster(), 0);
       const tile::ClusterStoreReport report = tile::check_cluster_stores(spec);

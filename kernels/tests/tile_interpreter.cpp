@@ -1,5 +1,6 @@
 #include "tile_interpreter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -28,15 +29,16 @@ void run_stage(const KernelSpec& spec, const TileStage& stage, std::int64_t bloc
 
 // Cluster by cluster, as the GPU orders it: every block of a cluster loads its tile, then computes, then (after the
 // cluster barrier) stores; a lowering whose natural-order stores left the cluster would show up as a wrong result.
-void run_tile_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool conj_load, bool conj_store,
-                     double scale, bool natural) {
-  const std::int64_t per_cluster = spec.tiles_per_cluster();
+// Reads `in` and writes `data` (the same vector in place).
+void run_tile_kernel(const KernelSpec& spec, const std::vector<Complex>& in, std::vector<Complex>& data,
+                     bool conj_load, bool conj_store, double scale, bool natural, bool sorted, bool ordered_stores) {
+  const std::int64_t per_cluster = ordered_stores ? spec.sorted_store_cluster : spec.tiles_per_cluster();
   for (std::int64_t first = 0; first < spec.tiles; first += per_cluster) {
     std::vector<std::vector<Complex>> tiles(per_cluster, std::vector<Complex>(spec.tile_elements));
     for (std::int64_t block = first; block < first + per_cluster; ++block) {
       std::vector<Complex>& tile = tiles[block - first];
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
-        const Complex v = data[tile::global_offset(spec, block, e)];
+        const Complex v = in[tile::load_offset(spec, block, e, sorted)];
         tile[e] = conj_load ? std::conj(v) : v;
       }
       for (const TileStage& stage : spec.stages) run_stage(spec, stage, block, tile);
@@ -46,12 +48,12 @@ void run_tile_kernel(const KernelSpec& spec, std::vector<Complex>& data, bool co
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
         if (spec.store_in_last_pass) {  // the last pass writes each value of the tile where it belongs
           const Complex v = tiles[block - first][e] * scale;
-          data[tile::last_pass_store_offset(spec, block, e, natural)] = conj_store ? std::conj(v) : v;
+          data[tile::last_pass_store_offset(spec, block, e, natural, sorted)] = conj_store ? std::conj(v) : v;
           continue;
         }
         const auto [source_block, source] = exchange ? tile::exchange_source(spec, block, e) : std::pair(block, e);
         Complex v = tiles[source_block - first][natural ? tile::natural_source(spec, source) : source] * scale;
-        data[tile::store_offset(spec, block, e, natural)] = conj_store ? std::conj(v) : v;
+        data[tile::store_offset(spec, block, e, natural, sorted)] = conj_store ? std::conj(v) : v;
       }
   }
 }
@@ -86,16 +88,23 @@ void small_dft(std::vector<std::complex<double>>& values) {
   values = out;
 }
 
-void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const TransformOptions& options) {
+void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const TransformOptions& options,
+               bool out_of_place) {
   const bool inverse = options.direction == Direction::inverse;
   const bool natural = options.order == Order::natural;
+  const bool sorted = natural && lowered.sorted(out_of_place);  // as CudaEngine sets the flags
+  const std::vector<Complex> input = out_of_place ? data : std::vector<Complex>{};
+  if (out_of_place)  // `out` starts as anything but the input
+    std::fill(data.begin(), data.end(), Complex(std::nan(""), std::nan("")));
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
     const bool last = k + 1 == lowered.kernels.size();
     const double scale = last && options.scaling == Scaling::full
                              ? 1.0 / static_cast<double>(lowered.kernels[k].size.elements()) : 1.0;
-    run_tile_kernel(lowered.kernels[k], data, inverse && k == 0, inverse && last, scale, natural);
+    const bool ordered_stores = sorted && !out_of_place && lowered.kernels[k].sorted_store_cluster > 1;
+    run_tile_kernel(lowered.kernels[k], k == 0 && out_of_place ? input : data, data, inverse && k == 0,
+                    inverse && last, scale, natural, sorted, ordered_stores);
   }
-  if (natural && lowered.reorder) run_reorder(*lowered.reorder, data);
+  if (natural && lowered.reorders(out_of_place)) run_reorder(*lowered.reorder, data);
 }
 
 std::vector<Complex> naive_dft(const Extents& n, const std::vector<Complex>& input, Direction direction) {

@@ -56,9 +56,10 @@ class CudaEngine {
   // Inverse with 1/N scaling (Scaling::full) unless told otherwise.
   void inverse(const void* in, void* out, Scaling scaling = Scaling::full, void* stream = nullptr);
 
-  // Device bytes beyond the data that `order` needs (0 for digit-reversed, and for natural order whenever every
-  // axis is reordered inside a tile). The engine allocates it itself at the first run that needs it.
-  std::int64_t workspace_bytes(Order order = Order::natural) const;
+  // Device bytes beyond the data that `order` needs, in place or out of place (0 for digit-reversed, and for
+  // natural order whenever every axis is reordered inside a tile, or out of place by the sorted layout). The
+  // engine allocates it itself at the first run that needs it.
+  std::int64_t workspace_bytes(Order order = Order::natural, bool out_of_place = false) const;
 
   // Launches only kernel `index` of kernels() as an in-place or out-of-place execute() without a workspace would
   // (kernel 0 reads `in`, every kernel writes `out`; the reorder pass reads `out` into the workspace). For timing.
@@ -76,7 +77,9 @@ class CudaEngine {
   int arch() const;             // e.g. 90
   double setup_ms() const;      // lowering + compilation (or cache loads) + module loads
   const CudaSetupTimes& setup_times() const;
-  bool has_reorder_pass() const;
+  bool has_reorder_pass() const;  // lowered (digit-reversed order and the sorted layout skip it)
+  // Whether a run in `order`, in place or out of place, ends with the reorder pass.
+  bool runs_reorder_pass(Order order, bool out_of_place) const;
 
  private:
   struct Impl;

@@ -16,6 +16,8 @@ enum KernelFlags : int {
   kernel_flag_conjugate_load = 1,   // conjugate values as they are read (the inverse runs as conj(F(conj(x))))
   kernel_flag_conjugate_store = 2,  // conjugate values as they are written
   kernel_flag_natural_store = 4,    // permute axes held whole by the tile into natural order as the tile is stored
+  kernel_flag_sorted_layout = 8,    // address the axes with AxisTile::sorted_radices in their sorted layout
+  kernel_flag_cluster_ordered_stores = 16,  // launched in clusters of sorted_store_cluster: all load, then store
 };
 
 std::string emit_cuda_source(const KernelSpec& spec);

@@ -66,8 +66,18 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
 
 // Global element index the store writes tile element e of block `block` to: global_offset, except that in natural
 // order an axis with a cluster reversal (strided form, not the exchange) maps its position p to
-// frequency_at_position(p, radices).
-std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural);
+// frequency_at_position(p, radices), and with `sorted` (kernel_flag_sorted_layout) an axis with a sorted layout
+// maps p to sorted_position(axis, p).
+std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural,
+                          bool sorted = false);
+// Global element index the load reads tile element e of block `block` from: global_offset, except that with
+// `sorted` the axes the kernel loads sorted (AxisTile::sorted_loads) map p to sorted_position(axis, p).
+std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool sorted);
+// Where the sorted layout keeps position p of the axis: frequency_at_position(p, axis.sorted_radices) (p itself
+// without one).
+std::int64_t sorted_position(const AxisTile& axis, std::int64_t p);
+// Whether some axis of the kernel loads in its sorted layout (AxisTile::sorted_loads).
+bool loads_sorted(const KernelSpec& spec);
 // Global coordinate along `axis` of tile element e in block `block`.
 std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e);
 
@@ -138,7 +148,8 @@ std::vector<ButterflyPass> butterfly_pass_list(const KernelSpec& spec);
 std::int64_t last_pass_output_element(const KernelSpec& spec, std::int64_t base, std::int64_t m);
 // Global element index the kernel writes tile element p of block `block` to, in either order, when the last pass
 // stores (KernelSpec::store_in_last_pass): store_offset of p, or in natural order of natural_destination(p).
-std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t p, bool natural);
+std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t p, bool natural,
+                                    bool sorted = false);
 
 // One shared-memory access instruction: the tile element each thread touches (-1: inactive).
 struct AccessInstruction {

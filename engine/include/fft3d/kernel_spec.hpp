@@ -43,6 +43,14 @@ struct AxisTile {
   // every stage: the natural-order store writes the value at global position p to position
   // frequency_at_position(p, radices), which may lie in another tile of the same cluster (KernelSpec::cluster_blocks).
   std::vector<std::int64_t> cluster_reversal_radices;
+  // The sorted layout (lowering rule sorted_layout.cpp), for an axis other than X whose stages span kernels and
+  // would otherwise need the digit-reversal pass. A run out of place in natural order (kernel_flag_sorted_layout)
+  // keeps position p of the axis at frequency_at_position(p, sorted_radices) of `out` between kernels: the plan's
+  // first kernel, reading the input in its natural layout, stores there, and every later kernel with stages of the
+  // axis loads and stores there (sorted_loads), so the axis's last stage leaves it in natural order. In place the
+  // first kernel's stores would land on rows other tiles have yet to load, so such runs keep the reorder pass.
+  std::vector<std::int64_t> sorted_radices;
+  bool sorted_loads = false;
 
   std::int64_t extent() const;
   std::int64_t tiles() const;
@@ -115,6 +123,12 @@ struct KernelSpec {
   // tile::last_pass say which passes those are).
   bool load_in_first_pass = false;
   bool store_in_last_pass = false;
+  // The first kernel of a plan with a sorted layout (AxisTile::sorted_radices): in place, its sorted stores land on
+  // rows other tiles load, and the tiles of the axes up to the last sorted one (this many consecutive tiles) load
+  // exactly the rows they store. Launched as one cluster of that many blocks (kernel_flag_cluster_ordered_stores),
+  // every block loads before any stores (a cluster barrier), so an in-place run keeps the sorted layout too.
+  // 1: no such kernel, or the cluster would be over the profile's size (in place then takes the reorder pass).
+  int sorted_store_cluster = 1;
   std::int64_t shared_bytes = 0;
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
 
@@ -129,7 +143,15 @@ struct KernelSpec {
 struct LoweredPlan {
   std::vector<KernelSpec> kernels;         // tile kernels, in plan order
   std::optional<KernelSpec> reorder;       // present when some axis's stages span several kernels
-  std::int64_t workspace_bytes() const;    // for natural order; digit-reversed order needs none
+  // Every axis the reorder pass reverses has a sorted layout (AxisTile::sorted_radices): a run out of place in
+  // natural order needs neither the pass nor its workspace.
+  bool sorted_layout = false;
+  // In place too: the first kernel's sorted stores are ordered across a cluster (KernelSpec::sorted_store_cluster).
+  bool sorted_layout_in_place = false;
+  bool sorted(bool out_of_place) const { return sorted_layout && (out_of_place || sorted_layout_in_place); }
+  // Whether natural order takes the reorder pass, and its workspace (digit-reversed order needs neither).
+  bool reorders(bool out_of_place) const { return reorder && !sorted(out_of_place); }
+  std::int64_t workspace_bytes(bool out_of_place = false) const;
 };
 
 // A kernel that cannot be lowered onto its profile (tile over shared memory, too many threads). The message names

@@ -81,9 +81,11 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void*
   config.stream = stream;
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;
-  if (spec.cluster_blocks > 1) {
+  const int cluster =
+      (flags & kernel_flag_cluster_ordered_stores) != 0 ? spec.sorted_store_cluster : spec.cluster_blocks;
+  if (cluster > 1) {
     attributes[count].id = cudaLaunchAttributeClusterDimension;
-    attributes[count].val.clusterDim.x = static_cast<unsigned>(spec.cluster_blocks);
+    attributes[count].val.clusterDim.x = static_cast<unsigned>(cluster);
     attributes[count].val.clusterDim.y = 1;
     attributes[count].val.clusterDim.z = 1;
     ++count;
@@ -128,11 +130,16 @@ struct CudaEngine::Impl {
     launch_spec(infos[index].spec, loaded[index], in, out, scale, flags, stream, arch);
   }
 
-  // Flags and scale of tile kernel `index` in a run with `options`.
-  std::pair<float, int> bindings(std::size_t index, const TransformOptions& options) const {
+  // Flags and scale of tile kernel `index` in a run with `options`, out of place or not.
+  std::pair<float, int> bindings(std::size_t index, const TransformOptions& options, bool out_of_place) const {
     const bool inverse = options.direction == Direction::inverse;
     const bool last = index + 1 == lowered.kernels.size();
-    int flags = options.order == Order::natural ? kernel_flag_natural_store : 0;
+    const bool natural = options.order == Order::natural;
+    int flags = natural ? kernel_flag_natural_store : 0;
+    if (natural && lowered.sorted(out_of_place)) {
+      flags |= kernel_flag_sorted_layout;
+      if (!out_of_place && lowered.kernels[index].sorted_store_cluster > 1) flags |= kernel_flag_cluster_ordered_stores;
+    }
     if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
     if (inverse && last) flags |= kernel_flag_conjugate_store;
     const bool scaled = last && options.scaling == Scaling::full;
@@ -199,12 +206,12 @@ void CudaEngine::execute(const void* in, void* out, const TransformOptions& opti
     return;
   }
   const std::size_t reorder = impl_->lowered.kernels.size();  // index of the digit-reversal pass
-  const bool reordering = options.order == Order::natural && impl_->lowered.reorder;
+  const bool reordering = runs_reorder_pass(options.order, in != out);
   if (reordering && in != out) {
     // Out of place: the tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
     void* workspace = impl_->workspace_for_reorder();
     for (std::size_t k = 0; k < reorder; ++k) {
-      const auto [scale, flags] = impl_->bindings(k, options);
+      const auto [scale, flags] = impl_->bindings(k, options, true);
       impl_->launch(k, k == 0 ? in : workspace, workspace, scale, flags, s);
     }
     impl_->launch(reorder, workspace, out, 1.0f, 0, s);
@@ -245,7 +252,7 @@ void CudaEngine::run_kernel(std::size_t index, const void* in, void* out, const 
     impl_->launch(index, out, impl_->workspace_for_reorder(), 1.0f, 0, s);
     return;
   }
-  const auto [scale, flags] = impl_->bindings(index, options);
+  const auto [scale, flags] = impl_->bindings(index, options, in != out);
   impl_->launch(index, index == 0 ? in : out, out, scale, flags, s);
 }
 
@@ -255,8 +262,8 @@ void CudaEngine::inverse(const void* in, void* out, Scaling scaling, void* strea
   execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
 }
 
-std::int64_t CudaEngine::workspace_bytes(Order order) const {
-  return order == Order::natural ? impl_->lowered.workspace_bytes() : 0;
+std::int64_t CudaEngine::workspace_bytes(Order order, bool out_of_place) const {
+  return order == Order::natural ? impl_->lowered.workspace_bytes(out_of_place) : 0;
 }
 
 const std::vector<CudaKernelInfo>& CudaEngine::kernels() const { return impl_->infos; }
@@ -265,5 +272,9 @@ int CudaEngine::arch() const { return impl_->arch; }
 double CudaEngine::setup_ms() const { return impl_->setup_ms; }
 const CudaSetupTimes& CudaEngine::setup_times() const { return impl_->setup; }
 bool CudaEngine::has_reorder_pass() const { return impl_->lowered.reorder.has_value(); }
+
+bool CudaEngine::runs_reorder_pass(Order order, bool out_of_place) const {
+  return order == Order::natural && impl_->lowered.reorders(out_of_place);
+}
 
 }  // namespace fft3d

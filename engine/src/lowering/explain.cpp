@@ -30,10 +30,19 @@ std::string explain(const LoweredPlan& lowered) {
     text << "\n";
   }
   if (lowered.reorder) {
-    text << to_string(*lowered.reorder)
-         << "natural order: the stages of the axes above span several kernels, so a digit-reversal pass runs last "
-            "through a workspace of "
-         << lowered.workspace_bytes() << " B (digit-reversed order skips it)\n";
+    const std::string sorted =
+        "the first kernel stores the axes above in their sorted layout and their last stages leave them in natural "
+        "order";
+    const std::string pass = "a digit-reversal pass runs last through a workspace of " +
+                             std::to_string(lowered.reorder->size.elements() * 8) + " B";
+    text << to_string(*lowered.reorder);
+    if (lowered.sorted_layout_in_place)
+      text << "natural order: " << sorted << ", in place and out of place (the pass above never runs)\n";
+    else if (lowered.sorted_layout)
+      text << "natural order out of place: " << sorted << "; in place " << pass << "\n";
+    else
+      text << "natural order: the stages of the axes above span several kernels, so " << pass
+           << " (digit-reversed order skips it)\n";
   } else {
     text << "natural order: reached by the kernels' own stores (no extra pass, no workspace)\n";
   }

@@ -43,8 +43,9 @@ std::int64_t last_pass_output_element(const KernelSpec& spec, std::int64_t base,
   return base + m * stage.element_step;
 }
 
-std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t p, bool natural) {
-  return store_offset(spec, block, natural ? natural_destination(spec, p) : p, natural);
+std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t p, bool natural,
+                                    bool sorted) {
+  return store_offset(spec, block, natural ? natural_destination(spec, p) : p, natural, sorted);
 }
 
 }  // namespace fft3d::tile

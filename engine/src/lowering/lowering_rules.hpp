@@ -30,6 +30,11 @@ void mark_in_tile_reversals(const Plan& plan, const Kernel& kernel, KernelSpec& 
 void mark_cluster_reversals(const Plan& plan, int kernel_index, KernelSpec& spec, const ArchProfile& profile);
 std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vector<KernelSpec>& kernels);
 
+// sorted_layout.cpp: when every axis the reorder pass reverses is Y or Z, their sorted layouts
+// (AxisTile::sorted_radices, sorted_loads) on the first kernel and on the later kernels with their stages, and
+// lowered.sorted_layout; with the first kernel's sorted_store_cluster, lowered.sorted_layout_in_place.
+void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfile& profile);
+
 // distribute_tile.cpp: a tile over part_bytes_limit (the largest power of two within a block's shared memory)
 // spread over 2, 4, ... blocks of one cluster (spec.tile_blocks; spec.cluster_blocks grows with it), within the
 // profile's portable cluster size, with the part field (spec.part_shift) where the fewest passes cross it. Needs

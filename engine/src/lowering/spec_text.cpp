@@ -29,6 +29,9 @@ void write_axes(std::ostringstream& text, const KernelSpec& spec) {
       text << ", natural order inside the tile (radices " << radices_text(axis.reversal_radices) << ")";
     if (!axis.cluster_reversal_radices.empty())
       text << ", natural order across the cluster (radices " << radices_text(axis.cluster_reversal_radices) << ")";
+    if (!axis.sorted_radices.empty())
+      text << ", sorted layout (radices " << radices_text(axis.sorted_radices) << "; "
+           << (axis.sorted_loads ? "loads and stores" : "stores") << ")";
     text << "\n";
   }
   for (std::size_t s = 0; s < spec.stages.size(); ++s) {
@@ -99,6 +102,9 @@ std::string to_string(const KernelSpec& spec) {
     text << " (" << spec.tiles << " tiles, each spread over " << spec.tile_blocks << " blocks of "
          << spec.part_elements() << " elements: part = element bits from " << spec.part_shift << ")";
   if (spec.cluster_blocks > 1) text << " in clusters of " << spec.cluster_blocks;
+  if (spec.sorted_store_cluster > 1)
+    text << " (in place with the sorted layout: in clusters of " << spec.sorted_store_cluster
+         << ", every block loading before any stores)";
   text << " (conflict group " << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6)
        << spec.nominal_flops << "\n";
   return text.str();

@@ -85,17 +85,27 @@ void check_request(std::vector<std::int64_t> offsets, Where where, CoalescingRep
 
 constexpr std::int64_t warp = 32;
 
+// The layouts a kernel's accesses take: the plain one, and the sorted one when an axis has it (sorted_layout.cpp).
+std::vector<bool> layouts(const KernelSpec& spec) {
+  for (const AxisTile& axis : spec.axes)
+    if (!axis.sorted_radices.empty()) return {false, true};
+  return {false};
+}
+
+std::string layout_name(bool sorted) { return sorted ? " (sorted layout)" : ""; }
+
 // The load or store phase: element e = thread + i*threads, so a warp touches 32 consecutive elements.
-void check_element_phase(const KernelSpec& spec, std::int64_t block, const std::string& phase,
-                         CoalescingReport& report) {
-  for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
-    std::vector<std::int64_t> offsets;
-    for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e)
-      offsets.push_back(global_offset(spec, block, e));
-    check_request(std::move(offsets), [&] {
-      return "block " + std::to_string(block) + " " + phase + " elements " + std::to_string(first) + "+";
-    }, report);
-  }
+void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, CoalescingReport& report) {
+  for (bool sorted : layouts(spec))
+    for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
+      std::vector<std::int64_t> offsets;
+      for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e)
+        offsets.push_back(load ? load_offset(spec, block, e, sorted) : store_offset(spec, block, e, false, sorted));
+      check_request(std::move(offsets), [&] {
+        return "block " + std::to_string(block) + (load ? " load" : " store") + layout_name(sorted) + " elements " +
+               std::to_string(first) + "+";
+      }, report);
+    }
 }
 
 // A butterfly pass reaching global memory: the part's butterfly b = part_butterfly(thread + i*threads) (split
@@ -122,18 +132,22 @@ void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t 
 
 void check_first_pass_loads(const KernelSpec& spec, std::int64_t block, CoalescingReport& report) {
   const ButterflyPass first = first_pass(spec);
-  check_pass(spec, first, block, "first-pass load", [&](std::int64_t base, std::int64_t k) {
-    return global_offset(spec, block, base + k * first.element_step);
-  }, report);
+  for (bool sorted : layouts(spec))
+    check_pass(spec, first, block, "first-pass load" + layout_name(sorted), [&](std::int64_t base, std::int64_t k) {
+      return load_offset(spec, block, base + k * first.element_step, sorted);
+    }, report);
 }
 
 void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, CoalescingReport& report) {
   const ButterflyPass last = last_pass(spec);
-  for (bool natural : {false, true})
-    check_pass(spec, last, block, natural ? "last-pass store natural" : "last-pass store",
-               [&](std::int64_t base, std::int64_t m) {
-                 return last_pass_store_offset(spec, block, last_pass_output_element(spec, base, m), natural);
-               }, report);
+  for (bool sorted : layouts(spec))
+    for (bool natural : {false, true})
+      check_pass(spec, last, block,
+                 (natural ? "last-pass store natural" : "last-pass store") + layout_name(sorted),
+                 [&](std::int64_t base, std::int64_t m) {
+                   return last_pass_store_offset(spec, block, last_pass_output_element(spec, base, m), natural,
+                                                 sorted);
+                 }, report);
 }
 
 // Both checked blocks, each through `check(block, report)`.
@@ -152,11 +166,11 @@ CoalescingReport check_coalescing(const KernelSpec& spec) {
     if (spec.load_in_first_pass)
       check_first_pass_loads(spec, block, report);
     else
-      check_element_phase(spec, block, "load", report);
+      check_element_phase(spec, block, true, report);
     if (spec.store_in_last_pass)
       check_last_pass_stores(spec, block, report);
     else
-      check_element_phase(spec, block, "store", report);
+      check_element_phase(spec, block, false, report);
   });
 }
 
@@ -172,17 +186,18 @@ CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t blo
   return report;
 }
 
-ClusterStoreReport check_cluster_stores(const KernelSpec& spec) {
-  ClusterStoreReport report;
-  const std::int64_t tiles = spec.tiles_per_cluster();  // tiles of one cluster
-  if (spec.role != KernelRole::tile || tiles <= 1) return report;
+namespace {
+
+// Clusters of `tiles` consecutive tiles, the first and the last, storing in natural order (sorted: in the sorted
+// layout): the elements they store are those they load.
+void check_cluster_stores(const KernelSpec& spec, std::int64_t tiles, bool sorted, ClusterStoreReport& report) {
   const std::int64_t clusters = spec.tiles / tiles;
   for (std::int64_t cluster : {std::int64_t{0}, clusters - 1}) {
     std::vector<std::int64_t> loaded, stored;
     for (std::int64_t block = cluster * tiles; block < (cluster + 1) * tiles; ++block)
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
-        loaded.push_back(global_offset(spec, block, e));
-        stored.push_back(store_offset(spec, block, e, true));
+        loaded.push_back(load_offset(spec, block, e, sorted));
+        stored.push_back(store_offset(spec, block, e, true, sorted));
       }
     std::sort(loaded.begin(), loaded.end());
     std::sort(stored.begin(), stored.end());
@@ -200,15 +215,26 @@ ClusterStoreReport check_cluster_stores(const KernelSpec& spec) {
           if (source_block < first || source_block >= first + tiles) {
             report.first_problem = "cluster " + std::to_string(cluster) + " gathers from block " +
                                    std::to_string(source_block) + " outside it";
-            return report;
+            return;
           }
           ++gathered[static_cast<std::size_t>((source_block - first) * spec.tile_elements + source_element)];
         }
       if (std::count(gathered.begin(), gathered.end(), 1) != static_cast<std::int64_t>(gathered.size()))
         report.first_problem = "cluster " + std::to_string(cluster) + " gathers some element twice";
     }
-    if (!report.closed()) return report;
+    if (!report.closed()) return;
   }
+}
+
+}  // namespace
+
+ClusterStoreReport check_cluster_stores(const KernelSpec& spec) {
+  ClusterStoreReport report;
+  if (spec.role != KernelRole::tile) return report;
+  // The clusters of a natural-order store across tiles, and those of sorted stores run in place.
+  if (spec.tiles_per_cluster() > 1) check_cluster_stores(spec, spec.tiles_per_cluster(), false, report);
+  if (report.closed() && spec.sorted_store_cluster > 1)
+    check_cluster_stores(spec, spec.sorted_store_cluster, true, report);
   return report;
 }
 

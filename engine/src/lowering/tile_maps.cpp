@@ -148,13 +148,32 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
   return {first_in_cluster + tile_index_of(x, held_at), (e & ~x_bits) | local_index_of(x, held_at)};
 }
 
-std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural) {
+std::int64_t sorted_position(const AxisTile& axis, std::int64_t p) {
+  return axis.sorted_radices.empty() ? p : fft3d::frequency_at_position(p, axis.sorted_radices);
+}
+
+bool loads_sorted(const KernelSpec& spec) {
+  for (const AxisTile& axis : spec.axes)
+    if (axis.sorted_loads) return true;
+  return false;
+}
+
+std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural, bool sorted) {
   std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
   for (Axis axis : all_axes) {
     const AxisTile& tile = spec.axes[axis_index(axis)];
+    std::int64_t& position = p[axis_index(axis)];
     if (natural && !tile.cluster_reversal_radices.empty() && !exchanges_across_cluster(spec))
-      p[axis_index(axis)] = fft3d::frequency_at_position(p[axis_index(axis)], tile.cluster_reversal_radices);
+      position = fft3d::frequency_at_position(position, tile.cluster_reversal_radices);
+    if (sorted) position = sorted_position(tile, position);
   }
+  return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
+}
+
+std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool sorted) {
+  std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
+  for (const AxisTile& tile : spec.axes)
+    if (sorted && tile.sorted_loads) p[axis_index(tile.axis)] = sorted_position(tile, p[axis_index(tile.axis)]);
   return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
 }
 

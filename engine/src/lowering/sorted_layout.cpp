@@ -1,0 +1,58 @@
+// Rule: the sorted layout. An axis whose stages span kernels ends digit-reversed, and its natural order costs the
+// digit-reversal pass (a third pass for a two-pass plan, and a workspace) unless a cluster holds all its tiles.
+// Along Y and Z there is a cheaper way. The first kernel stores position p of the axis at f(p) =
+// frequency_at_position(p, radices), the frequency the axis's DIF stages will leave at p; every later kernel with
+// stages of the axis loads and stores at f(p) (the same rows it reads), so what the last stage leaves at p lies at
+// f(p): natural order. f only moves whole rows (Y) or planes (Z), so every access stays whole 128-byte X runs; it
+// is a bit permutation, so it adds over disjoint bit fields and the emitter keeps its constant-offset loads. X keeps
+// the other forms: a permutation along X would split the runs.
+// Out of place the first kernel reads the input and writes `out`, so its stores may go anywhere. In place they land
+// on rows other tiles have yet to load; the tiles of the axes up to the last sorted one (consecutive blocks) load
+// exactly the rows they store, so when they fit one cluster of the profile, the first kernel runs in such clusters,
+// every block loading before any stores. Otherwise in place keeps the reorder pass.
+// Why: the two-pass plans that split Y ({X whole, Y part} {Y rest, Z whole}) need no exchange between tiles, and
+// digit-reversed they ran at 1.2-1.35x cuFFT on an H100 where the three-pass table plans ran at 1.06-1.1x
+// (bench/NOTES.md, version 17).
+#include "lowering_rules.hpp"
+
+namespace fft3d::lowering {
+namespace {
+
+// Consecutive tiles of `spec` that load the rows they store along the sorted axes: all its tiles of X, then of Y,
+// up to the last sorted axis (block order walks X tiles first).
+std::int64_t tiles_up_to_last_sorted_axis(const KernelSpec& spec) {
+  std::int64_t tiles = 1, up_to_sorted = 1;
+  for (const AxisTile& axis : spec.axes) {
+    tiles *= axis.tiles();
+    if (!axis.sorted_radices.empty()) up_to_sorted = tiles;
+  }
+  return up_to_sorted;
+}
+
+}  // namespace
+
+void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfile& profile) {
+  lowered.sorted_layout = lowered.sorted_layout_in_place = false;
+  if (!lowered.reorder || !lowered.reorder->reorder_radices[axis_index(Axis::x)].empty()) return;
+  for (Axis axis : {Axis::y, Axis::z}) {
+    const std::vector<std::int64_t>& radices = lowered.reorder->reorder_radices[axis_index(axis)];
+    if (radices.empty()) continue;
+    for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
+      bool has_stage = false;
+      for (const SubComputation& sub : plan.kernels[k].subs) has_stage |= sub.axis == axis;
+      if (k > 0 && !has_stage) continue;  // a kernel without the axis's stages reads and writes the same rows
+      AxisTile& tile = lowered.kernels[k].axes[axis_index(axis)];
+      tile.sorted_radices = radices;
+      tile.sorted_loads = k > 0;
+    }
+  }
+  lowered.sorted_layout = true;
+  KernelSpec& first = lowered.kernels.front();
+  const std::int64_t cluster = tiles_up_to_last_sorted_axis(first);
+  if (first.cluster_blocks == 1 && cluster > 1 && cluster <= profile.max_cluster_size) {
+    first.sorted_store_cluster = static_cast<int>(cluster);
+    lowered.sorted_layout_in_place = true;
+  }
+}
+
+}  // namespace fft3d::lowering
