@@ -103,6 +103,22 @@ Plan candidate_plan(const Extents& size, const std::string& arch, std::int64_t y
   return plan;
 }
 
+// Two kernels with `split` cut between them (its first stage radix `first_radix`, over a stride): {X whole, the
+// split axis's first stage} {its second stage, the third axis whole}. The split axis is Y or Z, so the lowering can
+// store natural order through the sorted layout (sorted_layout.cpp) with no exchange between tiles; X whole in the
+// first kernel keeps X natural inside its tile.
+Plan split_axis_plan(const Extents& size, const std::string& arch, Axis split, std::int64_t first_radix) {
+  const Axis whole = split == Axis::y ? Axis::z : Axis::y;
+  const std::int64_t n = size[split];
+  const std::vector<SubComputation> stages = dif_stages(split, n, {first_radix, n / first_radix});
+  Plan plan{size, arch, {{}, {}}};
+  if (size.nx > 1) plan.kernels[0].subs.push_back(dif_stages(Axis::x, size.nx, {size.nx}).front());
+  plan.kernels[0].subs.push_back(stages[0]);
+  plan.kernels[1].subs.push_back(stages[1]);
+  if (size[whole] > 1) plan.kernels[1].subs.push_back(dif_stages(whole, size[whole], {size[whole]}).front());
+  return plan;
+}
+
 }  // namespace
 
 std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,
@@ -133,6 +149,13 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
         for (const std::vector<std::int64_t>& x_radices : splits)
           candidates.push_back(candidate_plan(size, arch, yz_radix, x_radices, static_cast<std::size_t>(riding)));
     }
+  }
+  for (Axis split : {Axis::y, Axis::z}) {
+    const bool fits = size.nx <= limits.max_x_radix && size[split == Axis::y ? Axis::z : Axis::y] <= limits.max_yz_radix;
+    if (!fits || profile->max_cluster_size == 1 || size[split] < 4) continue;
+    for (std::int64_t first = 2; first < size[split]; first *= 2)
+      if (first <= limits.max_yz_radix && size[split] / first <= limits.max_yz_radix)
+        candidates.push_back(split_axis_plan(size, arch, split, first));
   }
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Plan& a, const Plan& b) { return a.kernels.size() < b.kernels.size(); });
