@@ -7,16 +7,17 @@ const std::vector<ArchProfile>& arch_profiles() {
   static const std::vector<ArchProfile> profiles = {
       {.name = "tesla", .compute_capability = 13, .shared_memory_banks = 16, .bank_width_bytes = 4,
        .conflict_group_threads = 16, .threads_per_block = 64, .max_threads_per_block = 512,
-       .shared_memory_per_block = 16 * 1024, .registers_per_sm = 16 * 1024, .max_registers_per_thread = 128},
+       .shared_memory_per_block = 16 * 1024, .registers_per_sm = 16 * 1024, .max_registers_per_thread = 128,
+       .multiprocessors = 30},
       {.name = "fermi", .compute_capability = 20, .shared_memory_banks = 32, .bank_width_bytes = 4,
        .conflict_group_threads = 32, .threads_per_block = 128, .max_threads_per_block = 1024,
        .shared_memory_per_block = 48 * 1024, .registers_per_sm = 32 * 1024, .max_registers_per_thread = 63,
-       .l2_cache_bytes = 768 * 1024},
+       .l2_cache_bytes = 768 * 1024, .multiprocessors = 15},
       {.name = "hopper", .compute_capability = 90, .shared_memory_banks = 32, .bank_width_bytes = 4,
        .conflict_group_threads = 32, .threads_per_block = 256, .max_threads_per_block = 1024,
        .shared_memory_per_block = 227 * 1024, .registers_per_sm = 64 * 1024, .max_registers_per_thread = 255,
        .max_cluster_size = 8, .max_cluster_size_opt_in = 16, .has_tma = true,
-       .l2_cache_bytes = 50LL * 1024 * 1024},
+       .l2_cache_bytes = 50LL * 1024 * 1024, .multiprocessors = 132},
   };
   return profiles;
 }

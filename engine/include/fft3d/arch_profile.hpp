@@ -23,6 +23,7 @@ struct ArchProfile {
   int max_cluster_size_opt_in = 1;
   bool has_tma = false;
   long long l2_cache_bytes = 0;         // Tesla none, Fermi 768 KB, H100 50 MB
+  int multiprocessors = 0;              // GTX 280 30, GTX 480 15, H100 SXM 132
 
   friend bool operator==(const ArchProfile&, const ArchProfile&) = default;
 };
