@@ -176,10 +176,13 @@ void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
 }
 
 void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
-  out.line("// Tile origins: consecutive tiles walk the X tiles first, then Y, then Z (paper section 4.4).");
+  std::string order;
+  for (Axis axis : spec.grid_order) order += std::string(order.empty() ? "" : ", then ") + axis_letter(axis);
+  out.line("// Tile origins: consecutive tiles walk the " + order + " tiles (KernelSpec::grid_order).");
   write_part_origin(out, spec);
   int shift = 0;
-  for (const AxisTile& axis : spec.axes) {
+  for (Axis walked : spec.grid_order) {
+    const AxisTile& axis = spec.axes[axis_index(walked)];
     std::string sum = "0";
     for (const TileMode& mode : axis.grid) {
       sum += " + (long long)((block >> " + str(shift) + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);

@@ -2,6 +2,7 @@
 // kernels, interpreted on the CPU with the emitter's index maps, compute the DFT.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <optional>
 #include <set>
 
@@ -154,6 +155,37 @@ TEST(Lowering, SortedLayoutGivesNaturalOrder) {
   half_cluster.kernels[0].sorted_store_cluster = 2;
   EXPECT_FALSE(tile::check_cluster_stores(half_cluster.kernels[0]).closed());
   EXPECT_GT(error_of(half_cluster, false), 0.1);
+}
+
+// Z split: the first kernel's Y tiles lie between its Z tiles in the usual block order, so it walks the Z tiles
+// first (grid_order), which makes the 4 Z tiles of a cluster consecutive blocks. In the usual order those 4 blocks
+// would be Y tiles, whose stores land on rows the cluster did not load, and the in-place result would be wrong.
+TEST(Lowering, SortedLayoutAlongZWalksTheZTilesFirst) {
+  const Plan plan = parse_plan("size: [16, 32, 64]\narch: hopper\nplan: \"{X(1, 16, 1, 16, no-tw), Z(4, 16, 4, 64, tw)} "
+                               "{Z(16, 4, 1, 4, no-tw), Y(1, 32, 1, 32, no-tw)}\"\n")
+                        .plan;
+  const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"));
+  ASSERT_TRUE(lowered.sorted_layout_in_place);
+  const KernelSpec& first = lowered.kernels[0];
+  ASSERT_GT(first.axes[1].tiles(), 1);
+  EXPECT_EQ(first.sorted_store_cluster, 4);
+  EXPECT_EQ(first.grid_order, (std::array{Axis::z, Axis::x, Axis::y}));
+  EXPECT_TRUE(tile::check_cluster_stores(first).closed());
+  std::vector<std::complex<double>> input(static_cast<std::size_t>(plan.size.elements()));
+  validate::fill_random(input, 12);
+  const std::vector<std::complex<double>> expected = naive_dft(plan.size, input, Direction::forward);
+  const auto error_of = [&](const LoweredPlan& run, bool out_of_place) {
+    std::vector<std::complex<double>> data = input;
+    interpret(run, data, {}, out_of_place);
+    return validate::compare(data, expected).relative_l2;
+  };
+  EXPECT_LT(error_of(lowered, false), 1e-12);
+  EXPECT_LT(error_of(lowered, true), 1e-12);
+  LoweredPlan usual_order = lowered;
+  usual_order.kernels[0].grid_order = {Axis::x, Axis::y, Axis::z};
+  EXPECT_FALSE(tile::check_cluster_stores(usual_order.kernels[0]).closed());
+  EXPECT_GT(error_of(usual_order, false), 0.1);
+  EXPECT_LT(error_of(usual_order, true), 1e-12);  // out of place the order does not matter
 }
 
 // Hopper's natural order across a cluster: on random plans, every kernel with a cluster reversal, or with sorted

@@ -129,6 +129,10 @@ struct KernelSpec {
   // every block loads before any stores (a cluster barrier), so an in-place run keeps the sorted layout too.
   // 1: no such kernel, or the cluster would be over the profile's size (in place then takes the reorder pass).
   int sorted_store_cluster = 1;
+  // The order in which consecutive blocks walk the axes' tiles, fastest first: X, then Y, then Z (paper section
+  // 4.4), except that a first kernel with sorted stores in place walks the sorted axis first, so that the tiles of
+  // its cluster are consecutive (sorted_layout.cpp).
+  std::array<Axis, 3> grid_order{Axis::x, Axis::y, Axis::z};
   std::int64_t shared_bytes = 0;
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
 

@@ -7,9 +7,10 @@
 // is a bit permutation, so it adds over disjoint bit fields and the emitter keeps its constant-offset loads. X keeps
 // the other forms: a permutation along X would split the runs.
 // Out of place the first kernel reads the input and writes `out`, so its stores may go anywhere. In place they land
-// on rows other tiles have yet to load; the tiles of the axes up to the last sorted one (consecutive blocks) load
-// exactly the rows they store, so when they fit one cluster of the profile, the first kernel runs in such clusters,
-// every block loading before any stores. Otherwise in place keeps the reorder pass.
+// on rows other tiles have yet to load; the tiles that differ only along the sorted axes load exactly the rows they
+// store. The first kernel walks the sorted axes' tiles first (KernelSpec::grid_order), so those tiles are
+// consecutive blocks, and when they fit one cluster of the profile it runs in such clusters, every block loading
+// before any stores. Otherwise in place keeps the reorder pass.
 // Why: the two-pass plans that split Y ({X whole, Y part} {Y rest, Z whole}) need no exchange between tiles, and
 // digit-reversed they ran at 1.2-1.35x cuFFT on an H100 where the three-pass table plans ran at 1.06-1.1x
 // (bench/NOTES.md, version 17).
@@ -18,15 +19,22 @@
 namespace fft3d::lowering {
 namespace {
 
-// Consecutive tiles of `spec` that load the rows they store along the sorted axes: all its tiles of X, then of Y,
-// up to the last sorted axis (block order walks X tiles first).
-std::int64_t tiles_up_to_last_sorted_axis(const KernelSpec& spec) {
-  std::int64_t tiles = 1, up_to_sorted = 1;
-  for (const AxisTile& axis : spec.axes) {
-    tiles *= axis.tiles();
-    if (!axis.sorted_radices.empty()) up_to_sorted = tiles;
-  }
-  return up_to_sorted;
+// The grid order that walks the sorted axes' tiles first (then the others in their usual order), and the tiles of
+// those axes: consecutive blocks that together load the rows they store.
+std::array<Axis, 3> sorted_axes_first(const KernelSpec& spec) {
+  std::array<Axis, 3> order{};
+  std::size_t next = 0;
+  for (bool sorted : {true, false})
+    for (const AxisTile& axis : spec.axes)
+      if (axis.sorted_radices.empty() != sorted) order[next++] = axis.axis;
+  return order;
+}
+
+std::int64_t tiles_of_sorted_axes(const KernelSpec& spec) {
+  std::int64_t tiles = 1;
+  for (const AxisTile& axis : spec.axes)
+    if (!axis.sorted_radices.empty()) tiles *= axis.tiles();
+  return tiles;
 }
 
 }  // namespace
@@ -48,9 +56,10 @@ void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfi
   }
   lowered.sorted_layout = true;
   KernelSpec& first = lowered.kernels.front();
-  const std::int64_t cluster = tiles_up_to_last_sorted_axis(first);
+  const std::int64_t cluster = tiles_of_sorted_axes(first);
   if (first.cluster_blocks == 1 && cluster > 1 && cluster <= profile.max_cluster_size) {
     first.sorted_store_cluster = static_cast<int>(cluster);
+    first.grid_order = sorted_axes_first(first);
     lowered.sorted_layout_in_place = true;
   }
 }

@@ -105,6 +105,9 @@ std::string to_string(const KernelSpec& spec) {
   if (spec.sorted_store_cluster > 1)
     text << " (in place with the sorted layout: in clusters of " << spec.sorted_store_cluster
          << ", every block loading before any stores)";
+  if (spec.grid_order != std::array{Axis::x, Axis::y, Axis::z})
+    text << " (tiles walked " << axis_letter(spec.grid_order[0]) << axis_letter(spec.grid_order[1])
+         << axis_letter(spec.grid_order[2]) << ")";
   text << " (conflict group " << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6)
        << spec.nominal_flops << "\n";
   return text.str();

@@ -38,10 +38,10 @@ std::int64_t origin_position(const AxisTile& axis, std::int64_t t) { return digi
 
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block) {
   std::array<std::int64_t, 3> origin{};
-  for (int a = 0; a < 3; ++a) {
-    const std::int64_t tiles = spec.axes[a].tiles();
-    origin[a] = origin_position(spec.axes[a], block & (tiles - 1));
-    block >>= log2_exact(tiles);
+  for (Axis axis : spec.grid_order) {
+    const AxisTile& tile = spec.axes[axis_index(axis)];
+    origin[axis_index(axis)] = origin_position(tile, block & (tile.tiles() - 1));
+    block >>= log2_exact(tile.tiles());
   }
   return origin;
 }
