@@ -111,13 +111,24 @@ TEST(Lowering, InterpretedKernelsComputeTheDft) {
   EXPECT_GT(sorted, 5);
 }
 
-// Relative L2 error of `run`'s interpreted forward transform of `input` (natural order) against `expected`.
-double forward_error(const LoweredPlan& run, const std::vector<std::complex<double>>& input,
-                     const std::vector<std::complex<double>>& expected, bool out_of_place) {
-  std::vector<std::complex<double>> data = input;
-  interpret(run, data, {}, out_of_place);
-  return validate::compare(data, expected).relative_l2;
-}
+// A random input of `size` and its forward transform by FFTW in fp64: error(run, out_of_place) is the relative L2
+// error of `run`'s interpreted forward transform (natural order) against it.
+class ForwardOracle {
+ public:
+  ForwardOracle(const Extents& size, std::uint64_t seed)
+      : input_(static_cast<std::size_t>(size.elements())), expected_(input_.size()) {
+    validate::fill_random(input_, seed);
+    validate::fftw_reference(size, input_, expected_, Direction::forward);
+  }
+  double error(const LoweredPlan& run, bool out_of_place) const {
+    std::vector<std::complex<double>> data = input_;
+    interpret(run, data, {}, out_of_place);
+    return validate::compare(data, expected_).relative_l2;
+  }
+
+ private:
+  std::vector<std::complex<double>> input_, expected_;
+};
 
 // The sorted layout on the two-pass shape it is for ({X whole, Y part} {Y rest, Z whole}): in natural order the
 // reorder pass is skipped and the result is the DFT, out of place and in place (the first kernel in clusters of its
@@ -143,24 +154,19 @@ TEST(Lowering, SortedLayoutGivesNaturalOrder) {
     EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
     EXPECT_TRUE(tile::check_cluster_stores(spec).closed());
   }
-  std::vector<std::complex<double>> input(static_cast<std::size_t>(plan.size.elements()));
-  validate::fill_random(input, 11);
-  const std::vector<std::complex<double>> expected = naive_dft(plan.size, input, Direction::forward);
-  const auto error_of = [&](const LoweredPlan& run, bool out_of_place) {
-    return forward_error(run, input, expected, out_of_place);
-  };
-  EXPECT_LT(error_of(lowered, true), 1e-12);
-  EXPECT_LT(error_of(lowered, false), 1e-12);
+  const ForwardOracle oracle(plan.size, 11);
+  EXPECT_LT(oracle.error(lowered, true), 1e-12);
+  EXPECT_LT(oracle.error(lowered, false), 1e-12);
   LoweredPlan unsorted_store = lowered;
   unsorted_store.kernels[0].axes[1].sorted_radices.clear();
-  EXPECT_GT(error_of(unsorted_store, true), 0.1);
+  EXPECT_GT(oracle.error(unsorted_store, true), 0.1);
   LoweredPlan unsorted_load = lowered;
   unsorted_load.kernels[1].axes[1].sorted_loads = false;
-  EXPECT_GT(error_of(unsorted_load, true), 0.1);
+  EXPECT_GT(oracle.error(unsorted_load, true), 0.1);
   LoweredPlan half_cluster = lowered;
   half_cluster.kernels[0].sorted_store_cluster = 2;
   EXPECT_FALSE(tile::check_cluster_stores(half_cluster.kernels[0]).closed());
-  EXPECT_GT(error_of(half_cluster, false), 0.1);
+  EXPECT_GT(oracle.error(half_cluster, false), 0.1);
 }
 
 // Z split: the first kernel's Y tiles lie between its Z tiles in the usual block order, so it walks the Z tiles
@@ -177,24 +183,19 @@ TEST(Lowering, SortedLayoutAlongZWalksTheZTilesFirst) {
   EXPECT_EQ(first.sorted_store_cluster, 4);
   EXPECT_EQ(first.grid_order, (std::array{Axis::z, Axis::x, Axis::y}));
   EXPECT_TRUE(tile::check_cluster_stores(first).closed());
-  std::vector<std::complex<double>> input(static_cast<std::size_t>(plan.size.elements()));
-  validate::fill_random(input, 12);
-  std::vector<std::complex<double>> expected(input.size());  // FFTW: the naive DFT of 32768 points takes seconds
-  validate::fftw_reference(plan.size, input, expected, Direction::forward);
-  const auto error_of = [&](const LoweredPlan& run, bool out_of_place) {
-    return forward_error(run, input, expected, out_of_place);
-  };
-  EXPECT_LT(error_of(lowered, false), 1e-12);
-  EXPECT_LT(error_of(lowered, true), 1e-12);
+  const ForwardOracle oracle(plan.size, 12);
+  EXPECT_LT(oracle.error(lowered, false), 1e-12);
+  EXPECT_LT(oracle.error(lowered, true), 1e-12);
   LoweredPlan usual_order = lowered;
   usual_order.kernels[0].grid_order = {Axis::x, Axis::y, Axis::z};
   EXPECT_FALSE(tile::check_cluster_stores(usual_order.kernels[0]).closed());
-  EXPECT_GT(error_of(usual_order, false), 0.1);
-  EXPECT_LT(error_of(usual_order, true), 1e-12);  // out of place the order does not matter
+  EXPECT_GT(oracle.error(usual_order, false), 0.1);
+  EXPECT_LT(oracle.error(usual_order, true), 1e-12);  // out of place the order does not matter
 }
 
 // Hopper's natural order across a cluster: on random plans, every kernel with a cluster reversal, or with sorted
-// stores run in place in clusters, stores exactly the elements its cluster loads, and the digit-reversal pass is left only for axes no cluster can cover.
+// stores run in place in clusters, stores exactly the elements its cluster loads, and the digit-reversal pass is
+// left only for axes no cluster can cover.
 TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
   int clustered = 0;
   for (const NamedPlan& named : random_plans(120, 17, 64, "hopper")) {

@@ -100,7 +100,7 @@ void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const Tra
     const bool last = k + 1 == lowered.kernels.size();
     const double scale = last && options.scaling == Scaling::full
                              ? 1.0 / static_cast<double>(lowered.kernels[k].size.elements()) : 1.0;
-    const bool ordered_stores = sorted && !out_of_place && lowered.kernels[k].sorted_store_cluster > 1;
+    const bool ordered_stores = natural && lowered.orders_stores_in_clusters(k, out_of_place);
     run_tile_kernel(lowered.kernels[k], k == 0 && out_of_place ? input : data, data, inverse && k == 0,
                     inverse && last, scale, natural, sorted, ordered_stores);
   }

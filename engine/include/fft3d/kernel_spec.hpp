@@ -153,6 +153,11 @@ struct LoweredPlan {
   // In place too: the first kernel's sorted stores are ordered across a cluster (KernelSpec::sorted_store_cluster).
   bool sorted_layout_in_place = false;
   bool sorted(bool out_of_place) const { return sorted_layout && (out_of_place || sorted_layout_in_place); }
+  // Whether kernel `index` of a sorted run in place is launched in clusters of its sorted_store_cluster, loads
+  // ordered before stores (kernel_flag_cluster_ordered_stores).
+  bool orders_stores_in_clusters(std::size_t index, bool out_of_place) const {
+    return sorted(out_of_place) && !out_of_place && kernels[index].sorted_store_cluster > 1;
+  }
   // Whether natural order takes the reorder pass, and its workspace (digit-reversed order needs neither).
   bool reorders(bool out_of_place) const { return reorder && !sorted(out_of_place); }
   std::int64_t workspace_bytes(bool out_of_place = false) const;

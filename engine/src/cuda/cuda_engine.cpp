@@ -136,10 +136,8 @@ struct CudaEngine::Impl {
     const bool last = index + 1 == lowered.kernels.size();
     const bool natural = options.order == Order::natural;
     int flags = natural ? kernel_flag_natural_store : 0;
-    if (natural && lowered.sorted(out_of_place)) {
-      flags |= kernel_flag_sorted_layout;
-      if (!out_of_place && lowered.kernels[index].sorted_store_cluster > 1) flags |= kernel_flag_cluster_ordered_stores;
-    }
+    if (natural && lowered.sorted(out_of_place)) flags |= kernel_flag_sorted_layout;
+    if (natural && lowered.orders_stores_in_clusters(index, out_of_place)) flags |= kernel_flag_cluster_ordered_stores;
     if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
     if (inverse && last) flags |= kernel_flag_conjugate_store;
     const bool scaled = last && options.scaling == Scaling::full;
