@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -168,6 +169,22 @@ struct RingTile {
   __device__ unsigned word(unsigned e) const { return base(e / kChunk) + e % kChunk; }
 };
 
+// The tile's complex values in shared memory: planar (re and im arrays, as fft3d's kernels keep them) or
+// interleaved (float2, so that 16-byte copies can fill it).
+struct Planar {
+  float* re;
+  float* im;
+  __device__ Planar(float* shared, unsigned elements) : re(shared), im(shared + elements) {}
+  __device__ float2 get(unsigned a) const { return make_float2(re[a], im[a]); }
+  __device__ void set(unsigned a, float2 v) const { re[a] = v.x; im[a] = v.y; }
+};
+struct Interleaved {
+  float2* c;
+  __device__ Interleaved(float* shared, unsigned) : c(reinterpret_cast<float2*>(shared)) {}
+  __device__ float2 get(unsigned a) const { return c[a]; }
+  __device__ void set(unsigned a, float2 v) const { c[a] = v; }
+};
+
 template <int Pass>
 __device__ __forceinline__ unsigned pass_chunk(unsigned t, int k) {
   return (Pass == 1 || Pass == 2) ? t >> 8 : (unsigned)k >> 2;
@@ -179,34 +196,33 @@ __device__ __forceinline__ unsigned pass_word(const Tile& tile, int k) {
 }
 
 // One radix-16 pass in shared memory: read, butterfly, twiddle, write back, barrier.
-template <int Pass, class Tile>
-__device__ __forceinline__ void shared_pass(float* re, float* im, const Tile& tile) {
+template <int Pass, class Layout, class Tile>
+__device__ __forceinline__ void shared_pass(const Layout& smem, const Tile& tile) {
   float2 v[16];
 #pragma unroll
   for (int k = 0; k < 16; ++k) {
     const unsigned a = pass_word<Pass>(tile, k);
-    v[k] = make_float2(re[a], im[a]);
+    v[k] = smem.get(a);
   }
   radix16(v);
 #pragma unroll
   for (int k = 0; k < 16; ++k) {
     const unsigned a = pass_word<Pass>(tile, k);
     const float2 w = k == 0 ? v[0] : cmul(v[k], twiddle<Pass>(threadIdx.x, k));
-    re[a] = w.x;
-    im[a] = w.y;
+    smem.set(a, w);
   }
   __syncthreads();
 }
 
-template <class Tile>
-__device__ __forceinline__ void middle_passes(float* re, float* im, const Tile& tile) {
-  shared_pass<1>(re, im, tile);
-  shared_pass<2>(re, im, tile);
+template <class Layout, class Tile>
+__device__ __forceinline__ void middle_passes(const Layout& smem, const Tile& tile) {
+  shared_pass<1>(smem, tile);
+  shared_pass<2>(smem, tile);
 }
 
-template <class Tile>
-__device__ __forceinline__ void first_pass_from_shared(float* re, float* im, const Tile& tile) {
-  shared_pass<0>(re, im, tile);
+template <class Layout, class Tile>
+__device__ __forceinline__ void first_pass_from_shared(const Layout& smem, const Tile& tile) {
+  shared_pass<0>(smem, tile);
 }
 
 template <int Pattern>
@@ -216,12 +232,12 @@ __device__ __forceinline__ void store_tile(const float2 (&v)[16], float2* out, u
   for (int k = 0; k < 16; ++k) out[g0 + element_offset<Pattern>(1024u * k)] = v[k];
 }
 
-template <class Tile>
-__device__ __forceinline__ void last_pass_read(const float* re, const float* im, const Tile& tile, float2 (&v)[16]) {
+template <class Layout, class Tile>
+__device__ __forceinline__ void last_pass_read(const Layout& smem, const Tile& tile, float2 (&v)[16]) {
 #pragma unroll
   for (int k = 0; k < 16; ++k) {
     const unsigned a = pass_word<3>(tile, k);
-    v[k] = make_float2(re[a], im[a]);
+    v[k] = smem.get(a);
   }
 }
 
@@ -232,20 +248,37 @@ __device__ __forceinline__ void copy_async_4(float* shared_word, const float* gl
 __device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 __device__ __forceinline__ void copy_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
-// Loads chunks [first, last) of tile `tile_index` with cp.async into the ring (each thread 4 elements a chunk).
-template <int Pattern, unsigned First, unsigned Last>
-__device__ __forceinline__ void load_chunks(float* re, float* im, const float2* in, unsigned tile_index,
+__device__ __forceinline__ void copy_async_16(float2* shared_pair, const float2* global_pair) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(shared_pair);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global_pair) : "memory");
+}
+
+// Loads chunks [First, Last) of tile `tile_index` with cp.async into the ring: planar, each thread copies the re
+// and im words of 4 elements a chunk (4-byte copies); interleaved, 2 pairs of adjacent elements (16-byte copies).
+template <int Pattern, unsigned First, unsigned Last, class Layout>
+__device__ __forceinline__ void load_chunks(const Layout& smem, const float2* in, unsigned tile_index,
                                             const RingTile& tile) {
-  const float2* g0 = in + global_offset<Pattern>(tile_index, threadIdx.x);
+  if constexpr (std::is_same<Layout, Planar>::value) {
+    const float2* g0 = in + global_offset<Pattern>(tile_index, threadIdx.x);
 #pragma unroll 1
-  for (unsigned c = First; c < Last; ++c) {
-    const unsigned base = tile.base(c) + threadIdx.x;
+    for (unsigned c = First; c < Last; ++c) {
+      const unsigned base = tile.base(c) + threadIdx.x;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const float* g = reinterpret_cast<const float*>(g0 + element_offset<Pattern>(c * kChunk + kThreads * k));
-      const unsigned a = base + kThreads * k;
-      copy_async_4(re + a, g);
-      copy_async_4(im + a, g + 1);
+      for (int k = 0; k < 4; ++k) {
+        const float* g = reinterpret_cast<const float*>(g0 + element_offset<Pattern>(c * kChunk + kThreads * k));
+        const unsigned a = base + kThreads * k;
+        copy_async_4(smem.re + a, g);
+        copy_async_4(smem.im + a, g + 1);
+      }
+    }
+  } else {
+    const float2* g0 = in + global_offset<Pattern>(tile_index, 2 * threadIdx.x);
+#pragma unroll 1
+    for (unsigned c = First; c < Last; ++c) {
+      const unsigned base = tile.base(c) + 2 * threadIdx.x;
+#pragma unroll
+      for (int k = 0; k < 2; ++k)
+        copy_async_16(smem.c + base + 2 * kThreads * k, g0 + element_offset<Pattern>(c * kChunk + 2 * kThreads * k));
     }
   }
   copy_async_commit();
@@ -274,11 +307,10 @@ __global__ void __launch_bounds__(kThreads, 1) twin(const float2* in, float2* ou
   }
 }
 
-template <int Pattern>
+template <int Pattern, class Layout>
 __global__ void __launch_bounds__(kThreads, 1) one_tile(const float2* in, float2* out) {
   extern __shared__ float shared[];
-  float* re = shared;
-  float* im = shared + kTile;
+  const Layout smem(shared, kTile);
   const FlatTile tile;
   const long long g0 = global_offset<Pattern>(blockIdx.x, threadIdx.x);
   float2 v[16];
@@ -289,41 +321,39 @@ __global__ void __launch_bounds__(kThreads, 1) one_tile(const float2* in, float2
   for (int k = 0; k < 16; ++k) {
     const unsigned a = pass_element<0>(threadIdx.x, k);
     const float2 w = k == 0 ? v[0] : cmul(v[k], twiddle<0>(threadIdx.x, k));
-    re[a] = w.x;
-    im[a] = w.y;
+    smem.set(a, w);
   }
   __syncthreads();
-  middle_passes(re, im, tile);
-  last_pass_read(re, im, tile, v);
+  middle_passes(smem, tile);
+  last_pass_read(smem, tile, v);
   radix16(v);
   store_tile<Pattern>(v, out, blockIdx.x);
 }
 
 // Persistent loop; `Prefetch` false: the whole next tile loads after this tile's last read; true: three chunks
 // load before this tile's passes, the fourth after its last read.
-template <int Pattern, bool Prefetch>
+template <int Pattern, bool Prefetch, class Layout>
 __global__ void __launch_bounds__(kThreads, 1) looped(const float2* in, float2* out) {
   extern __shared__ float shared[];
-  float* re = shared;
-  float* im = shared + kRingChunks * kChunk;
+  const Layout smem(shared, kRingChunks * kChunk);
   unsigned n = 0;  // tiles this block has done
   unsigned tile_index = blockIdx.x;
-  if (tile_index < kTiles) load_chunks<Pattern, 0, kChunksPerTile>(re, im, in, tile_index, RingTile{0});
+  if (tile_index < kTiles) load_chunks<Pattern, 0, kChunksPerTile>(smem, in, tile_index, RingTile{0});
   for (; tile_index < kTiles; tile_index += gridDim.x, ++n) {
     const RingTile tile{(kChunksPerTile * n) % kRingChunks};
     const RingTile next{(kChunksPerTile * (n + 1)) % kRingChunks};
     const unsigned next_index = tile_index + gridDim.x;
     copy_async_wait_all();
     __syncthreads();
-    if (Prefetch && next_index < kTiles) load_chunks<Pattern, 0, kChunksPerTile - 1>(re, im, in, next_index, next);
-    first_pass_from_shared(re, im, tile);
-    middle_passes(re, im, tile);
+    if (Prefetch && next_index < kTiles) load_chunks<Pattern, 0, kChunksPerTile - 1>(smem, in, next_index, next);
+    first_pass_from_shared(smem, tile);
+    middle_passes(smem, tile);
     float2 v[16];
-    last_pass_read(re, im, tile, v);
+    last_pass_read(smem, tile, v);
     radix16(v);
     __syncthreads();  // every thread has read the tile: its chunks are free
     if (next_index < kTiles)
-      load_chunks<Pattern, Prefetch ? kChunksPerTile - 1 : 0, kChunksPerTile>(re, im, in, next_index, next);
+      load_chunks<Pattern, Prefetch ? kChunksPerTile - 1 : 0, kChunksPerTile>(smem, in, next_index, next);
     store_tile<Pattern>(v, out, tile_index);
   }
 }
@@ -400,9 +430,12 @@ int main() {
   };
   const Variant variants[] = {
       {"twin", {twin<0>, twin<1>}, kTiles, flat_bytes},
-      {"one_tile", {one_tile<0>, one_tile<1>}, kTiles, flat_bytes},
-      {"persistent", {looped<0, false>, looped<1, false>}, persistent_blocks, ring_bytes},
-      {"ring", {looped<0, true>, looped<1, true>}, persistent_blocks, ring_bytes},
+      {"one_tile", {one_tile<0, Planar>, one_tile<1, Planar>}, kTiles, flat_bytes},
+      {"persistent", {looped<0, false, Planar>, looped<1, false, Planar>}, persistent_blocks, ring_bytes},
+      {"ring", {looped<0, true, Planar>, looped<1, true, Planar>}, persistent_blocks, ring_bytes},
+      {"one_tile_f2", {one_tile<0, Interleaved>, one_tile<1, Interleaved>}, kTiles, flat_bytes},
+      {"persist_f2", {looped<0, false, Interleaved>, looped<1, false, Interleaved>}, persistent_blocks, ring_bytes},
+      {"ring_f2", {looped<0, true, Interleaved>, looped<1, true, Interleaved>}, persistent_blocks, ring_bytes},
   };
   const char* patterns[] = {"rows of 256 (X whole, Y 64 at stride 4)", "runs of 16 (16 X, 4 Y, 256 Z)"};
   bool ok = true;
@@ -431,7 +464,7 @@ int main() {
           check = same ? "same as one_tile" : "DIFFERS FROM one_tile";
           ok = ok && same;
         }
-        std::printf("  round %d %-10s %.4f ms  %5.1f%% of memcpy  /twin %.3f  %s\n", round, variant.name, ms,
+        std::printf("  round %d %-11s %.4f ms  %5.1f%% of memcpy  /twin %.3f  %s\n", round, variant.name, ms,
                     100.0 * memcpy_ms / ms, ms / twin_ms, check);
       }
     }
