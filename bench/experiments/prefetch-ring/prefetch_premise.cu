@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 #include <cstdio>
 #include <cstdlib>
@@ -152,6 +153,14 @@ __device__ __forceinline__ unsigned pass_element(unsigned t, int k) {
 
 __device__ float2 twiddle_table[256];  // filled by the host: w_256^j
 
+// threadIdx.x read through volatile asm: the compiler cannot hoist what derives from it out of a persistent loop
+// (hoisted twiddle and address values of every pass spill at the 64 registers 1024 threads allow).
+__device__ __forceinline__ unsigned thread_index() {
+  unsigned t;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+  return t;
+}
+
 template <int Pass>
 __device__ __forceinline__ float2 twiddle(unsigned t, int k) {
   return __ldg(&twiddle_table[(((t >> (2 * Pass)) & 15u) * k) & 255u]);
@@ -191,24 +200,25 @@ __device__ __forceinline__ unsigned pass_chunk(unsigned t, int k) {
 }
 
 template <int Pass, class Tile>
-__device__ __forceinline__ unsigned pass_word(const Tile& tile, int k) {
-  return tile.base(pass_chunk<Pass>(threadIdx.x, k)) + pass_element<Pass>(threadIdx.x, k) % kChunk;
+__device__ __forceinline__ unsigned pass_word(const Tile& tile, unsigned t, int k) {
+  return tile.base(pass_chunk<Pass>(t, k)) + pass_element<Pass>(t, k) % kChunk;
 }
 
 // One radix-16 pass in shared memory: read, butterfly, twiddle, write back, barrier.
 template <int Pass, class Layout, class Tile>
 __device__ __forceinline__ void shared_pass(const Layout& smem, const Tile& tile) {
+  const unsigned t = thread_index();
   float2 v[16];
 #pragma unroll
   for (int k = 0; k < 16; ++k) {
-    const unsigned a = pass_word<Pass>(tile, k);
+    const unsigned a = pass_word<Pass>(tile, t, k);
     v[k] = smem.get(a);
   }
   radix16(v);
 #pragma unroll
   for (int k = 0; k < 16; ++k) {
-    const unsigned a = pass_word<Pass>(tile, k);
-    const float2 w = k == 0 ? v[0] : cmul(v[k], twiddle<Pass>(threadIdx.x, k));
+    const unsigned a = pass_word<Pass>(tile, t, k);
+    const float2 w = k == 0 ? v[0] : cmul(v[k], twiddle<Pass>(t, k));
     smem.set(a, w);
   }
   __syncthreads();
@@ -227,16 +237,17 @@ __device__ __forceinline__ void first_pass_from_shared(const Layout& smem, const
 
 template <int Pattern>
 __device__ __forceinline__ void store_tile(const float2 (&v)[16], float2* out, unsigned tile_index) {
-  const long long g0 = global_offset<Pattern>(tile_index, threadIdx.x);
+  const long long g0 = global_offset<Pattern>(tile_index, thread_index());
 #pragma unroll
   for (int k = 0; k < 16; ++k) out[g0 + element_offset<Pattern>(1024u * k)] = v[k];
 }
 
 template <class Layout, class Tile>
 __device__ __forceinline__ void last_pass_read(const Layout& smem, const Tile& tile, float2 (&v)[16]) {
+  const unsigned t = thread_index();
 #pragma unroll
   for (int k = 0; k < 16; ++k) {
-    const unsigned a = pass_word<3>(tile, k);
+    const unsigned a = pass_word<3>(tile, t, k);
     v[k] = smem.get(a);
   }
 }
@@ -259,10 +270,10 @@ template <int Pattern, unsigned First, unsigned Last, class Layout>
 __device__ __forceinline__ void load_chunks(const Layout& smem, const float2* in, unsigned tile_index,
                                             const RingTile& tile) {
   if constexpr (std::is_same<Layout, Planar>::value) {
-    const float2* g0 = in + global_offset<Pattern>(tile_index, threadIdx.x);
+    const float2* g0 = in + global_offset<Pattern>(tile_index, thread_index());
 #pragma unroll 1
     for (unsigned c = First; c < Last; ++c) {
-      const unsigned base = tile.base(c) + threadIdx.x;
+      const unsigned base = tile.base(c) + thread_index();
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
         const float* g = reinterpret_cast<const float*>(g0 + element_offset<Pattern>(c * kChunk + kThreads * k));
@@ -272,10 +283,10 @@ __device__ __forceinline__ void load_chunks(const Layout& smem, const float2* in
       }
     }
   } else {
-    const float2* g0 = in + global_offset<Pattern>(tile_index, 2 * threadIdx.x);
+    const float2* g0 = in + global_offset<Pattern>(tile_index, 2 * thread_index());
 #pragma unroll 1
     for (unsigned c = First; c < Last; ++c) {
-      const unsigned base = tile.base(c) + 2 * threadIdx.x;
+      const unsigned base = tile.base(c) + 2 * thread_index();
 #pragma unroll
       for (int k = 0; k < 2; ++k)
         copy_async_16(smem.c + base + 2 * kThreads * k, g0 + element_offset<Pattern>(c * kChunk + 2 * kThreads * k));
@@ -308,54 +319,159 @@ __global__ void __launch_bounds__(kThreads, 1) twin(const float2* in, float2* ou
 }
 
 template <int Pattern, class Layout>
-__global__ void __launch_bounds__(kThreads, 1) one_tile(const float2* in, float2* out) {
-  extern __shared__ float shared[];
-  const Layout smem(shared, kTile);
+__device__ __forceinline__ void fused_tile(const Layout& smem, const float2* in, float2* out, unsigned tile_index) {
   const FlatTile tile;
-  const long long g0 = global_offset<Pattern>(blockIdx.x, threadIdx.x);
+  const unsigned t = thread_index();
+  const long long g0 = global_offset<Pattern>(tile_index, t);
   float2 v[16];
 #pragma unroll
   for (int k = 0; k < 16; ++k) v[k] = in[g0 + element_offset<Pattern>(1024u * k)];
   radix16(v);
 #pragma unroll
   for (int k = 0; k < 16; ++k) {
-    const unsigned a = pass_element<0>(threadIdx.x, k);
-    const float2 w = k == 0 ? v[0] : cmul(v[k], twiddle<0>(threadIdx.x, k));
+    const unsigned a = pass_element<0>(t, k);
+    const float2 w = k == 0 ? v[0] : cmul(v[k], twiddle<0>(t, k));
     smem.set(a, w);
   }
   __syncthreads();
   middle_passes(smem, tile);
   last_pass_read(smem, tile, v);
   radix16(v);
-  store_tile<Pattern>(v, out, blockIdx.x);
+  __syncthreads();  // the next tile's first pass writes shared memory
+  store_tile<Pattern>(v, out, tile_index);
+}
+
+template <int Pattern, class Layout>
+__global__ void __launch_bounds__(kThreads, 1) one_tile(const float2* in, float2* out) {
+  extern __shared__ float shared[];
+  fused_tile<Pattern>(Layout(shared, kTile), in, out, blockIdx.x);
+}
+
+// The persistent loop around today's kernel body (global loads into registers, no cp.async, no prefetch).
+template <int Pattern>
+__global__ void __launch_bounds__(kThreads, 1) looped_fused(const float2* in, float2* out) {
+  extern __shared__ float shared[];
+#pragma unroll 1
+  for (unsigned tile_index = blockIdx.x; tile_index < kTiles; tile_index += gridDim.x)
+    fused_tile<Pattern>(Planar(shared, kTile), in, out, tile_index);
 }
 
 // Persistent loop; `Prefetch` false: the whole next tile loads after this tile's last read; true: three chunks
 // load before this tile's passes, the fourth after its last read.
-template <int Pattern, bool Prefetch, class Layout>
-__global__ void __launch_bounds__(kThreads, 1) looped(const float2* in, float2* out) {
-  extern __shared__ float shared[];
-  const Layout smem(shared, kRingChunks * kChunk);
+// Tile loads into the ring with cp.async from every thread; a tile's chunks are complete after wait_all and the
+// barrier that follows it.
+template <int Pattern, class Layout>
+struct CopyAsyncLoader {
+  __device__ void init() {}
+  template <unsigned First, unsigned Last>
+  __device__ void load(const Layout& smem, const float2* in, unsigned tile_index, const RingTile& tile) {
+    load_chunks<Pattern, First, Last>(smem, in, tile_index, tile);
+  }
+  __device__ void wait(const RingTile&) { copy_async_wait_all(); }
+};
+
+// Tile loads into the ring with bulk copies (the Hopper copy engine, cp.async.bulk): warp 0 issues one copy per
+// 2 KB row (pattern 0) or per 128-byte run (pattern 1); each ring slot has an mbarrier that completes when its
+// chunk's 32 KB have landed. Interleaved layout only (the copy engine copies bytes).
+template <int Pattern>
+struct BulkLoader {
+  uint64_t* barriers;   // kRingChunks mbarriers after the ring
+  unsigned wait_parity = 0;  // bit s: the parity of slot s's next completion
+  __device__ void init() {
+    if (threadIdx.x == 0) {
+      for (unsigned s = 0; s < kRingChunks; ++s)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(barriers + s)) : "memory");
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+  }
+  static __device__ unsigned shared_address(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+  template <unsigned First, unsigned Last>
+  __device__ void load(const Interleaved& smem, const float2* in, unsigned tile_index, const RingTile& tile) {
+    if (threadIdx.x >= 32) return;
+    const unsigned lane = threadIdx.x;
+    const float2* origin = in + tile_origin<Pattern>(tile_index);
+#pragma unroll 1
+    for (unsigned c = First; c < Last; ++c) {
+      const unsigned slot = (tile.first_chunk + c) % kRingChunks;
+      const unsigned barrier = shared_address(barriers + slot);
+      if (lane == 0)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(kChunk * 8u)
+                     : "memory");
+      __syncwarp();
+      constexpr unsigned run = Pattern == 0 ? 256u : 16u;  // elements one copy moves
+      for (unsigned r = lane; r < kChunk / run; r += 32) {
+        const unsigned e = c * kChunk + r * run;
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                shared_address(smem.c + slot * kChunk + r * run)),
+            "l"(origin + element_offset<Pattern>(e)), "r"(run * 8u), "r"(barrier)
+            : "memory");
+      }
+    }
+  }
+  __device__ void wait(const RingTile& tile) {
+#pragma unroll 1
+    for (unsigned c = 0; c < kChunksPerTile; ++c) {
+      const unsigned slot = (tile.first_chunk + c) % kRingChunks;
+      const unsigned parity = (wait_parity >> slot) & 1u;
+      unsigned done = 0;
+      while (!done)
+        asm volatile(
+            "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+            : "=r"(done)
+            : "r"(shared_address(barriers + slot)), "r"(parity)
+            : "memory");
+      wait_parity ^= 1u << slot;
+    }
+  }
+};
+
+// Persistent loop over the ring; `Prefetch` false: the whole next tile loads after this tile's last read; true:
+// three chunks load before this tile's passes, the fourth after its last read.
+template <int Pattern, bool Prefetch, class Layout, class Loader>
+__device__ __forceinline__ void ring_loop(const Layout& smem, Loader& loader, const float2* in, float2* out) {
   unsigned n = 0;  // tiles this block has done
   unsigned tile_index = blockIdx.x;
-  if (tile_index < kTiles) load_chunks<Pattern, 0, kChunksPerTile>(smem, in, tile_index, RingTile{0});
+  if (tile_index < kTiles) loader.template load<0, kChunksPerTile>(smem, in, tile_index, RingTile{0});
+#pragma unroll 1
   for (; tile_index < kTiles; tile_index += gridDim.x, ++n) {
     const RingTile tile{(kChunksPerTile * n) % kRingChunks};
     const RingTile next{(kChunksPerTile * (n + 1)) % kRingChunks};
     const unsigned next_index = tile_index + gridDim.x;
-    copy_async_wait_all();
+    loader.wait(tile);
     __syncthreads();
-    if (Prefetch && next_index < kTiles) load_chunks<Pattern, 0, kChunksPerTile - 1>(smem, in, next_index, next);
+    if (Prefetch && next_index < kTiles) loader.template load<0, kChunksPerTile - 1>(smem, in, next_index, next);
     first_pass_from_shared(smem, tile);
     middle_passes(smem, tile);
     float2 v[16];
     last_pass_read(smem, tile, v);
     radix16(v);
-    __syncthreads();  // every thread has read the tile: its chunks are free
+    // Every thread has read the tile, so its chunks are free; the copy engine's writes to them come after this
+    // thread's ordinary shared-memory writes.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
     if (next_index < kTiles)
-      load_chunks<Pattern, Prefetch ? kChunksPerTile - 1 : 0, kChunksPerTile>(smem, in, next_index, next);
+      loader.template load<Prefetch ? kChunksPerTile - 1 : 0, kChunksPerTile>(smem, in, next_index, next);
     store_tile<Pattern>(v, out, tile_index);
   }
+}
+
+template <int Pattern, bool Prefetch, class Layout>
+__global__ void __launch_bounds__(kThreads, 1) looped(const float2* in, float2* out) {
+  extern __shared__ float shared[];
+  const Layout smem(shared, kRingChunks * kChunk);
+  CopyAsyncLoader<Pattern, Layout> loader;
+  ring_loop<Pattern, Prefetch>(smem, loader, in, out);
+}
+
+template <int Pattern, bool Prefetch>
+__global__ void __launch_bounds__(kThreads, 1) looped_bulk(const float2* in, float2* out) {
+  extern __shared__ __align__(128) float shared[];
+  const Interleaved smem(shared, kRingChunks * kChunk);
+  BulkLoader<Pattern> loader{reinterpret_cast<uint64_t*>(shared + 2 * kRingChunks * kChunk)};
+  loader.init();
+  ring_loop<Pattern, Prefetch>(smem, loader, in, out);
 }
 
 using Kernel = void (*)(const float2*, float2*);
@@ -382,7 +498,9 @@ float time_kernel(Kernel kernel, unsigned blocks, size_t shared_bytes, const flo
   return times[times.size() / 2];
 }
 
-int main() {
+// prefetch_premise            the table of all variants, both patterns, two rounds
+// prefetch_premise NAME P      only variant NAME on pattern P, three launches (for a profiler)
+int main(int argc, char** argv) {
   const size_t n = kSide * kSide * kSide, bytes = n * sizeof(float2);
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -431,13 +549,30 @@ int main() {
   const Variant variants[] = {
       {"twin", {twin<0>, twin<1>}, kTiles, flat_bytes},
       {"one_tile", {one_tile<0, Planar>, one_tile<1, Planar>}, kTiles, flat_bytes},
+      {"loop_fused", {looped_fused<0>, looped_fused<1>}, persistent_blocks, flat_bytes},
       {"persistent", {looped<0, false, Planar>, looped<1, false, Planar>}, persistent_blocks, ring_bytes},
       {"ring", {looped<0, true, Planar>, looped<1, true, Planar>}, persistent_blocks, ring_bytes},
       {"one_tile_f2", {one_tile<0, Interleaved>, one_tile<1, Interleaved>}, kTiles, flat_bytes},
       {"persist_f2", {looped<0, false, Interleaved>, looped<1, false, Interleaved>}, persistent_blocks, ring_bytes},
       {"ring_f2", {looped<0, true, Interleaved>, looped<1, true, Interleaved>}, persistent_blocks, ring_bytes},
+      {"persist_tma", {looped_bulk<0, false>, looped_bulk<1, false>}, persistent_blocks, ring_bytes + 64},
+      {"ring_tma", {looped_bulk<0, true>, looped_bulk<1, true>}, persistent_blocks, ring_bytes + 64},
   };
   const char* patterns[] = {"rows of 256 (X whole, Y 64 at stride 4)", "runs of 16 (16 X, 4 Y, 256 Z)"};
+  if (argc == 3) {
+    for (const Variant& variant : variants)
+      if (std::strcmp(variant.name, argv[1]) == 0) {
+        const int pattern = std::atoi(argv[2]);
+        CHECK(cudaFuncSetAttribute(variant.kernel[pattern], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)variant.shared));
+        for (int r = 0; r < 3; ++r) variant.kernel[pattern]<<<variant.blocks, kThreads, variant.shared>>>(in, out);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        return 0;
+      }
+    std::fprintf(stderr, "no variant %s\n", argv[1]);
+    return 1;
+  }
   bool ok = true;
   for (int pattern = 0; pattern < 2; ++pattern) {
     std::printf("\npattern: %s\n", patterns[pattern]);
