@@ -141,6 +141,40 @@ TEST(LargeRadix, TheHopperInRegisterLimitSplitsRadicesAbove16) {
     std::cout << profile.name << ": in-register radix limit " << register_radix_limit(profile) << "\n";
 }
 
+// A tile that holds a Hopper SM alone (128 KB: one block, the whole register file) takes radix-32 passes on 512
+// threads (split_radix.cpp's pass_radix_limit; bench/NOTES.md version 18); tiles that share an SM, tiles spread over
+// a cluster and the paper's profiles keep the in-register limit.
+TEST(LargeRadix, OneBlockHopperTilesTakeRadix32Passes) {
+  const ArchProfile hopper = *find_arch_profile("hopper");
+  const Plan line = parse("16, 1024, 1", term('X', 1, 16, 1, 16) + ", " + term('Y', 1, 1024, 1, 1024));
+  const KernelSpec spec = lower_plan(line, hopper).kernels.at(0);
+  ASSERT_EQ(spec.tile_elements, 16384);
+  EXPECT_EQ(spec.stages.at(1).split_radices, (std::vector<std::int64_t>{32, 32})) << to_string(spec);
+  EXPECT_EQ(spec.threads, 512);
+  std::mt19937_64 rng(47);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  std::vector<Complex> input(line.size.elements());
+  for (Complex& v : input) v = {uniform(rng), uniform(rng)};
+  for (Order order : {Order::natural, Order::digit_reversed}) {
+    std::vector<Complex> expected = input, data = input;
+    CpuBackend(line, 1).execute(std::span<Complex>(expected), {.order = order});
+    run_kernel(spec, data, order == Order::natural);
+    EXPECT_LT(relative_l2(data, expected), 1e-12) << to_string(order);
+  }
+  // A 64 KB tile shares its SM; a 256 KB tile is spread over two blocks.
+  for (std::int64_t x : {8, 32}) {
+    const Plan plan = parse(std::to_string(x) + ", 1024, 1", term('X', 1, x, 1, x) + ", " + term('Y', 1, 1024, 1, 1024));
+    const KernelSpec other = lower_plan(plan, hopper).kernels.at(0);
+    EXPECT_EQ(other.stages.at(1).split_radices, (std::vector<std::int64_t>{8, 8, 16})) << to_string(other);
+  }
+  for (const NamedPlan& named : shipped_plans())
+    if (named.plan.arch != "hopper")
+      for (const KernelSpec& k : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels)
+        for (const TileStage& stage : k.stages)
+          for (std::int64_t radix : stage.split_radices)
+            EXPECT_LE(radix, register_radix_limit(*find_arch_profile(named.plan.arch))) << named.name;
+}
+
 TEST(LargeRadix, SplitPassesEqualThePlanSemanticsForEveryRadixUpTo4096) {
   std::mt19937_64 rng(41);
   std::uniform_real_distribution<double> uniform(-1, 1);

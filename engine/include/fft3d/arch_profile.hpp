@@ -24,6 +24,8 @@ struct ArchProfile {
   bool has_tma = false;
   long long l2_cache_bytes = 0;         // Tesla none, Fermi 768 KB, H100 50 MB
   int multiprocessors = 0;              // GTX 280 30, GTX 480 15, H100 SXM 132
+  int one_block_tile_radix = 0;         // radix of a pass in registers for a tile that holds an SM alone (0: as
+                                        // any other tile; Hopper 32: lowering/split_radix.cpp)
 
   friend bool operator==(const ArchProfile&, const ArchProfile&) = default;
 };

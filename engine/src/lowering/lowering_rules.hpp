@@ -43,9 +43,12 @@ std::int64_t part_bytes_limit(const ArchProfile& profile);
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile);
 
 // split_radix.cpp: radices over the profile's in-register limit, split into balanced power-of-two passes
-// (product = radix, each <= limit; one entry when radix <= limit) and recorded on the stages that need them.
+// (product = radix, each <= limit; one entry when radix <= limit) and recorded on the stages that need them, each
+// pass at most pass_limit: the in-register limit, or the wider radix of a tile that holds an SM alone
+// (pass_radix_limit; needs spec.tile_elements).
 std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit);
-void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit);
+void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std::int64_t pass_limit);
+std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile);
 
 // block_threads.cpp: the block size: the profile's, raised for kernels with split stages whose tiles would leave a
 // thread too many elements.

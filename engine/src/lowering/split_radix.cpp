@@ -43,9 +43,30 @@ std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) 
   return radices;
 }
 
-void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit) {
+// Rule: a tile that holds an SM alone takes wider passes (ArchProfile::one_block_tile_radix, Hopper 32). Its
+// shared memory leaves no room for a second block, so its threads share the whole register file: 16384 elements
+// (128 KB) at 32 values a thread is 512 threads of 128 registers, where ptxas fits radix-32 passes (102-118
+// registers for the hopper table's 512- and 1024-point lines, none spilled). Why: with one block per SM nothing
+// overlaps a tile's shared-memory round trips, and each one beyond the copy's costs 5-10% of the kernel (bench/
+// NOTES.md version 18: four radix-16 passes 1.18x their copy twin, three 1.06x, two radix-32 passes 1.00-1.035x);
+// a 1024-point line takes two passes (32 x 32) instead of three (8 x 8 x 16). Tiles that share an SM keep the
+// in-register limit: they overlap their round trips with the other blocks' memory traffic, and measured slower with
+// radix 32 (256^3's 64 KB first kernel: 0.115 against 0.100 ms at 249 registers), as did a spread tile (128x512x512's
+// second kernel, 0.348 against 0.303 ms) and the 16 KB X tiles, whose 2048 elements leave a radix-32 pass 64 of 256
+// threads (1024^3's X kernel: 7.6 against 6.2 ms).
+std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile) {
+  const std::int64_t limit = register_radix_limit(profile);
+  const std::int64_t wide = profile.one_block_tile_radix;
+  const std::int64_t tile_bytes = 8 * spec.tile_elements;
+  const bool one_block =
+      2 * tile_bytes > profile.shared_memory_per_block && tile_bytes <= profile.shared_memory_per_block;
+  if (wide <= limit || !one_block || spec.tile_elements / wide > profile.max_threads_per_block) return limit;
+  return wide;
+}
+
+void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std::int64_t pass_limit) {
   for (TileStage& stage : stages)
-    if (stage.sub.radix > limit) stage.split_radices = split_radices(stage.sub.radix, limit);
+    if (stage.sub.radix > limit) stage.split_radices = split_radices(stage.sub.radix, pass_limit);
 }
 
 }  // namespace lowering
