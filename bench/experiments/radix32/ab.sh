@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Version 18 A/B: the hopper table plans lowered with the in-register radix limit at 16 (shipped) and at 32
-# (FFT3D_RADIX_LIMIT, an experiment switch), alternated, each run checked against the oracle; per-kernel times
-# with each kernel's copy twin. Run on the GPU machine from the repository root with .carry carried.
+# Version 18 A/B: the hopper table plans lowered with the in-register radix limit at 16 and at 32, alternated,
+# each run checked against the oracle; per-kernel times with each kernel's copy twin. FFT3D_RADIX_LIMIT was a
+# temporary switch in split_radix.cpp's register_radix_limit for this run; it is not in the tree. Run on the GPU
+# machine from the repository root with .carry carried.
 set -u
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 FFT3D_CACHE_DIR=/tmp/c FFT3D_PLANS_DIR=$PWD/plans
 mkdir -p /tmp/c && cp -r .carry/cache/. /tmp/c/.
