@@ -163,16 +163,18 @@ TEST(LargeRadix, OneBlockHopperTilesTakeRadix32Passes) {
   }
   // A 64 KB tile shares its SM; a 256 KB tile is spread over two blocks.
   for (std::int64_t x : {8, 32}) {
-    const Plan plan = parse(std::to_string(x) + ", 1024, 1", term('X', 1, x, 1, x) + ", " + term('Y', 1, 1024, 1, 1024));
+    const Plan plan =
+        parse(std::to_string(x) + ", 1024, 1", term('X', 1, x, 1, x) + ", " + term('Y', 1, 1024, 1, 1024));
     const KernelSpec other = lower_plan(plan, hopper).kernels.at(0);
     EXPECT_EQ(other.stages.at(1).split_radices, (std::vector<std::int64_t>{8, 8, 16})) << to_string(other);
   }
-  for (const NamedPlan& named : shipped_plans())
-    if (named.plan.arch != "hopper")
-      for (const KernelSpec& k : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels)
-        for (const TileStage& stage : k.stages)
-          for (std::int64_t radix : stage.split_radices)
-            EXPECT_LE(radix, register_radix_limit(*find_arch_profile(named.plan.arch))) << named.name;
+  for (const NamedPlan& named : shipped_plans()) {
+    if (named.plan.arch == "hopper") continue;
+    const ArchProfile profile = *find_arch_profile(named.plan.arch);
+    for (const KernelSpec& k : lower_plan(named.plan, profile).kernels)
+      for (const TileStage& stage : k.stages)
+        for (std::int64_t radix : stage.split_radices) EXPECT_LE(radix, register_radix_limit(profile)) << named.name;
+  }
 }
 
 TEST(LargeRadix, SplitPassesEqualThePlanSemanticsForEveryRadixUpTo4096) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -213,6 +214,25 @@ TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
     }
   }
   EXPECT_GT(clustered, 10);
+}
+
+// What `fft3d run` and `fft3d bench` count as passes over the volume: the tile kernels, the reorder pass where natural
+// order takes it, and in place the copy back from its workspace (CudaEngine::execute).
+TEST(Lowering, VolumePassesCountTheReorderPassWhereARunTakesIt) {
+  std::map<std::string, LoweredPlan> lowered;
+  for (const NamedPlan& named : shipped_plans())
+    if (named.name == "tesla/128x128x128.yaml" || named.name == "hopper/256x256x256.yaml")
+      lowered.emplace(named.name, lower_plan(named.plan, *find_arch_profile(named.plan.arch)));
+  ASSERT_EQ(lowered.size(), 2u);
+  const LoweredPlan& paper = lowered.at("tesla/128x128x128.yaml");  // three kernels, X reversed across them
+  ASSERT_EQ(paper.kernels.size(), 3u);
+  EXPECT_EQ(paper.volume_passes(true, true), 4);
+  EXPECT_EQ(paper.volume_passes(true, false), 5);
+  EXPECT_EQ(paper.volume_passes(false, true), 3);
+  EXPECT_EQ(paper.volume_passes(false, false), 3);
+  const LoweredPlan& sorted = lowered.at("hopper/256x256x256.yaml");  // the sorted layout spares the pass
+  EXPECT_EQ(sorted.volume_passes(true, true), 2);
+  EXPECT_EQ(sorted.volume_passes(true, false), 2);
 }
 
 // The check can fail: half the cluster the two-pass 256^3 plan's last kernel needs stores outside what it loads.

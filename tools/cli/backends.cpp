@@ -32,7 +32,7 @@ std::vector<double> run_cpu(const CpuBackend& cpu, const Volume& in, Volume& out
 }
 
 Backend cpu_backend(const Plan& plan) {
-  Backend backend{"cpu", true, "", 1e-12, validate::fp32_error_bound, {}, validate::fftw_reference, {}};
+  Backend backend{"cpu", true, "", 1e-12, validate::fp32_error_bound, {}, validate::fftw_reference, {}, {}};
   backend.run = [plan](const Volume& in, Volume& out, const RunSettings& settings) {
     const CpuBackend cpu(plan, settings.threads);
     return settings.precision == Precision::fp64 ? run_cpu<double>(cpu, in, out, settings)

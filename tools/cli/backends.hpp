@@ -30,6 +30,8 @@ using Runner = std::function<std::vector<double>(const Volume& in, Volume& out, 
 // The fp64 oracle the backend is checked against: natural order, the given direction and scaling.
 using Reference = std::function<void(const Extents& size, std::span<const std::complex<double>> in,
                                      std::span<std::complex<double>> out, Direction, Scaling)>;
+// Reads and writes of the whole volume one run with these settings makes (0: one per plan kernel).
+using VolumePasses = std::function<std::int64_t(const RunSettings& settings)>;
 // Lines the report adds once the check has passed (the competitor in the same run, per-kernel figures).
 using ExtraReport = std::function<void(const RunSettings& settings, double median_seconds, std::ostream& out)>;
 
@@ -42,6 +44,7 @@ struct Backend {
   Runner run;
   Reference reference;
   ExtraReport extra_report;  // may be empty
+  VolumePasses volume_passes;  // may be empty: one pass per plan kernel
 };
 
 // The backend named `name` ("cpu", "cuda") for `plan`, or for "auto" CUDA where a GPU and the CUDA backend exist,

@@ -51,8 +51,7 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
   row.plan = how;
   CudaEngine engine(plan, how);
   // Out of place, as the runs below.
-  row.passes = static_cast<int>(engine.kernels().size()) -
-               (engine.has_reorder_pass() && !engine.runs_reorder_pass(order, true));
+  row.passes = static_cast<int>(engine.volume_passes(order, true));
   validate::ForwardCheck checked(size, seed);
   void* const in = checked.input();
   void* const out = checked.output();

@@ -128,7 +128,7 @@ void report_kernels(CudaEngine& engine, void* source, void* target, const Transf
 }
 
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
-  Backend backend{"cuda", false, "", 0, validate::fp32_error_bound, {}, validate::cufft_reference, {}};
+  Backend backend{"cuda", false, "", 0, validate::fp32_error_bound, {}, validate::cufft_reference, {}, {}};
   if (validate::gpu_count() == 0) {
     backend.why_not = "no CUDA device (or no driver) on this machine";
     return backend;
@@ -144,6 +144,9 @@ Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
   };
   backend.extra_report = [session](const RunSettings& settings, double median_seconds, std::ostream& out) {
     report_cuda_extras(*session, settings, median_seconds, out);
+  };
+  backend.volume_passes = [session](const RunSettings& settings) {
+    return session->engine->volume_passes(settings.options.order, !settings.in_place);
   };
   return backend;
 }

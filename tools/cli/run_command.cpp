@@ -134,7 +134,8 @@ int run_command(const Args& args) {
     return exit_failed;
   }
 
-  print_timing(plan, settings.precision == Precision::fp64 ? 16 : 8, time.median, time.min, time.max,
+  print_timing(plan, settings.precision == Precision::fp64 ? 16 : 8,
+               backend.volume_passes ? backend.volume_passes(settings) : 0, time.median, time.min, time.max,
                settings.repeats);
   if (backend.extra_report) backend.extra_report(settings, time.median, std::cout);
   return exit_ok;

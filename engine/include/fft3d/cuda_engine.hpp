@@ -80,6 +80,8 @@ class CudaEngine {
   bool has_reorder_pass() const;  // lowered (digit-reversed order and the sorted layout skip it)
   // Whether a run in `order`, in place or out of place, ends with the reorder pass.
   bool runs_reorder_pass(Order order, bool out_of_place) const;
+  // Reads and writes of the whole volume such a run makes (LoweredPlan::volume_passes).
+  std::int64_t volume_passes(Order order, bool out_of_place) const;
 
  private:
   struct Impl;

@@ -275,4 +275,8 @@ bool CudaEngine::runs_reorder_pass(Order order, bool out_of_place) const {
   return order == Order::natural && impl_->lowered.reorders(out_of_place);
 }
 
+std::int64_t CudaEngine::volume_passes(Order order, bool out_of_place) const {
+  return impl_->lowered.volume_passes(order == Order::natural, out_of_place);
+}
+
 }  // namespace fft3d
