@@ -22,7 +22,6 @@ int block_threads(const KernelSpec& spec, const ArchProfile& profile) {
   for (const TileStage& stage : spec.stages) {
     split |= stage.is_split();
     for (std::int64_t radix : stage.split_radices) per_thread = std::max(per_thread, radix);
-    if (!stage.is_split()) per_thread = std::max(per_thread, stage.sub.radix);
   }
   if (!split) return threads;
   while (spec.part_elements() > per_thread * threads && 2 * threads <= profile.max_threads_per_block)

@@ -45,7 +45,7 @@ std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) 
 
 // Rule: a tile that holds an SM alone takes wider passes (ArchProfile::one_block_tile_radix, Hopper 32). Its
 // shared memory leaves no room for a second block, so its threads share the whole register file: 16384 elements
-// (128 KB) at 32 values a thread is 512 threads of 128 registers, where ptxas fits radix-32 passes (102-118
+// (128 KB) at 32 values a thread is 512 threads of 128 registers, where ptxas fits radix-32 passes (97-118
 // registers for the hopper table's 512- and 1024-point lines, none spilled). Why: with one block per SM nothing
 // overlaps a tile's shared-memory round trips, and each one beyond the copy's costs 5-10% of the kernel (bench/
 // NOTES.md version 18: four radix-16 passes 1.18x their copy twin, three 1.06x, two radix-32 passes 1.00-1.035x);
