@@ -105,20 +105,25 @@ bool crosses_after_its_global_loads(const KernelSpec& spec) {
 }
 
 // What one kernel costs beyond its pass: its time over its copy twin's on an H100, less one (bench/NOTES.md
-// versions 5, 9, 11 and 12). A tile spread over 4-8 blocks of a cluster: 2.2-2.7 (most of a crossing pass's values
-// are remote). Over 2 blocks: 1.27-1.56 when only the first pass, loading from global memory, crosses; 1.6-2.3 when
-// a pass in the middle reads and writes the other block. The natural-order exchange across a cluster of tiles reads
-// (C-1)/C of the tile from other blocks: 1.8-2.3 with one block per multiprocessor and a cluster of 4-8, 1.2-1.5 for
-// a cluster of 2 or with several blocks per multiprocessor to overlap it, as long as the volume is over the L2
-// cache: a volume that stays in L2 between kernels leaves less memory time to hide a cluster of 4-8 behind
-// (version 15: there 2-tile exchanges and three passes beat it by 4-23%). A tile that leaves room for one block per
-// multiprocessor: 1.07-1.11 where its passes reach global memory. Measured on Hopper only: on the Tesla and Fermi
-// profiles a kernel counts one pass, as in the paper.
+// versions 5, 9, 11, 12 and 18).
+// - A tile spread over 4-8 blocks of a cluster: 2.2-2.7 when a pass after its global loads crosses (most of a
+//   crossing pass's values are remote); about 1.5 when only the first pass, loading from global memory, writes the
+//   other blocks (version 18: the Z splits of 256x512x512 and 128x512x1024; of the 27 sizes whose default plan this
+//   changed, the 23 measured took 0.923 of their old time out of place and 0.942 in place).
+// - Over 2 blocks: 1.27-1.56 when only the first pass crosses; 1.6-2.3 when a pass in the middle reads and writes
+//   the other block.
+// - The natural-order exchange across a cluster of tiles reads (C-1)/C of the tile from other blocks: 1.8-2.3 with
+//   one block per multiprocessor and a cluster of 4-8, 1.2-1.5 for a cluster of 2 or with several blocks per
+//   multiprocessor to overlap it, as long as the volume is over the L2 cache: a volume that stays in L2 between
+//   kernels leaves less memory time to hide a cluster of 4-8 behind (version 15: there 2-tile exchanges and three
+//   passes beat it by 4-23%).
+// - A tile that leaves room for one block per multiprocessor: 1.07-1.11 where its passes reach global memory.
+// Measured on Hopper only: on the Tesla and Fermi profiles a kernel counts one pass, as in the paper.
 double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) {
   if (profile.name != "hopper") return 0.0;
   const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
   double extra = 0.0;
-  if (spec.tile_blocks > 2) extra = 1.5;
+  if (spec.tile_blocks > 2) extra = crosses_after_its_global_loads(spec) ? 1.5 : 0.5;
   if (spec.tile_blocks == 2) extra = crosses_after_its_global_loads(spec) ? 1.2 : 0.4;
   if (tile::exchanges_across_cluster(spec)) {
     const double remote = 1.0 - 1.0 / static_cast<double>(spec.tiles_per_cluster());
