@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <map>
 #include <optional>
 #include <set>
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 #include "tile_interpreter.hpp"
@@ -219,18 +219,16 @@ TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
 // What `fft3d run` and `fft3d bench` count as passes over the volume: the tile kernels, the reorder pass where natural
 // order takes it, and in place the copy back from its workspace (CudaEngine::execute).
 TEST(Lowering, VolumePassesCountTheReorderPassWhereARunTakesIt) {
-  std::map<std::string, LoweredPlan> lowered;
-  for (const NamedPlan& named : shipped_plans())
-    if (named.name == "tesla/128x128x128.yaml" || named.name == "hopper/256x256x256.yaml")
-      lowered.emplace(named.name, lower_plan(named.plan, *find_arch_profile(named.plan.arch)));
-  ASSERT_EQ(lowered.size(), 2u);
-  const LoweredPlan& paper = lowered.at("tesla/128x128x128.yaml");  // three kernels, X reversed across them
+  const auto lowered_table_plan = [](const std::string& arch, const Extents& size) {
+    return lower_plan(load_plan_file(find_table_plan(arch, size).value()).plan, *find_arch_profile(arch));
+  };
+  const LoweredPlan paper = lowered_table_plan("tesla", {128, 128, 128});  // three kernels, X reversed across them
   ASSERT_EQ(paper.kernels.size(), 3u);
   EXPECT_EQ(paper.volume_passes(true, true), 4);
   EXPECT_EQ(paper.volume_passes(true, false), 5);
   EXPECT_EQ(paper.volume_passes(false, true), 3);
   EXPECT_EQ(paper.volume_passes(false, false), 3);
-  const LoweredPlan& sorted = lowered.at("hopper/256x256x256.yaml");  // the sorted layout spares the pass
+  const LoweredPlan sorted = lowered_table_plan("hopper", {256, 256, 256});  // the sorted layout spares the pass
   EXPECT_EQ(sorted.volume_passes(true, true), 2);
   EXPECT_EQ(sorted.volume_passes(true, false), 2);
 }

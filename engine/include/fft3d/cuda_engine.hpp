@@ -77,7 +77,6 @@ class CudaEngine {
   int arch() const;             // e.g. 90
   double setup_ms() const;      // lowering + compilation (or cache loads) + module loads
   const CudaSetupTimes& setup_times() const;
-  bool has_reorder_pass() const;  // lowered (digit-reversed order and the sorted layout skip it)
   // Whether a run in `order`, in place or out of place, ends with the reorder pass.
   bool runs_reorder_pass(Order order, bool out_of_place) const;
   // Reads and writes of the whole volume such a run makes (LoweredPlan::volume_passes).

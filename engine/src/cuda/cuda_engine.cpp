@@ -269,8 +269,6 @@ const Plan& CudaEngine::plan() const { return impl_->plan; }
 int CudaEngine::arch() const { return impl_->arch; }
 double CudaEngine::setup_ms() const { return impl_->setup_ms; }
 const CudaSetupTimes& CudaEngine::setup_times() const { return impl_->setup; }
-bool CudaEngine::has_reorder_pass() const { return impl_->lowered.reorder.has_value(); }
-
 bool CudaEngine::runs_reorder_pass(Order order, bool out_of_place) const {
   return order == Order::natural && impl_->lowered.reorders(out_of_place);
 }

@@ -57,9 +57,8 @@ std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) 
 std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = register_radix_limit(profile);
   const std::int64_t wide = profile.one_block_tile_radix;
-  const std::int64_t tile_bytes = 8 * spec.tile_elements;
-  const bool one_block =
-      2 * tile_bytes > profile.shared_memory_per_block && tile_bytes <= profile.shared_memory_per_block;
+  // A tile of exactly part_bytes_limit fills one block; larger ones are spread over a cluster (distribute_tile.cpp).
+  const bool one_block = 8 * spec.tile_elements == part_bytes_limit(profile);
   if (wide <= limit || !one_block || spec.tile_elements / wide > profile.max_threads_per_block) return limit;
   return wide;
 }
