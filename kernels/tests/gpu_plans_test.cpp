@@ -200,5 +200,19 @@ TEST_F(CudaEngineErrors, NullPointersAndOversizedVolumesAreTypedErrors) {
   EXPECT_THROW(CudaEngine{huge}, OutOfMemory);
 }
 
+// `fft3d run --per-kernel` runs each kernel alone, the digit-reversal pass too where the transform never runs it (a
+// plan whose sorted layout stores natural order in place and out of place): the pass still gets a workspace.
+TEST_F(CudaEngineErrors, EachKernelRunsAloneIncludingAReorderPassTheTransformNeverRuns) {
+  const Plan plan = load_plan_file(*find_table_plan("hopper", {256, 128, 128})).plan;
+  CudaEngine engine(plan);
+  ASSERT_EQ(engine.kernels().back().spec.role, KernelRole::digit_reversal);
+  ASSERT_FALSE(engine.runs_reorder_pass(Order::natural, true));
+  ASSERT_FALSE(engine.runs_reorder_pass(Order::natural, false));
+  const std::size_t bytes = static_cast<std::size_t>(plan.size.elements()) * sizeof(std::complex<float>);
+  validate::DeviceBuffer in(bytes), out(bytes);
+  for (std::size_t k = 0; k < engine.kernels().size(); ++k) engine.run_kernel(k, in.get(), out.get(), {});
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
 }  // namespace
 }  // namespace fft3d::testing

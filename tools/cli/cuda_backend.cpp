@@ -110,6 +110,10 @@ void report_kernels(CudaEngine& engine, void* source, void* target, const Transf
   const double bytes = static_cast<double>(engine.plan().size.elements()) * sizeof(Complex32);
   for (std::size_t k = 0; k < engine.kernels().size(); ++k) {
     const CudaKernelInfo& info = engine.kernels()[k];
+    if (info.spec.role == KernelRole::digit_reversal && !engine.runs_reorder_pass(options.order, source != target)) {
+      out << "kernel " << k + 1 << "  digit-reversal pass: not run by this transform\n";
+      continue;
+    }
     const bench::Timing kernel = bench::time_on_gpu(
         [&](void* stream) { engine.run_kernel(k, source, target, options, stream); }, warmup_runs, 10, nullptr, {},
         bench::batched_sample_ms);

@@ -144,9 +144,11 @@ struct CudaEngine::Impl {
     return {scaled ? static_cast<float>(1.0 / static_cast<double>(plan.size.elements())) : 1.0f, flags};
   }
 
+  // The digit-reversal pass's target, as large as the volume it reverses: also where a transform never runs the
+  // pass (its sorted layout gives natural order) and run_kernel runs it alone.
   void* workspace_for_reorder() {
     if (!workspace)
-      cuda::check(cudaMalloc(&workspace, static_cast<std::size_t>(lowered.workspace_bytes())),
+      cuda::check(cudaMalloc(&workspace, static_cast<std::size_t>(lowered.reorder->size.elements()) * 8),
                   "cudaMalloc(workspace)");
     return workspace;
   }
