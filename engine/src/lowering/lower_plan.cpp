@@ -104,6 +104,17 @@ bool crosses_after_its_global_loads(const KernelSpec& spec) {
                      [](const tile::ButterflyPass& pass) { return pass.cross; });
 }
 
+// The elements of one contiguous run of the tile in global memory: its first X digit where that is contiguous, times
+// the first Y digit where the tile holds whole X rows and that digit is contiguous too.
+std::int64_t contiguous_run_elements(const KernelSpec& spec) {
+  const auto contiguous = [](const AxisTile& axis) {
+    return axis.tile.empty() || axis.tile.front().stride != 1 ? std::int64_t{1} : axis.tile.front().extent;
+  };
+  const AxisTile& x = spec.axes[axis_index(Axis::x)];
+  const std::int64_t run = contiguous(x);
+  return run == x.length ? run * contiguous(spec.axes[axis_index(Axis::y)]) : run;
+}
+
 // What one kernel costs beyond its pass: its time over its copy twin's on an H100, less one (bench/NOTES.md
 // versions 5, 9, 11, 12 and 18).
 // - A tile spread over 4-8 blocks of a cluster: 2.2-2.7 when a pass after its global loads crosses (most of a
@@ -125,9 +136,9 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   double extra = 0.0;
   if (spec.tile_blocks > 2) extra = crosses_after_its_global_loads(spec) ? 1.5 : 0.5;
   if (spec.tile_blocks == 2) extra = crosses_after_its_global_loads(spec) ? 1.2 : 0.4;
+  const bool volume_in_l2 = spec.size.elements() * 8 <= profile.l2_cache_bytes;
   if (tile::exchanges_across_cluster(spec)) {
     const double remote = 1.0 - 1.0 / static_cast<double>(spec.tiles_per_cluster());
-    const bool volume_in_l2 = spec.size.elements() * 8 <= profile.l2_cache_bytes;
     const bool overlapped = !one_block_per_multiprocessor && (spec.tiles_per_cluster() == 2 || !volume_in_l2);
     extra += remote * (overlapped ? 0.6 : 1.2);
   }
@@ -138,6 +149,13 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   const double blocks = static_cast<double>(spec.launch_blocks());
   const double half_the_gpu = profile.multiprocessors / 2.0;
   if (blocks < half_the_gpu) extra += 0.6 * (half_the_gpu / blocks - 1.0);
+  // A tile of 128-byte runs from 256 or more Z planes, of a volume over the L2 cache: the copy twins of such whole-Z
+  // kernels take 1.11-1.14 of a pass where those of the Y kernels take 1.03 (version 19: 512^3, 1024x256x256,
+  // 512x512x256). Of 26 sizes where this moved the planner from a Y split to the Z split of a Y line behind whole X
+  // rows, the 16 with 256 or more Z planes took 0.935 of their time out of place and 0.927 in place; those with 64 or
+  // 128 took 1.014 and 0.966, so fewer planes are not charged.
+  if (!volume_in_l2 && contiguous_run_elements(spec) <= 16 && spec.axes[axis_index(Axis::z)].extent() >= 256)
+    extra += 0.1;
   // Loading and storing rows in the sorted layout (version 17: 256^3's second kernel, 1.13 of its twin
   // digit-reversed, 1.31 sorted; the first kernel, which only stores sorted, 1.19 and 1.21).
   if (tile::loads_sorted(spec)) extra += 0.15;
