@@ -20,6 +20,9 @@ namespace {
 void explain_lowering(const Plan& plan, const std::string& plan_name, const std::string& dump_dir) {
 #ifdef FFT3D_HAVE_CUDA
   const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch), plan_name);
+  if (const std::optional<double> passes = passes_on_its_profile(plan))
+    std::cout << "model    " << std::setprecision(2) << *passes << " pass-equivalents (what the default planner ranks "
+              << "candidates by)\n";
   std::cout << "\nlowering for the " << plan.arch << " profile\n\n" << tile::explain(lowered);
   if (dump_dir.empty()) return;
   std::filesystem::create_directories(dump_dir);
