@@ -85,12 +85,13 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
 
 // What the planner is told a spread kernel costs (lowering/lower_plan.cpp, measured in bench/NOTES.md versions 9
 // to 12): 0.4 of a pass more over 2 blocks when only the first pass crosses parts, 1.5 over 8, and 0.1 for a part that
-// leaves room for one block per multiprocessor. And the 2-block spread of a 2048-point line keeps both global
-// passes, with only its first pass crossing.
+// leaves room for one block per multiprocessor; a Z kernel of 16 X behind whole lines over the L2 cache adds 0.1
+// (version 19). And the 2-block spread of a 2048-point line keeps both global passes, with only its first pass
+// crossing.
 TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
   const Plan lines = parse_plan("size: [2048, 2048, 2048]\narch: hopper\nplan: \"{Y(1, 2048, 1, 2048, no-tw)} "
                                 "{Z(1, 2048, 1, 2048, no-tw)} {X(1, 2048, 1, 2048, no-tw)}\"\n").plan;
-  EXPECT_DOUBLE_EQ(*passes_on_its_profile(lines), 3 + 2 * (0.4 + 0.1));
+  EXPECT_NEAR(*passes_on_its_profile(lines), 3 + 2 * (0.4 + 0.1) + 0.1, 1e-12);
   const KernelSpec y = lower_plan(lines, *find_arch_profile("hopper")).kernels[0];
   ASSERT_EQ(y.tile_blocks, 2);
   EXPECT_TRUE(y.load_in_first_pass);
@@ -101,7 +102,7 @@ TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
   const Plan eight = parse_plan("size: [512, 256, 256]\narch: hopper\nplan: \"{X(1, 512, 1, 512, no-tw), Y(1, 256, "
                                 "1, 256, no-tw)} {Z(1, 256, 1, 256, no-tw)}\"\n").plan;
   ASSERT_EQ(lower_plan(eight, *find_arch_profile("hopper")).kernels[0].tile_blocks, 8);
-  EXPECT_DOUBLE_EQ(*passes_on_its_profile(eight), 2 + 1.5 + 0.1);
+  EXPECT_NEAR(*passes_on_its_profile(eight), 2 + 1.5 + 0.1 + 0.1, 1e-12);
 }
 
 TEST(DistributedTile, KernelsCompileForSm90WithoutSpills) {
