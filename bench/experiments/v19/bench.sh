@@ -1,10 +1,4 @@
 #!/usr/bin/env bash
-# Version 19 reference bench on the GPU machine (repository root, .carry carried): the twelve table sizes and the
-# twenty off-table sizes, fft3d against cuFFT in the same process, each result checked before it is printed.
-set -u
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64 FFT3D_CACHE_DIR=/tmp/c FFT3D_PLANS_DIR=$PWD/plans
-mkdir -p /tmp/c && cp -r .carry/cache/. /tmp/c/.
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $OUT/gpu.txt
-.carry/fft3d bench --out $OUT/bench > $OUT/bench.log 2>&1
-.carry/fft3d bench --out $OUT/offtable --sizes 16x16x16,32x32x32,64x64x64,16x16x1024,1024x16x16,32x32x512,128x64x64,64x64x256,128x128x256,256x256x128,32x256x256,512x64x64,1024x64x32,64x512x512,512x512x256,1024x512x64,1024x1024x64,128x128x1024,1024x128x128,512x1024x256 > $OUT/offtable.log 2>&1
-tail -22 $OUT/bench.log; tail -4 $OUT/offtable.log
+# Version 19 reference bench on the GPU machine: the same sweep as version 18's (the twelve table sizes and the twenty
+# off-table sizes, each result checked before it is printed), with this version's binaries in .carry.
+exec bash bench/experiments/radix32/bench_v18.sh
