@@ -58,6 +58,8 @@ expect 2 "bench with a bad size list" -- "$fft3d" bench --sizes 64x64
 expect 3 "measured planning without a GPU" -- "$fft3d" plan --size 64x64x64 --measure 2
 contains err "--measure: no CUDA" "measured planning names why it cannot run"
 expect 2 "measured planning of too many candidates" -- "$fft3d" plan --size 64x64x64 --measure 17
+expect 2 "a plan for runs in place without measuring" -- "$fft3d" plan --size 64x64x64 --in-place
+contains err "give --measure N" "planning in place says it needs measured planning"
 for command in run validate explain plan table bench; do
   expect 0 "$command --help" -- "$fft3d" "$command" --help
   contains out "usage: fft3d $command" "$command --help prints usage"
