@@ -4,6 +4,7 @@
 
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/wisdom.hpp"
 #ifdef FFT3D_HAVE_CUDA
 #include "fft3d/kernel_spec.hpp"
 #endif
@@ -36,7 +37,7 @@ PlanPasses planner_passes() {
 }
 
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
-                     const std::string& arch, std::string& how) {
+                     const std::string& arch, std::string& how, bool in_place) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
   if (file) {
     how = *file;
@@ -44,6 +45,10 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
   const Extents extents = parse_extents(*size);
+  if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, extents, in_place)) {
+    how = wisdom_path(arch, extents, in_place) + " (wisdom: measured on this machine" + (in_place ? ", in place)" : ")");
+    return *wisdom;
+  }
   if (const std::optional<std::string> path = find_table_plan(arch, extents)) {
     how = *path + " (the " + arch + " table)";
     return load_plan_file(*path);
@@ -62,8 +67,9 @@ void add_plan_source_options(po::options_description& options, po::positional_op
   positional.add("plan", 1);
 }
 
-ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how) {
-  return plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how);
+ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place) {
+  return plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how,
+                   in_place);
 }
 
 }  // namespace fft3d::cli

@@ -25,14 +25,16 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 // profile (nothing where a tile does not fit; the digit-reversal pass counted); otherwise one per kernel.
 PlanPasses planner_passes();
 
-// The options that name a plan: a positional plan file, or --size with --arch (the table's plan, else the default
-// planner's); and the plan they name, with where it came from in `how`.
+// The options that name a plan: a positional plan file, or --size with --arch (remembered wisdom for runs in place
+// or not, else the table's plan, else the default planner's); and the plan they name, with where it came from in
+// `how`.
 void add_plan_source_options(po::options_description& options, po::positional_options_description& positional);
-ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how);
+ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place = false);
 
-// A plan from a file, or for --size from the arch's table if it has one, else from the default planner.
-// `how` receives where the plan came from ("plans/tesla/128x128x128.yaml", "default planner").
+// A plan from a file, or for --size from the wisdom measured on this machine for the arch, size and placement
+// (wisdom.hpp), else from the arch's table if it has one, else from the default planner. `how` receives where the
+// plan came from ("plans/tesla/128x128x128.yaml", "default planner").
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
-                     const std::string& arch, std::string& how);
+                     const std::string& arch, std::string& how, bool in_place = false);
 
 }  // namespace fft3d::cli

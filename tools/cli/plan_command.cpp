@@ -8,6 +8,7 @@
 
 #include "fft3d/cuda_errors.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/wisdom.hpp"
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -95,7 +96,8 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
   for (const Measured& m : measured)
     if (m.median_ms < fastest->median_ms) fastest = &m;
   std::ostringstream text;
-  text << "# Written by `fft3d plan --measure " << measure << "`: the fastest of the default planner's "
+  text << "# Written by `fft3d plan --measure " << measure << (in_place ? " --in-place" : "")
+       << "`: the fastest of the default planner's "
        << measured.size() << " best candidates on " << bench::gpu_info().name << ", " << fastest->median_ms
        << " ms (median of 20 "
        << (in_place ? "single runs in place" : "samples of back-to-back runs out of place")
@@ -117,18 +119,25 @@ int plan_command(const Args& args) {
        "write the fastest; needs a CUDA device")
       ("in-place", po::bool_switch(), "with --measure: time the candidates in place (the fastest plan for runs in "
        "place, which can differ from the one out of place)")
+      ("remember", po::bool_switch(), "with --measure: also keep the fastest as wisdom, which `run --size` (with "
+       "--in-place for a plan measured in place) and `bench` then take before the table and the default planner")
       ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout");
   po::variables_map vm;
-  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--measure N [--in-place]] [-o FILE]", args, options, {},
-                     vm))
+  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--measure N [--in-place] [--remember]] [-o FILE]", args,
+                     options, {}, vm))
     return exit_ok;
   const int measure = vm["measure"].as<int>();
   if (measure < 0 || measure > 16) throw UsageError("--measure must be between 0 (no measuring) and 16");
 
+  const bool remember = vm["remember"].as<bool>(), in_place = vm["in-place"].as<bool>();
+  if (remember && measure == 0) throw UsageError("--remember keeps a measured plan: give --measure N");
+
   std::string header;
-  const Plan plan = chosen_plan(parse_extents(vm["size"].as<std::string>()), vm["arch"].as<std::string>(), measure,
-                                vm["in-place"].as<bool>(), header);
+  const Extents size = parse_extents(vm["size"].as<std::string>());
+  const std::string arch = vm["arch"].as<std::string>();
+  const Plan plan = chosen_plan(size, arch, measure, in_place, header);
   const std::string text = header + to_yaml(plan);
+  if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
   if (vm.count("output")) {
     const std::string path = vm["output"].as<std::string>();
     std::ofstream out(path);

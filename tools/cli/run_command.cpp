@@ -54,7 +54,7 @@ int run_command(const Args& args) {
     return exit_ok;
 
   std::string how;
-  const Plan plan = plan_from_options(vm, how).plan;
+  const Plan plan = plan_from_options(vm, how, vm["in-place"].as<bool>()).plan;
   const Backend backend = select_backend(vm["backend"].as<std::string>(), plan, how);
   if (!backend.available) {
     std::cerr << "fft3d run: error: the " << backend.name << " backend cannot run here: " << backend.why_not << "\n";

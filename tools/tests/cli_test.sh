@@ -60,6 +60,20 @@ contains err "--measure: no CUDA" "measured planning names why it cannot run"
 expect 2 "measured planning of too many candidates" -- "$fft3d" plan --size 64x64x64 --measure 17
 expect 2 "a plan for runs in place without measuring" -- "$fft3d" plan --size 64x64x64 --in-place
 contains err "give --measure N" "planning in place says it needs measured planning"
+expect 2 "remembering a plan that was not measured" -- "$fft3d" plan --size 64x64x64 --remember
+contains err "--remember keeps a measured plan" "remembering says it needs measured planning"
+
+# Wisdom (a plan remembered by `plan --measure N --remember`): `run --size` takes it, for its placement only, and
+# refuses one filed under another size.
+mkdir -p "$work/cache/wisdom/tesla"
+"$fft3d" plan --size 64x64x32 --arch tesla > "$work/cache/wisdom/tesla/64x64x32.yaml"
+expect 0 "run a size with wisdom" -- env FFT3D_CACHE_DIR="$work/cache" "$fft3d" run --size 64x64x32 --arch tesla --backend cpu
+contains out "(wisdom: measured on this machine)" "run --size takes the remembered plan"
+expect 0 "run a size in place with wisdom out of place only" -- env FFT3D_CACHE_DIR="$work/cache" "$fft3d" run --size 64x64x32 --arch tesla --backend cpu --in-place
+contains out "the default planner for tesla" "wisdom for runs out of place is not taken in place"
+cp "$src/plans/tesla/128x128x128.yaml" "$work/cache/wisdom/tesla/64x64x32.yaml"
+expect 2 "run a size whose wisdom holds another size" -- env FFT3D_CACHE_DIR="$work/cache" "$fft3d" run --size 64x64x32 --arch tesla --backend cpu
+contains err "holds a plan for 128x128x128 on tesla" "misfiled wisdom is named"
 for command in run validate explain plan table bench; do
   expect 0 "$command --help" -- "$fft3d" "$command" --help
   contains out "usage: fft3d $command" "$command --help prints usage"

@@ -39,9 +39,10 @@ class CudaEngine {
   explicit CudaEngine(const Plan& plan, std::string plan_name = "<plan>");
   // From a plan file (located errors as PlanError).
   static CudaEngine from_file(const std::string& path);
-  // For a size: the arch's table plan if it has one, else the default planner's plan whose kernels lower on the
-  // profile. Throws UsageError when neither exists.
-  static CudaEngine for_size(const Extents& size, const std::string& arch = "hopper");
+  // For a size: the plan remembered as wisdom on this machine for the arch, size and placement (wisdom.hpp), else
+  // the arch's table plan if it has one, else the default planner's plan whose kernels lower on the profile. Throws
+  // UsageError when none exists.
+  static CudaEngine for_size(const Extents& size, const std::string& arch = "hopper", bool in_place = false);
   ~CudaEngine();
   CudaEngine(CudaEngine&&) noexcept;
   CudaEngine& operator=(CudaEngine&&) noexcept;

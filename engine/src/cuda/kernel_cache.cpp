@@ -1,31 +1,17 @@
 #include "kernel_cache.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
-#include <thread>
 
+#include "fft3d/cache_files.hpp"
 #include "fft3d/cuda_compiler.hpp"
 #include "fft3d/diagnostics.hpp"
 
 namespace fft3d {
 
-std::string kernel_cache_directory() {
-  std::filesystem::path dir;
-  if (const char* env = std::getenv("FFT3D_CACHE_DIR"); env && *env) {
-    dir = env;
-  } else if (const char* home = std::getenv("HOME"); home && *home) {
-    dir = std::filesystem::path(home) / ".cache" / "fft3d";
-  } else {
-    dir = std::filesystem::temp_directory_path() / "fft3d-cache";
-  }
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) throw UsageError("cannot create the kernel cache directory " + dir.string() + ": " + error.message());
-  return dir.string();
-}
+std::string kernel_cache_directory() { return cache_directory(); }
 
 namespace cache {
 
@@ -45,17 +31,6 @@ std::optional<std::string> read_file(const std::string& path) {
   std::ostringstream bytes;
   bytes << file.rdbuf();
   return bytes.str();
-}
-
-void write_file_atomically(const std::string& path, const std::string& bytes) {
-  std::ostringstream temp;
-  temp << path << ".tmp." << std::hash<std::thread::id>{}(std::this_thread::get_id());
-  {
-    std::ofstream file(temp.str(), std::ios::binary | std::ios::trunc);
-    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!file) throw UsageError("cannot write " + temp.str());
-  }
-  std::filesystem::rename(temp.str(), path);
 }
 
 }  // namespace cache

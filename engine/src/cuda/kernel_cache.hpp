@@ -12,6 +12,5 @@ namespace fft3d::cache {
 std::string key_text(std::uint64_t key);  // 16 hex digits
 std::string entry_path(std::uint64_t key, const std::string& extension);  // <dir>/<key>.<extension>
 std::optional<std::string> read_file(const std::string& path);
-void write_file_atomically(const std::string& path, const std::string& bytes);
 
 }  // namespace fft3d::cache

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/cache_files.hpp"
 #include "fft3d/cuda_compiler.hpp"
 #include "fft3d/cuda_errors.hpp"
 #include "fft3d/cuda_source.hpp"
@@ -39,8 +40,8 @@ std::string run_nvrtc(const std::string& source, const std::string& name, const 
     nvrtcDestroyProgram(&program);
     const std::string source_path = cache::entry_path(key, "failed.cu");
     const std::string log_path = cache::entry_path(key, "failed.log");
-    cache::write_file_atomically(source_path, source);
-    cache::write_file_atomically(log_path, log);
+    write_file_atomically(source_path, source);
+    write_file_atomically(log_path, log);
     throw CompileError("NVRTC failed to compile " + name + " (" + nvrtcGetErrorString(result) + "); source kept at " +
                            source_path + ", log at " + log_path,
                        source_path, log_path);
@@ -92,8 +93,8 @@ CompiledKernel compile_kernel(const KernelSpec& spec, int arch) {
     const auto start = std::chrono::steady_clock::now();
     const std::string cubin = run_nvrtc(source, compiled.entry_name, options, key, log);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    cache::write_file_atomically(log_path, log);
-    cache::write_file_atomically(cubin_path, cubin);
+    write_file_atomically(log_path, log);
+    write_file_atomically(cubin_path, cubin);
     compiled.cubin.assign(cubin.begin(), cubin.end());
     compiled.report = parse_ptxas_log(log);
     compiled.report.compile_ms = ms;

@@ -1,0 +1,24 @@
+// Wisdom: plans measured on this machine (`fft3d plan --measure N [--in-place] --remember`), one YAML plan file per
+// profile, size and placement under the cache directory: <cache>/wisdom/<arch>/<NX>x<NY>x<NZ>[-in-place].yaml.
+// `fft3d run --size` and `fft3d bench` take a remembered plan before the tuning table and the default planner.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "fft3d/plan_ir.hpp"
+#include "fft3d/plan_text.hpp"
+
+namespace fft3d {
+
+std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place);
+// The remembered plan's file for this profile, size and placement, if there is one.
+std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place);
+// The remembered plan, if there is one, checked against what it is filed under: PlanError (located) for a malformed
+// file, UsageError naming the file for a plan of another size or profile.
+std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place);
+// Stores `plan_text` (a plan file's YAML) as the wisdom for this profile, size and placement, replacing any; returns
+// its path.
+std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text);
+
+}  // namespace fft3d

@@ -1,0 +1,42 @@
+#include "fft3d/wisdom.hpp"
+
+#include <filesystem>
+
+#include "fft3d/cache_files.hpp"
+#include "fft3d/diagnostics.hpp"
+
+namespace fft3d {
+
+std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place) {
+  const std::string name = to_string(size) + (in_place ? "-in-place" : "") + ".yaml";
+  return (std::filesystem::path(cache_directory()) / "wisdom" / arch / name).string();
+}
+
+std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place) {
+  const std::string path = wisdom_path(arch, size, in_place);
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
+  return path;
+}
+
+std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place) {
+  const std::optional<std::string> path = find_wisdom_plan(arch, size, in_place);
+  if (!path) return std::nullopt;
+  ParsedPlan parsed = load_plan_file(*path);
+  if (parsed.plan.size != size || parsed.plan.arch != arch)
+    throw UsageError(*path + ": the wisdom for " + to_string(size) + " on " + arch + " holds a plan for " +
+                     to_string(parsed.plan.size) + " on " + parsed.plan.arch +
+                     "; remove the file or measure again (fft3d plan --measure N --remember)");
+  return parsed;
+}
+
+std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text) {
+  const std::string path = wisdom_path(arch, size, in_place);
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  if (error) throw UsageError("cannot create the wisdom directory for " + path + ": " + error.message());
+  write_file_atomically(path, plan_text);
+  return path;
+}
+
+}  // namespace fft3d

@@ -1,0 +1,66 @@
+// Wisdom (wisdom.hpp): remembered plans are found by profile, size and placement, and a file that holds a plan for
+// another size is refused, not run.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "fft3d/diagnostics.hpp"
+#include "fft3d/planner.hpp"
+#include "fft3d/wisdom.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+// Points FFT3D_CACHE_DIR at a fresh directory for one test.
+class WisdomTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("fft3d-wisdom-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    const char* old = std::getenv("FFT3D_CACHE_DIR");
+    if (old) old_ = old;
+    setenv("FFT3D_CACHE_DIR", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    if (old_) {
+      setenv("FFT3D_CACHE_DIR", old_->c_str(), 1);
+    } else {
+      unsetenv("FFT3D_CACHE_DIR");
+    }
+    std::filesystem::remove_all(dir_);
+  }
+  std::filesystem::path dir_;
+  std::optional<std::string> old_;
+};
+
+TEST_F(WisdomTest, ARememberedPlanIsFoundForItsSizeAndPlacementOnly) {
+  const Extents size{64, 32, 16};
+  EXPECT_FALSE(find_wisdom_plan("tesla", size, false));
+  const Plan plan = default_plan(size, "tesla");
+  const std::string path = remember_plan("tesla", size, false, "# measured\n" + to_yaml(plan));
+  EXPECT_TRUE(std::filesystem::is_regular_file(path));
+  EXPECT_EQ(find_wisdom_plan("tesla", size, false), path);
+  const std::optional<ParsedPlan> loaded = load_wisdom_plan("tesla", size, false);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->plan, plan);
+  EXPECT_FALSE(find_wisdom_plan("tesla", size, true));            // in place is its own entry
+  EXPECT_FALSE(find_wisdom_plan("fermi", size, false));           // so is each profile
+  EXPECT_FALSE(find_wisdom_plan("tesla", {64, 16, 32}, false));   // and each size
+  remember_plan("tesla", size, true, to_yaml(plan));
+  EXPECT_NE(find_wisdom_plan("tesla", size, true), path);
+}
+
+TEST_F(WisdomTest, APlanFiledUnderAnotherSizeIsRefused) {
+  const Extents size{64, 32, 16};
+  remember_plan("tesla", size, false, to_yaml(default_plan({32, 32, 32}, "tesla")));
+  EXPECT_THROW(load_wisdom_plan("tesla", size, false), UsageError);
+  remember_plan("tesla", size, false, "size: [64");
+  EXPECT_THROW(load_wisdom_plan("tesla", size, false), PlanError);
+}
+
+}  // namespace
+}  // namespace fft3d::testing
