@@ -12,9 +12,9 @@
 #include "fft3d/cuda_source.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_table.hpp"
-#include "fft3d/wisdom.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/wisdom.hpp"
 
 namespace fft3d {
 namespace {
