@@ -11,10 +11,7 @@
 #include "fft3d/wisdom.hpp"
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
-#include <cuda_runtime_api.h>
-
 #include "bench/gpu_timing.hpp"
-#include "fft3d/cuda_check.hpp"
 #include "fft3d/cuda_engine.hpp"
 #include "validate/cuda/forward_check.hpp"
 #endif
@@ -40,20 +37,15 @@ std::vector<Measured> measure_candidates(const Extents& size, const std::vector<
   validate::ForwardCheck checked(size, 1);
   void* const in = checked.input();
   void* const out = checked.output();
-  const std::size_t bytes = static_cast<std::size_t>(size.elements()) * 8;
   const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
   std::function<void(void*)> restore_input;
-  if (in_place)
-    restore_input = [&](void* stream) {
-      cuda::check(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)),
-                  "cudaMemcpyAsync(input)");
-    };
+  if (in_place) restore_input = [&](void* stream) { checked.copy_input_to_output(stream); };
   void* const source = in_place ? out : in;
   std::vector<Measured> measured;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     CudaEngine engine(candidates[i].plan, "candidate " + std::to_string(i + 1));
     const validate::ErrorReport error = checked.check([&] {
-      if (in_place) restore_input(nullptr);
+      if (in_place) checked.copy_input_to_output();
       engine.execute(source, out, options);
     });
     if (!error.passes(error_bound)) {
@@ -78,9 +70,6 @@ std::vector<Measured> measure_candidates(const Extents& size, const std::vector<
 // The planner's first choice, or with `measure` > 0 the fastest of that many candidates on the GPU; `header`
 // receives the comment line that says which.
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, std::string& header) {
-  if (in_place && measure == 0)
-    throw UsageError("--in-place chooses by timing runs in place: give --measure N (the planner's model ranks plans "
-                     "for runs out of place)");
   if (measure == 0) {
     header = "# Written by `fft3d plan`: the default planner's plan.\n";
     return default_plan(size, arch, planner_passes());
@@ -130,6 +119,9 @@ int plan_command(const Args& args) {
   if (measure < 0 || measure > 16) throw UsageError("--measure must be between 0 (no measuring) and 16");
 
   const bool remember = vm["remember"].as<bool>(), in_place = vm["in-place"].as<bool>();
+  if (in_place && measure == 0)
+    throw UsageError("--in-place chooses by timing runs in place: give --measure N (the planner's model ranks plans "
+                     "for runs out of place)");
   if (remember && measure == 0) throw UsageError("--remember keeps a measured plan: give --measure N");
 
   std::string header;

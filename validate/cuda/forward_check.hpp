@@ -20,6 +20,8 @@ class ForwardCheck {
   ForwardCheck(const Extents& size, std::uint64_t seed);
   void* input() const { return in_.get(); }
   void* output() const { return out_.get(); }
+  // Copies the input into the output buffer (asynchronously on `stream`): what a run in place transforms there.
+  void copy_input_to_output(void* stream = nullptr) { out_.copy_from(in_, stream); }
   // Poisons the output with NaN, runs `transform` (which writes output()), and compares the output with the
   // reference; a digit-reversed output is first permuted by `digit_reversed_plan`.
   ErrorReport check(const std::function<void()>& transform, const Plan* digit_reversed_plan = nullptr);
