@@ -17,7 +17,8 @@ const std::vector<ArchProfile>& arch_profiles() {
        .conflict_group_threads = 32, .threads_per_block = 256, .max_threads_per_block = 1024,
        .shared_memory_per_block = 227 * 1024, .registers_per_sm = 64 * 1024, .max_registers_per_thread = 255,
        .max_cluster_size = 8, .max_cluster_size_opt_in = 16, .has_tma = true,
-       .l2_cache_bytes = 50LL * 1024 * 1024, .multiprocessors = 132, .one_block_tile_radix = 32},
+       .l2_cache_bytes = 50LL * 1024 * 1024, .multiprocessors = 132, .one_block_tile_radix = 32,
+       .narrow_x_run_bytes = 64},
   };
   return profiles;
 }

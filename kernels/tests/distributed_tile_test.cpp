@@ -84,21 +84,27 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
 }
 
 // What the planner is told a spread kernel costs (lowering/lower_plan.cpp, measured in bench/NOTES.md versions 9
-// to 12): 0.4 of a pass more over 2 blocks when only the first pass crosses parts, 1.5 over 8, and 0.1 for a part that
-// leaves room for one block per multiprocessor; a Z kernel of 16 X behind whole lines over the L2 cache adds 0.1
-// (version 19). And the 2-block spread of a 2048-point line keeps both global passes, with only its first pass
+// to 12): over 2 blocks 1.2 of a pass more when a pass after the global loads crosses parts (0.4 when only the first
+// does: PlannerCost), over 8 blocks 1.5, and 0.1 for a part that leaves room for one block per multiprocessor. And the
+// 2-block spread of a 2048-point line (on a profile that does
+// not narrow X runs to keep it in one block, narrow_x_runs.cpp) keeps both global passes, with only its first pass
 // crossing.
 TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
   const Plan lines = parse_plan("size: [2048, 2048, 2048]\narch: hopper\nplan: \"{Y(1, 2048, 1, 2048, no-tw)} "
                                 "{Z(1, 2048, 1, 2048, no-tw)} {X(1, 2048, 1, 2048, no-tw)}\"\n").plan;
-  EXPECT_NEAR(*passes_on_its_profile(lines), 3 + 2 * (0.4 + 0.1) + 0.1, 1e-12);
-  const KernelSpec y = lower_plan(lines, *find_arch_profile("hopper")).kernels[0];
+  ArchProfile wide_runs = *find_arch_profile("hopper");
+  wide_runs.narrow_x_run_bytes = 0;
+  const KernelSpec y = lower_plan(lines, wide_runs).kernels[0];
   ASSERT_EQ(y.tile_blocks, 2);
   EXPECT_TRUE(y.load_in_first_pass);
   EXPECT_TRUE(y.store_in_last_pass);
   const tile::ButterflyPass first = tile::first_pass(y), last = tile::last_pass(y);
   EXPECT_TRUE(tile::crosses_parts(y, first.element_step, first.radix));
   EXPECT_FALSE(last.cross);
+  const Plan pair = parse_plan("size: [32, 1024, 128]\narch: hopper\nplan: \"{X(1, 32, 1, 32, no-tw), Y(1, 1024, 1, "
+                               "1024, no-tw)} {Z(1, 128, 1, 128, no-tw)}\"\n").plan;
+  ASSERT_EQ(lower_plan(pair, *find_arch_profile("hopper")).kernels[0].tile_blocks, 2);
+  EXPECT_NEAR(*passes_on_its_profile(pair), 2 + 1.2 + 0.1, 1e-12);  // X stages: a pass after the loads crosses
   const Plan eight = parse_plan("size: [512, 256, 256]\narch: hopper\nplan: \"{X(1, 512, 1, 512, no-tw), Y(1, 256, "
                                 "1, 256, no-tw)} {Z(1, 256, 1, 256, no-tw)}\"\n").plan;
   ASSERT_EQ(lower_plan(eight, *find_arch_profile("hopper")).kernels[0].tile_blocks, 8);

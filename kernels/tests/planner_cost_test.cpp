@@ -119,10 +119,17 @@ TEST(PlannerCost, ChargesZLinesOfShortRunsOverTheL2Cache) {
   const Plan y_split_in_l2 = split("64, 256, 256", 'Y', 'Z', 256, 128, 256);  // 32 MB
   const Plan z_split_in_l2 = split("64, 256, 256", 'Z', 'Y', 256, 128, 256);
   EXPECT_NEAR(*passes_on_its_profile(y_split_in_l2), *passes_on_its_profile(z_split_in_l2), 1e-12);
-  EXPECT_EQ(default_plan({64, 512, 512}, "hopper", passes_on_its_profile), z_split);
-  const Plan few_planes = default_plan({256, 512, 128}, "hopper", passes_on_its_profile);
-  ASSERT_EQ(few_planes.kernels.size(), 2u);
-  EXPECT_EQ(few_planes.kernels[1].subs.back().axis, Axis::z);  // the Y split: Z whole in its second kernel
+  const Plan chosen = default_plan({64, 512, 512}, "hopper", passes_on_its_profile);  // a Z split, radices its own
+  ASSERT_EQ(chosen.kernels.size(), 2u);
+  EXPECT_EQ(chosen.kernels[0].subs.back().axis, Axis::z);
+  EXPECT_EQ(chosen.kernels[1].subs.back().axis, Axis::y);
+  // 128 Z planes are not charged, 256 are (three whole-line passes, 128 MB and 256 MB).
+  const auto three_pass = [](const std::string& nz) {
+    return hopper_plan("256, 512, " + nz, "{Y(1, 512, 1, 512, no-tw)} {Z(1, " + nz + ", 1, " + nz + ", no-tw)} "
+                                          "{X(1, 256, 1, 256, no-tw)}");
+  };
+  EXPECT_NEAR(*passes_on_its_profile(three_pass("128")), 3.0, 1e-12);
+  EXPECT_NEAR(*passes_on_its_profile(three_pass("256")), 3.1, 1e-12);
 }
 
 // Version 17: a kernel of 16 blocks on a GPU of 132 multiprocessors cost 1024x16x16 twice the time (0.0145 against

@@ -26,6 +26,8 @@ struct ArchProfile {
   int multiprocessors = 0;              // GTX 280 30, GTX 480 15, H100 SXM 132
   int one_block_tile_radix = 0;         // radix of a pass in registers for a tile that holds an SM alone (0: as
                                         // any other tile; Hopper 32: lowering/split_radix.cpp)
+  int narrow_x_run_bytes = 0;           // X runs a tile may narrow to where that keeps it in one block (0: always
+                                        // 128 bytes, as in the paper; Hopper 64: lowering/narrow_x_runs.cpp)
 
   friend bool operator==(const ArchProfile&, const ArchProfile&) = default;
 };

@@ -183,14 +183,15 @@ BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layo
 
 struct CoalescingReport {
   std::int64_t requests = 0;          // warp-wide global loads and stores checked
-  std::int64_t partial_segments = 0;  // 128-byte segments a request touches but does not cover whole
+  std::int64_t partial_segments = 0;  // segments (KernelSpec::x_run_elements values) a request touches, not whole
   std::string first_problem;          // empty when coalesced
   bool coalesced() const { return partial_segments == 0; }
 };
 // Every global load and store of every warp as the kernel issues them: the load and store phases (element
 // e = thread + i*threads), or the first pass's loads and the last pass's stores in both orders when the kernel
 // reaches global memory from its passes (checked for the first and last blocks; the others are translates of them
-// by multiples of 16 elements along X).
+// by multiples of the X run along X). A segment is one X run: 16 values (128 bytes), or 8 where the tile's runs were
+// narrowed (KernelSpec::x_run_elements).
 CoalescingReport check_coalescing(const KernelSpec& spec);
 // The first pass's loads, and the last pass's stores in both orders, of one block, as they would be issued with
 // KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).

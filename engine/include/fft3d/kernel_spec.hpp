@@ -4,6 +4,7 @@
 // Tiles (DESIGN.md, paper §4.3-4.4): for an axis with stages in the kernel, S = the first stage's span and T = the
 // last stage's stride; one block holds the S/T positions {g*S + j + m*T : m < S/T} for one (g, j), i.e. whole
 // butterfly groups of every stage of that axis. Along X the tile is made of aligned 16-element (128-byte) chunks.
+// (A kernel without X stages may narrow them to 8-element, 64-byte runs on hopper: KernelSpec::x_run_elements.)
 // Every extent is a power of two, so a tile element's linear index e = lx + EX*(ly + EY*lz) is a bit field and every
 // index map below is shifts and masks.
 #pragma once
@@ -98,6 +99,9 @@ struct KernelSpec {
   int conflict_group_threads = 32;
   Extents size;
   std::array<AxisTile, 3> axes;   // x, y, z (tile role only)
+  // Elements of the contiguous X run each global access of the tile covers whole: 16 (128 bytes), or 8 where the
+  // lowering narrowed the X runs of a tile without X stages to keep it in one block (narrow_x_runs.cpp).
+  std::int64_t x_run_elements = 16;
   std::vector<TileStage> stages;  // in kernel order (tile role only)
   // Digit-reversal pass: radices of each axis to undo (empty: the axis is already natural).
   std::array<std::vector<std::int64_t>, 3> reorder_radices;

@@ -15,7 +15,9 @@ std::string explain(const LoweredPlan& lowered) {
     for (const PhaseConflict& phase : banks.phases) text << " [" << phase.phase << ": " << phase.degree << "]";
     const CoalescingReport coalescing = check_coalescing(spec);
     text << "\nglobal accesses: " << coalescing.requests << " warp requests checked, "
-         << (coalescing.coalesced() ? "all whole 128-byte segments" : coalescing.first_problem) << "\n";
+         << (coalescing.coalesced() ? "all whole " + std::to_string(spec.x_run_elements * 8) + "-byte segments"
+                                    : coalescing.first_problem)
+         << "\n";
     if (spec.tiles_per_cluster() > 1) {
       const ClusterStoreReport cluster = check_cluster_stores(spec);
       text << "natural-order store across each cluster of " << spec.tiles_per_cluster() << " tiles: "

@@ -86,6 +86,8 @@ std::string to_string(const KernelSpec& spec) {
     write_axes(text, spec);
     text << "tile " << spec.tile_elements << " elements, shared " << to_string(spec.shared) << " = "
          << spec.shared_bytes << " B\n";
+    if (spec.x_run_elements != 16)
+      text << "X runs of " << spec.x_run_elements * 8 << " bytes: one block holds the tile (narrow_x_runs)\n";
     if (spec.load_in_first_pass || spec.store_in_last_pass)
       text << "global memory from the passes:"
            << (spec.load_in_first_pass ? " the first pass loads the tile (no load sweep of shared memory)" : "")

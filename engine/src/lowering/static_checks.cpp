@@ -60,12 +60,11 @@ BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layo
 
 namespace {
 
-// One warp-wide global access: the global element each of its threads touches. Counts the 128-byte segments it
-// touches but does not cover whole.
+// One warp-wide global access: the global element each of its threads touches. Counts the segments of `segment`
+// elements (16: 128 bytes; KernelSpec::x_run_elements) it touches but does not cover whole.
 // `where()` names the request; called only for the first problem.
 template <class Where>
-void check_request(std::vector<std::int64_t> offsets, Where where, CoalescingReport& report) {
-  constexpr std::int64_t segment = 16;  // complex fp32 values per 128 bytes
+void check_request(std::vector<std::int64_t> offsets, std::int64_t segment, Where where, CoalescingReport& report) {
   std::sort(offsets.begin(), offsets.end());
   offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
   ++report.requests;
@@ -73,10 +72,10 @@ void check_request(std::vector<std::int64_t> offsets, Where where, CoalescingRep
     std::size_t end = first;
     while (end < offsets.size() && offsets[end] / segment == offsets[first] / segment) ++end;
     const std::size_t count = end - first;
-    if (count != segment) {
+    if (count != static_cast<std::size_t>(segment)) {
       ++report.partial_segments;
       if (report.first_problem.empty())
-        report.first_problem = where() + ": " + std::to_string(count) + " of 16 values of segment " +
+        report.first_problem = where() + ": " + std::to_string(count) + " of " + std::to_string(segment) + " values of segment " +
                                std::to_string(offsets[first] / segment);
     }
     first = end;
@@ -101,7 +100,7 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, 
       std::vector<std::int64_t> offsets;
       for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e)
         offsets.push_back(load ? load_offset(spec, block, e, sorted) : store_offset(spec, block, e, false, sorted));
-      check_request(std::move(offsets), [&] {
+      check_request(std::move(offsets), spec.x_run_elements, [&] {
         return "block " + std::to_string(block) + (load ? " load" : " store") + layout_name(sorted) + " elements " +
                std::to_string(first) + "+";
       }, report);
@@ -123,7 +122,7 @@ void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t 
           const std::int64_t b = part_butterfly(spec, pass.element_step, pass.radix, pass.cross, part, local);
           offsets.push_back(offset(butterfly_base(pass.element_step, pass.radix, b), k));
         }
-        check_request(std::move(offsets), [&] {
+        check_request(std::move(offsets), spec.x_run_elements, [&] {
           return "block " + std::to_string(block) + " part " + std::to_string(part) + " " + phase + " butterflies " +
                  std::to_string(first) + "+ input " + std::to_string(k);
         }, report);
