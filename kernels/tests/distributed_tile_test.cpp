@@ -86,9 +86,8 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
 // What the planner is told a spread kernel costs (lowering/lower_plan.cpp, measured in bench/NOTES.md versions 9
 // to 12): over 2 blocks 1.2 of a pass more when a pass after the global loads crosses parts (0.4 when only the first
 // does: PlannerCost), over 8 blocks 1.5, and 0.1 for a part that leaves room for one block per multiprocessor. And the
-// 2-block spread of a 2048-point line (on a profile that does
-// not narrow X runs to keep it in one block, narrow_x_runs.cpp) keeps both global passes, with only its first pass
-// crossing.
+// 2-block spread of a 2048-point line (on a profile that does not narrow X runs to keep it in one block,
+// narrow_x_runs.cpp) keeps both global passes, with only its first pass crossing.
 TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
   const Plan lines = parse_plan("size: [2048, 2048, 2048]\narch: hopper\nplan: \"{Y(1, 2048, 1, 2048, no-tw)} "
                                 "{Z(1, 2048, 1, 2048, no-tw)} {X(1, 2048, 1, 2048, no-tw)}\"\n").plan;

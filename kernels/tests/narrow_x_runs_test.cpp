@@ -71,8 +71,8 @@ TEST(NarrowXRuns, NotTakenWhereTheyWouldNotKeepATileInOneBlockOrTheProfileSaysNo
   const KernelSpec spread = lower_plan(lines_2048(), wide).kernels[0];
   EXPECT_EQ(spread.x_run_elements, 16);
   EXPECT_EQ(spread.tile_blocks, 2);
-  for (const KernelSpec& spec :
-       lower_plan(load_plan_file(*find_table_plan("hopper", {512, 512, 512})).plan, *find_arch_profile("hopper")).kernels)
+  const Plan cube = load_plan_file(*find_table_plan("hopper", {512, 512, 512})).plan;
+  for (const KernelSpec& spec : lower_plan(cube, *find_arch_profile("hopper")).kernels)
     EXPECT_EQ(spec.x_run_elements, 16);  // 16 X behind a 512-point line: 64 KB
   const LoweredPlan eight_blocks =
       lower_plan(load_plan_file(*find_table_plan("hopper", {128, 1024, 1024})).plan, *find_arch_profile("hopper"));

@@ -75,8 +75,8 @@ void check_request(std::vector<std::int64_t> offsets, std::int64_t segment, Wher
     if (count != static_cast<std::size_t>(segment)) {
       ++report.partial_segments;
       if (report.first_problem.empty())
-        report.first_problem = where() + ": " + std::to_string(count) + " of " + std::to_string(segment) + " values of segment " +
-                               std::to_string(offsets[first] / segment);
+        report.first_problem = where() + ": " + std::to_string(count) + " of " + std::to_string(segment) +
+                               " values of segment " + std::to_string(offsets[first] / segment);
     }
     first = end;
   }
