@@ -9,9 +9,9 @@
 // times the time of 128-byte runs, where kernels spread over 2 blocks take 1.24-1.39 times their copy twins; 32-byte
 // runs cost 1.11 and 16-byte runs 2.5-4, so runs narrow only to 64 bytes, and only where one block then holds the
 // tile (a 4- or 8-block spread would stay spread). Not for Z lines of 512 or more planes: 2048^3's Z kernel took
-// 63.0 ms narrowed against 62.7 spread, and the 6 sizes off the table whose default plan took a narrowed kernel of
-// 512-1024 Z planes took 1.02-1.10 of their time; with 256 planes 256^3 took 0.91 and the 2 such sizes off the table
-// 0.91-0.93.
+// 63.0 ms narrowed against 62.7 spread, and the 7 sizes off the table whose default plan took a narrowed kernel of
+// 512-1024 Z planes took 1.017 of their time (geometric mean; 5 slower by 2-10%, 2 faster); with 256 planes 256^3
+// took 0.91 and the 2 such sizes off the table 0.91-0.93.
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
