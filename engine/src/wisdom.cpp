@@ -4,6 +4,7 @@
 
 #include "fft3d/cache_files.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/plan_table.hpp"
 
 namespace fft3d {
 
@@ -37,6 +38,18 @@ std::string remember_plan(const std::string& arch, const Extents& size, bool in_
   if (error) throw UsageError("cannot create the wisdom directory for " + path + ": " + error.message());
   write_file_atomically(path, plan_text);
   return path;
+}
+
+SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes) {
+  if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place))
+    return {std::move(*wisdom), wisdom_path(arch, size, in_place) + " (wisdom: measured on this machine" +
+                                    (in_place ? ", in place)" : ")")};
+  if (const std::optional<std::string> path = find_table_plan(arch, size))
+    return {load_plan_file(*path), *path + " (the " + arch + " table)"};
+  SizedPlan chosen;
+  chosen.parsed.plan = default_plan(size, arch, passes);
+  chosen.source = "the default planner for " + arch;
+  return chosen;
 }
 
 }  // namespace fft3d

@@ -2,7 +2,6 @@
 
 #include <iostream>
 
-#include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
 #ifdef FFT3D_HAVE_CUDA
@@ -44,19 +43,9 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
     return load_plan_file(*file);
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
-  const Extents extents = parse_extents(*size);
-  if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, extents, in_place)) {
-    how = wisdom_path(arch, extents, in_place) + " (wisdom: measured on this machine" + (in_place ? ", in place)" : ")");
-    return *wisdom;
-  }
-  if (const std::optional<std::string> path = find_table_plan(arch, extents)) {
-    how = *path + " (the " + arch + " table)";
-    return load_plan_file(*path);
-  }
-  how = "the default planner for " + arch;
-  ParsedPlan parsed;
-  parsed.plan = default_plan(extents, arch, planner_passes());
-  return parsed;
+  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, planner_passes());
+  how = std::move(chosen.source);
+  return std::move(chosen.parsed);
 }
 
 void add_plan_source_options(po::options_description& options, po::positional_options_description& positional) {

@@ -32,8 +32,6 @@ struct CompiledKernel {
 // Parses "Used N registers", "N bytes stack frame, N bytes spill stores, N bytes spill loads", "N bytes smem".
 CompileReport parse_ptxas_log(const std::string& log);
 
-// $FFT3D_CACHE_DIR, else ~/.cache/fft3d (created on demand).
-std::string kernel_cache_directory();
 // NVRTC's version as "13.0".
 std::string nvrtc_version_text();
 

@@ -8,6 +8,7 @@
 
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
 
 namespace fft3d {
 
@@ -20,5 +21,15 @@ std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extent
 // Stores `plan_text` (a plan file's YAML) as the wisdom for this profile, size and placement, replacing any; returns
 // its path.
 std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text);
+
+// The plan a size takes (`run --size`, `bench`, CudaEngine::for_size): the wisdom for the profile, size and placement
+// if there is one, else the profile's table plan, else the default planner's, ranked by `passes`. `source` says which:
+// "<file> (wisdom: measured on this machine[, in place])", "<file> (the <arch> table)", "the default planner for
+// <arch>".
+struct SizedPlan {
+  ParsedPlan parsed;
+  std::string source;
+};
+SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes);
 
 }  // namespace fft3d

@@ -11,9 +11,7 @@
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/cuda_source.hpp"
 #include "fft3d/diagnostics.hpp"
-#include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"
-#include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
 
 namespace fft3d {
@@ -191,10 +189,8 @@ CudaEngine::~CudaEngine() = default;
 CudaEngine CudaEngine::from_file(const std::string& path) { return CudaEngine(load_plan_file(path).plan, path); }
 
 CudaEngine CudaEngine::for_size(const Extents& size, const std::string& arch, bool in_place) {
-  if (const std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place))
-    return CudaEngine(wisdom->plan, wisdom_path(arch, size, in_place));
-  if (const std::optional<std::string> path = find_table_plan(arch, size)) return from_file(*path);
-  return CudaEngine(default_plan(size, arch, passes_on_its_profile), "default plan for " + to_string(size) + " " + arch);
+  const SizedPlan chosen = plan_for_size(size, arch, in_place, passes_on_its_profile);
+  return CudaEngine(chosen.parsed.plan, chosen.source);
 }
 
 CudaEngine::CudaEngine(CudaEngine&&) noexcept = default;

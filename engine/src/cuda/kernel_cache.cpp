@@ -11,8 +11,6 @@
 
 namespace fft3d {
 
-std::string kernel_cache_directory() { return cache_directory(); }
-
 namespace cache {
 
 std::string key_text(std::uint64_t key) {
@@ -22,7 +20,7 @@ std::string key_text(std::uint64_t key) {
 }
 
 std::string entry_path(std::uint64_t key, const std::string& extension) {
-  return (std::filesystem::path(kernel_cache_directory()) / (key_text(key) + "." + extension)).string();
+  return (std::filesystem::path(cache_directory()) / (key_text(key) + "." + extension)).string();
 }
 
 std::optional<std::string> read_file(const std::string& path) {
