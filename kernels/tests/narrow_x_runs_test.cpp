@@ -85,11 +85,11 @@ TEST(NarrowXRuns, NotTakenWhereTheyWouldNotKeepATileInOneBlockOrTheProfileSaysNo
   EXPECT_EQ(with_x.tile_blocks, 2);
 }
 
-// The planner charges a narrowed kernel what a one-block kernel costs (0.1) and 0.05 for its 64-byte runs, where
+// The planner charges a narrowed kernel what a one-block kernel costs (0.1) and 0.1 for its 64-byte runs, where
 // spread over 2 blocks it cost 0.4 more; the Z kernel, still spread, costs 0.4 + 0.1 and 0.1 for its short runs from
 // 2048 Z planes (lowering/lower_plan.cpp).
 TEST(NarrowXRuns, PlannerChargesANarrowedKernelAsOneBlockAndItsRuns) {
-  EXPECT_NEAR(*passes_on_its_profile(lines_2048()), 3 + (0.1 + 0.05) + (0.4 + 0.1 + 0.1), 1e-12);
+  EXPECT_NEAR(*passes_on_its_profile(lines_2048()), 3 + (0.1 + 0.1) + (0.4 + 0.1 + 0.1), 1e-12);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ struct ArchProfile {
   int registers_per_sm = 0;             // 32-bit registers
   int max_registers_per_thread = 0;
   int max_cluster_size = 1;             // portable cluster size (1: no clusters)
-  int max_cluster_size_opt_in = 1;
+  int max_cluster_size_opt_in = 1;      // with the kernel's non-portable opt-in (H100: 16)
   bool has_tma = false;
   long long l2_cache_bytes = 0;         // Tesla none, Fermi 768 KB, H100 50 MB
   int multiprocessors = 0;              // GTX 280 30, GTX 480 15, H100 SXM 132

@@ -131,7 +131,8 @@ struct KernelSpec {
   // rows other tiles load, and the tiles of the axes up to the last sorted one (this many consecutive tiles) load
   // exactly the rows they store. Launched as one cluster of that many blocks (kernel_flag_cluster_ordered_stores),
   // every block loads before any stores (a cluster barrier), so an in-place run keeps the sorted layout too.
-  // 1: no such kernel, or the cluster would be over the profile's size (in place then takes the reorder pass).
+  // 1: no such kernel, or the cluster would be over the profile's opt-in size (in place then takes the reorder
+  // pass); over the portable size, the engine opts the kernel in to it.
   int sorted_store_cluster = 1;
   // The order in which consecutive blocks walk the axes' tiles, fastest first: X, then Y, then Z (paper section
   // 4.4), except that a first kernel with sorted stores in place walks the sorted axis first, so that the tiles of

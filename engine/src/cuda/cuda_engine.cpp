@@ -2,6 +2,7 @@
 // place on `out`), then the digit-reversal pass through the workspace when natural order needs it.
 #include "fft3d/cuda_engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <future>
@@ -41,7 +42,11 @@ void require_fits_device(const Plan& plan) {
                       " B; the device has " + std::to_string(total_bytes) + " B");
 }
 
-LoadedKernel load(const CompiledKernel& compiled, std::int64_t shared_bytes) {
+// The largest cluster a portable launch may take; larger ones (up to 16 on an H100) need the kernel's opt-in.
+constexpr int portable_cluster_blocks = 8;
+
+LoadedKernel load(const CompiledKernel& compiled, const KernelSpec& spec) {
+  const std::int64_t shared_bytes = spec.shared_bytes;
   LoadedKernel loaded;
   cuda::check(cudaLibraryLoadData(&loaded.library, compiled.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
               "cudaLibraryLoadData(" + compiled.entry_name + ")");
@@ -51,6 +56,10 @@ LoadedKernel load(const CompiledKernel& compiled, std::int64_t shared_bytes) {
     cuda::check(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel),
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
                 "cudaFuncSetAttribute(" + compiled.entry_name + ")");
+  if (std::max(spec.cluster_blocks, spec.sorted_store_cluster) > portable_cluster_blocks)
+    cuda::check(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel),
+                                     cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+                "cudaFuncSetAttribute(" + compiled.entry_name + ", non-portable cluster size)");
   return loaded;
 }
 
@@ -178,7 +187,7 @@ CudaEngine::CudaEngine(const Plan& plan, std::string plan_name) : impl_(std::mak
   impl_->setup.kernels_ms = ms_since(compile_start);
   const auto load_start = std::chrono::steady_clock::now();
   for (std::size_t k = 0; k < specs.size(); ++k) {
-    impl_->loaded.push_back(load(compiled[k], specs[k].shared_bytes));
+    impl_->loaded.push_back(load(compiled[k], specs[k]));
     impl_->infos.push_back({specs[k], std::move(compiled[k].report)});
   }
   impl_->setup.loading_ms = ms_since(load_start);
@@ -236,7 +245,7 @@ void CudaEngine::run_copy_twin(std::size_t index, const void* in, void* out, voi
     spec.nominal_flops = 0;
     spec.plan_name += " (copy twin)";
     const CompiledKernel compiled = compile_kernel(spec, impl_->arch);
-    twin = impl_->copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec.shared_bytes)}).first;
+    twin = impl_->copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec)}).first;
   }
   launch_spec(twin->second.spec, twin->second.loaded, in, out, 1.0f, 0, static_cast<cudaStream_t>(stream),
               impl_->arch);

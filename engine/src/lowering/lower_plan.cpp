@@ -130,7 +130,8 @@ std::int64_t contiguous_run_elements(const KernelSpec& spec) {
 //   kernels leaves less memory time to hide a cluster of 4-8 behind (version 15: there 2-tile exchanges and three
 //   passes beat it by 4-23%).
 // - A tile that leaves room for one block per multiprocessor: 1.07-1.11 where its passes reach global memory.
-// - 64-byte X runs (narrow_x_runs.cpp): their copies took 1.03-1.08 the time of 128-byte runs (version 21).
+// - 64-byte X runs (narrow_x_runs.cpp): +0.1 (their copies took 1.03-1.08 the time of 128-byte runs, version 21;
+//   charged 0.05, three sizes off the table took a Z split 4-6% slower than the Y split they had, version 22).
 // Measured on Hopper only: on the Tesla and Fermi profiles a kernel counts one pass, as in the paper.
 double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) {
   if (profile.name != "hopper") return 0.0;
@@ -145,7 +146,7 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
     extra += remote * (overlapped ? 0.6 : 1.2);
   }
   if (one_block_per_multiprocessor) extra += 0.1;
-  if (spec.x_run_elements < 16) extra += 0.05;
+  if (spec.x_run_elements < 16) extra += 0.1;
   // A grid of fewer blocks than half the multiprocessors leaves most of the GPU idle (version 17: of 73 small
   // volumes whose plans changed with such a charge, those whose old plan had a kernel of 16 or 32 blocks got faster
   // by up to 3.4x, those at 64 blocks mostly slower). 16 blocks: +1.9 passes, 32: +0.6, 64 and over: nothing.

@@ -11,7 +11,10 @@
 // tile (a 4- or 8-block spread would stay spread). Not for Z lines of 512 or more planes: 2048^3's Z kernel took
 // 63.0 ms narrowed against 62.7 spread, and the 7 sizes off the table whose default plan took a narrowed kernel of
 // 512-1024 Z planes took 1.017 of their time (geometric mean; 5 slower by 2-10%, 2 faster); with 256 planes 256^3
-// took 0.91 and the 2 such sizes off the table 0.91-0.93.
+// took 0.91 and the 2 such sizes off the table 0.91-0.93. Version 22 measured 32-byte runs in kernels: they ran at
+// 1.49-1.56 floors (their copy twins at 1.28), the time of the 4-block spreads they replaced (256x512x512 0.954-0.956
+// ms against 0.955-0.958, 1024x256x256 0.924-0.934 against 0.918), so runs stop at 64 bytes
+// (bench/experiments/narrow-32/narrow-32-byte-runs.patch).
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
