@@ -110,6 +110,30 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void*
   if (launched != cudaSuccess) cuda::check(launched, "cudaLaunchKernelEx(" + spec.entry_name() + ")");
 }
 
+// Whether this GPU can hold at least one cluster of a kernel's sorted stores in place at once. A cluster over the
+// portable size may not fit the GPU's processing clusters (measured on an H100 SXM; a part with fewer
+// multiprocessors per processing cluster may hold none): then in place takes the digit-reversal pass instead of a
+// launch that fails.
+bool holds_a_sorted_store_cluster(const KernelSpec& spec, const LoadedKernel& kernel) {
+  if (spec.sorted_store_cluster <= portable_cluster_blocks) return true;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(spec.launch_blocks()));
+  config.blockDim = dim3(static_cast<unsigned>(spec.threads));
+  config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = static_cast<unsigned>(spec.sorted_store_cluster);
+  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<const void*>(kernel.kernel), &config) != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the error: the answer is "no"
+    return false;
+  }
+  return clusters > 0;
+}
+
 }  // namespace
 
 struct CopyTwin {
@@ -191,6 +215,9 @@ CudaEngine::CudaEngine(const Plan& plan, std::string plan_name) : impl_(std::mak
     impl_->infos.push_back({specs[k], std::move(compiled[k].report)});
   }
   impl_->setup.loading_ms = ms_since(load_start);
+  if (impl_->lowered.sorted_layout_in_place &&
+      !holds_a_sorted_store_cluster(impl_->lowered.kernels.front(), impl_->loaded.front()))
+    impl_->lowered.sorted_layout_in_place = false;
   impl_->setup_ms = ms_since(start);
 }
 
