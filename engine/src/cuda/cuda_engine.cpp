@@ -73,6 +73,24 @@ bool programmatic_launch(int arch) {
   return arch >= 90 && !disabled;
 }
 
+// The launch of a spec's grid in clusters of `cluster` blocks (1: none): its geometry, and the cluster attribute as
+// the first of `attributes` (which must outlive the config).
+cudaLaunchConfig_t launch_config(const KernelSpec& spec, int cluster, cudaLaunchAttribute* attributes) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(spec.launch_blocks()));
+  config.blockDim = dim3(static_cast<unsigned>(spec.threads));
+  config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
+  config.attrs = attributes;
+  if (cluster > 1) {
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim.x = static_cast<unsigned>(cluster);
+    attributes[0].val.clusterDim.y = 1;
+    attributes[0].val.clusterDim.z = 1;
+    config.numAttrs = 1;
+  }
+  return config;
+}
+
 // Launches a loaded kernel with the geometry of its spec: the one launch path of tile kernels, the reorder pass and
 // the copy twins. On sm_90+ the launch is programmatic: the kernel's blocks may be scheduled while the kernel before
 // it in the stream finishes, and wait for it on the device.
@@ -82,29 +100,16 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void*
     throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.launch_blocks()) +
                         " blocks is over 2^31 - 1");
   void* args[] = {&in, &out, &scale, &flags};
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(spec.launch_blocks()));
-  config.blockDim = dim3(static_cast<unsigned>(spec.threads));
-  config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
-  config.stream = stream;
-  cudaLaunchAttribute attributes[2]{};
-  unsigned count = 0;
   const int cluster =
       (flags & kernel_flag_cluster_ordered_stores) != 0 ? spec.sorted_store_cluster : spec.cluster_blocks;
-  if (cluster > 1) {
-    attributes[count].id = cudaLaunchAttributeClusterDimension;
-    attributes[count].val.clusterDim.x = static_cast<unsigned>(cluster);
-    attributes[count].val.clusterDim.y = 1;
-    attributes[count].val.clusterDim.z = 1;
-    ++count;
-  }
+  cudaLaunchAttribute attributes[2]{};
+  cudaLaunchConfig_t config = launch_config(spec, cluster, attributes);
+  config.stream = stream;
   if (programmatic_launch(arch)) {
-    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attributes[count].val.programmaticStreamSerializationAllowed = 1;
-    ++count;
+    attributes[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[config.numAttrs].val.programmaticStreamSerializationAllowed = 1;
+    ++config.numAttrs;
   }
-  config.attrs = attributes;
-  config.numAttrs = count;
   // The message is built only on failure: entry_name() hashes the spec's text (microseconds a launch).
   const cudaError_t launched = cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel.kernel), args);
   if (launched != cudaSuccess) cuda::check(launched, "cudaLaunchKernelEx(" + spec.entry_name() + ")");
@@ -116,16 +121,8 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void*
 // launch that fails.
 bool holds_a_sorted_store_cluster(const KernelSpec& spec, const LoadedKernel& kernel) {
   if (spec.sorted_store_cluster <= portable_cluster_blocks) return true;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(spec.launch_blocks()));
-  config.blockDim = dim3(static_cast<unsigned>(spec.threads));
-  config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = static_cast<unsigned>(spec.sorted_store_cluster);
-  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  cudaLaunchAttribute attributes[1]{};
+  const cudaLaunchConfig_t config = launch_config(spec, spec.sorted_store_cluster, attributes);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<const void*>(kernel.kernel), &config) != cudaSuccess) {
     (void)cudaGetLastError();  // clear the error: the answer is "no"
