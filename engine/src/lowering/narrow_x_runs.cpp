@@ -28,13 +28,12 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
     if (sub.axis == Axis::x) return;
   if (spec.axes[axis_index(Axis::z)].extent() >= 512) return;
   const std::int64_t limit = part_bytes_limit(profile);
-  const std::int64_t narrowed_elements = spec.tile_elements / (spec.x_run_elements / narrow);
-  if (spec.tile_elements * 8 <= limit || narrowed_elements * 8 > limit) return;
+  const std::int64_t factor = spec.x_run_elements / narrow;  // tiles per old tile, each holding 1/factor of it
+  if (spec.tile_elements * 8 <= limit || spec.tile_elements / factor * 8 > limit) return;
   x.tile = {{narrow, 1}};
   x.grid = {{x.length / narrow, narrow}};
-  spec.tiles = 1;
-  for (const AxisTile& axis : spec.axes) spec.tiles *= axis.tiles();
-  spec.tile_elements = narrowed_elements;
+  spec.tile_elements /= factor;
+  spec.tiles *= factor;
   spec.x_run_elements = narrow;
 }
 
