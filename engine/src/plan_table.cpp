@@ -20,7 +20,7 @@ std::vector<std::string> plan_table_dirs() {
 namespace {
 
 std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch) {
-  static const std::regex name(R"((\d+)x(\d+)x(\d+)\.yaml)");
+  static const std::regex name(R"((\d+)x(\d+)x(\d+)(-in-place)?\.yaml)");
   std::vector<TableEntry> entries;
   std::error_code ec;
   for (const fs::directory_entry& dir : fs::directory_iterator(root, ec)) {
@@ -30,7 +30,7 @@ std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch
       const std::string filename = file.path().filename().string();
       if (!std::regex_match(filename, m, name)) continue;
       entries.push_back({dir.path().filename().string(), {std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3])},
-                         file.path().string()});
+                         file.path().string(), m[4].matched});
     }
   }
   return entries;
@@ -43,18 +43,22 @@ std::vector<TableEntry> table_entries(const std::string& arch) {
     std::vector<TableEntry> entries = entries_in(dir, arch);
     if (entries.empty()) continue;
     std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) {
-      return std::tuple(a.arch, a.size.elements(), a.size.nx, a.size.ny) <
-             std::tuple(b.arch, b.size.elements(), b.size.nx, b.size.ny);
+      return std::tuple(a.arch, a.size.elements(), a.size.nx, a.size.ny, a.in_place_only) <
+             std::tuple(b.arch, b.size.elements(), b.size.nx, b.size.ny, b.in_place_only);
     });
     return entries;
   }
   return {};
 }
 
-std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size) {
-  for (const TableEntry& entry : table_entries(arch))
-    if (entry.size == size) return entry.path;
-  return std::nullopt;
+std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size, bool in_place) {
+  std::optional<std::string> found;
+  for (const TableEntry& entry : table_entries(arch)) {
+    if (entry.size != size || (entry.in_place_only && !in_place)) continue;
+    found = entry.path;
+    if (entry.in_place_only) break;  // sorted after the plan for both placements
+  }
+  return found;
 }
 
 }  // namespace fft3d

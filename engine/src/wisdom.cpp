@@ -44,7 +44,7 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
   if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place))
     return {std::move(*wisdom), wisdom_path(arch, size, in_place) + " (wisdom: measured on this machine" +
                                     (in_place ? ", in place)" : ")")};
-  if (const std::optional<std::string> path = find_table_plan(arch, size))
+  if (const std::optional<std::string> path = find_table_plan(arch, size, in_place))
     return {load_plan_file(*path), *path + " (the " + arch + " table)"};
   SizedPlan chosen;
   chosen.parsed.plan = default_plan(size, arch, passes);

@@ -80,12 +80,31 @@ TEST(PlanTable, FindsEveryShippedPlanBySize) {
   EXPECT_EQ(fermi.size(), 6u);
   for (const auto* table : {&tesla, &fermi})
     for (const TableEntry& entry : *table) {
-      ASSERT_EQ(find_table_plan(entry.arch, entry.size), entry.path);
+      ASSERT_EQ(find_table_plan(entry.arch, entry.size, entry.in_place_only), entry.path);
       const Plan plan = load_plan_file(entry.path).plan;
       EXPECT_EQ(plan.size, entry.size);
       EXPECT_EQ(plan.arch, entry.arch);
     }
   EXPECT_FALSE(find_table_plan("tesla", {64, 64, 64}).has_value());
+}
+
+// Measured (bench/NOTES.md versions 23 and 24): the two-pass Z splits of 512^3 and 256x512x1024 beat three passes
+// out of place (2.04 and 2.01 ms against 2.25-2.27) and lose in place (2.43-2.45), so the hopper table gives each
+// placement its own plan; every other hopper size has one plan for both.
+TEST(PlanTable, HopperGivesTheLargeSplitsToOutOfPlaceRunsOnly) {
+  int in_place_entries = 0;
+  for (const TableEntry& entry : table_entries("hopper")) {
+    const std::size_t out_of_place = load_plan_file(*find_table_plan("hopper", entry.size, false)).plan.kernels.size();
+    const std::size_t in_place = load_plan_file(*find_table_plan("hopper", entry.size, true)).plan.kernels.size();
+    if (entry.in_place_only) {
+      ++in_place_entries;
+      EXPECT_EQ(out_of_place, 2u) << entry.path;
+      EXPECT_EQ(in_place, 3u) << entry.path;
+    }
+  }
+  EXPECT_EQ(in_place_entries, 2);
+  EXPECT_TRUE(find_table_plan("hopper", {512, 512, 512}, true).value().ends_with("512x512x512-in-place.yaml"));
+  EXPECT_EQ(find_table_plan("hopper", {256, 256, 256}, true), find_table_plan("hopper", {256, 256, 256}, false));
 }
 
 }  // namespace

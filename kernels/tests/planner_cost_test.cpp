@@ -108,6 +108,31 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
     EXPECT_GT(lowered.kernels[1].tile_blocks, 2);
     EXPECT_TRUE(lowered.sorted_layout_in_place);
   }
+  // Version 24: with the part field crossed by the first pass alone, 2^27-point sizes take Z or Y splits whose
+  // second tile spreads over 8 blocks (512^3 2.04 ms against 2.25 for three passes, 1024x512x256 1.89 against 2.31,
+  // 1024x128x1024 1.96 against 2.35); but where a Z split's second tile spreads Y lines over 4 blocks, it beats the Y
+  // split whose second tile spreads Z lines of 512-1024 planes over 8 (512x256x512 0.92 against 1.02 ms, 256x256x1024
+  // 0.97 against 0.99).
+  for (const Extents& size : {Extents{512, 512, 512}, Extents{1024, 512, 256}, Extents{1024, 128, 1024}}) {
+    SCOPED_TRACE(to_string(size));
+    const LoweredPlan lowered = lower_plan(default_plan(size, "hopper", passes_on_its_profile), hopper);
+    ASSERT_EQ(lowered.kernels.size(), 2u);
+    EXPECT_EQ(lowered.kernels[1].tile_blocks, 8);
+  }
+  // The same for Y lines behind 8 Z values over 4 blocks against 16 over 8 (512x512x256 0.95 against 1.01 ms,
+  // 1024x512x128 0.93 against 0.97); but not for 4 Z values over 4 blocks against 8 over 8 (1024x1024x64 1.07
+  // against 1.02 ms).
+  for (const Extents& size : {Extents{512, 256, 512}, Extents{256, 256, 1024}, Extents{512, 512, 256},
+                              Extents{1024, 512, 128}}) {
+    SCOPED_TRACE(to_string(size));
+    const Plan plan = default_plan(size, "hopper", passes_on_its_profile);
+    ASSERT_EQ(plan.kernels.size(), 2u);
+    EXPECT_EQ(plan.kernels[0].subs.back().axis, Axis::z);  // a Z split
+    EXPECT_EQ(lower_plan(plan, hopper).kernels[1].tile_blocks, 4);
+  }
+  const Plan wide = default_plan({1024, 1024, 64}, "hopper", passes_on_its_profile);
+  EXPECT_EQ(lower_plan(wide, hopper).kernels[1].tile_blocks, 8);
+  EXPECT_EQ(wide.kernels[1].subs.front().radix, 8);  // Z8 x Y1024
 }
 
 // Version 19: a tile of 128-byte runs from 256 or more Z planes of a volume over the L2 cache costs 0.1 more (the

@@ -10,15 +10,16 @@ int table_command(const Args& args) {
   po::options_description options("table options");
   options.add_options()
       ("arch", po::value<std::string>()->default_value(""), "only this profile's table")
-      ("size", po::value<std::string>(), "print the path of the table's plan for NXxNYxNZ (needs --arch)");
+      ("size", po::value<std::string>(), "print the path of the table's plan for NXxNYxNZ (needs --arch)")
+      ("in-place", po::bool_switch()->default_value(false), "with --size: the plan in-place runs take");
   po::variables_map vm;
-  if (!parse_options("table", "[--arch A] [--size NXxNYxNZ]", args, options, {}, vm)) return exit_ok;
+  if (!parse_options("table", "[--arch A] [--size NXxNYxNZ [--in-place]]", args, options, {}, vm)) return exit_ok;
 
   const std::string arch = vm["arch"].as<std::string>();
   if (vm.count("size")) {
     if (arch.empty()) throw UsageError("--size needs --arch");
     const Extents size = parse_extents(vm["size"].as<std::string>());
-    if (const auto path = find_table_plan(arch, size)) {
+    if (const auto path = find_table_plan(arch, size, vm["in-place"].as<bool>())) {
       std::cout << *path << "\n";
       return exit_ok;
     }
@@ -27,7 +28,8 @@ int table_command(const Args& args) {
     return exit_failed;
   }
   for (const TableEntry& entry : table_entries(arch))
-    std::cout << entry.arch << "  " << to_string(entry.size) << "  " << entry.path << "\n";
+    std::cout << entry.arch << "  " << to_string(entry.size) << "  " << entry.path
+              << (entry.in_place_only ? "  (in place)" : "") << "\n";
   return exit_ok;
 }
 

@@ -1,4 +1,6 @@
-// Tuning tables: plans/<arch>/<NX>x<NY>x<NZ>.yaml, one plan per size and architecture.
+// Tuning tables: plans/<arch>/<NX>x<NY>x<NZ>.yaml, one plan per size and architecture, for both placements; beside
+// it an optional <NX>x<NY>x<NZ>-in-place.yaml that in-place runs take instead, where the fastest plan differs by
+// placement (bench/NOTES.md version 24: a two-pass split whose sorted stores cost more in place than a third pass).
 #pragma once
 
 #include <optional>
@@ -17,11 +19,14 @@ struct TableEntry {
   std::string arch;
   Extents size;
   std::string path;
+  bool in_place_only = false;  // an <size>-in-place.yaml file
 };
 
-// Every plan file of an arch's table (all arches when arch is empty), sorted by arch then element count.
+// Every plan file of an arch's table (all arches when arch is empty), sorted by arch, element count, then the plan
+// for both placements before the in-place one.
 std::vector<TableEntry> table_entries(const std::string& arch = "");
-// The table's plan file for this arch and size, if there is one.
-std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size);
+// The table's plan file for this arch, size and placement, if there is one: in place, the in-place file where there
+// is one, else the plan for both placements.
+std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size, bool in_place = false);
 
 }  // namespace fft3d

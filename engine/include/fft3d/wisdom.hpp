@@ -23,9 +23,9 @@ std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extent
 std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text);
 
 // The plan a size takes (`run --size`, `bench`, CudaEngine::for_size): the wisdom for the profile, size and placement
-// if there is one, else the profile's table plan, else the default planner's, ranked by `passes`. `source` says which:
-// "<file> (wisdom: measured on this machine[, in place])", "<file> (the <arch> table)", "the default planner for
-// <arch>".
+// if there is one, else the profile's table plan for the placement (find_table_plan), else the default planner's,
+// ranked by `passes`. `source` says which: "<file> (wisdom: measured on this machine[, in place])", "<file> (the
+// <arch> table)", "the default planner for <arch>".
 struct SizedPlan {
   ParsedPlan parsed;
   std::string source;

@@ -1,16 +1,16 @@
 // Rule: spread a tile that one block cannot hold over a cluster. On a profile with clusters, a tile over
 // part_bytes_limit (the largest power of two within one block's shared memory: 128 KB on hopper) is spread over 2,
 // 4, ... blocks of one cluster, each holding the elements whose bits in one field of the element index read its part
-// number. The field is placed where the fewest butterfly passes cross it, never inside the 16-element X runs (the
-// loads and stores stay whole 128-byte segments); the passes that cross parts read and write the other blocks'
-// shared memory (tile::crosses_parts). Bounded by the profile's portable cluster size, counting the tiles a cluster
-// already holds for natural order.
+// number. The field is placed where the fewest butterfly passes after the first cross it (then the fewest passes),
+// never inside the 16-element X runs (the loads and stores stay whole 128-byte segments); the passes that cross
+// parts read and write the other blocks' shared memory (tile::crosses_parts). Bounded by the profile's portable
+// cluster size, counting the tiles a cluster already holds for natural order.
 //
 // Measured (bench/NOTES.md, version 5): spreading 128 KB tiles as two 64 KB parts, for two blocks per SM, made the
 // kernels slower (256^3: 0.337 -> 0.377 ms), and a spread kernel costs 2.1-2.4 times its copy twin; so tiles that
 // fit one block stay whole, and the planner charges a spread kernel two extra passes.
 #include <algorithm>
-#include <utility>
+#include <tuple>
 
 #include "lowering_rules.hpp"
 
@@ -25,16 +25,19 @@ std::int64_t part_bytes_limit(const ArchProfile& profile) {
 namespace {
 
 // What crossing parts costs with the part field at `shift`: the passes that go through distributed shared memory
-// (first: how many; then their radices, as larger radices hold more values in registers around the remote
-// accesses), and a store that reads other parts (natural order inside the tile). A split last stage stores its
-// outputs to global memory from its last pass (global_passes.cpp), so that pass crosses only by its reads, and no
-// store reads the tile.
-std::pair<int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
+// after the first one (first pass loading from global memory only writes the other parts, and remote writes do not
+// wait: bench/NOTES.md version 18), then all of them, then their radices (as larger radices hold more values in
+// registers around the remote accesses), and a store that reads other parts (natural order inside the tile). A
+// split last stage stores its outputs to global memory from its last pass (global_passes.cpp), so that pass crosses
+// only by its reads, and no store reads the tile.
+std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
   spec.part_shift = shift;
-  int passes = 0;
+  int passes = 0, later = 0, index = 0;
   std::int64_t radices = 0;
   const auto count = [&](bool cross, std::int64_t radix) {
     passes += cross;
+    later += cross && index > 0;
+    ++index;
     radices += cross ? radix : 0;
   };
   const bool split_last = spec.stages.back().is_split();
@@ -56,7 +59,7 @@ std::pair<int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
       if (!axis.reversal_radices.empty())
         count(tile::crosses_parts(spec, tile::axis_linear_stride(spec, axis.axis), axis.length), axis.length);
   }
-  return {passes, radices};
+  return {later, passes, radices};
 }
 
 }  // namespace
@@ -70,11 +73,13 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   }
   if (spec.tile_blocks == 1) return;
   // The part field: any bits above the first 16 elements (each part keeps whole 128-byte runs along X), placed
-  // where the fewest passes cross it; ties go to the highest field.
+  // where crossing_cost is least; ties go to the highest field. Version 23 (bench/NOTES.md): 512^3's split {X 512,
+  // Z 32 at stride 16} {Z 16, Y 512} took 2.04 ms with the field on Z (only the first pass crosses) against 2.38-2.42
+  // on Y (one crossing pass, a middle one).
   const int top = tile::log2_exact(spec.tile_elements) - tile::log2_exact(spec.tile_blocks);
-  std::pair<int, std::int64_t> best{1 << 30, 0};
+  std::tuple<int, int, std::int64_t> best{1 << 30, 0, 0};
   for (int shift = std::min(4, top); shift <= top; ++shift) {
-    const std::pair<int, std::int64_t> cost = crossing_cost(spec, shift);
+    const std::tuple<int, int, std::int64_t> cost = crossing_cost(spec, shift);
     if (cost <= best) {
       best = cost;
       spec.part_shift = shift;

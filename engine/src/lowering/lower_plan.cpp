@@ -116,12 +116,31 @@ std::int64_t contiguous_run_elements(const KernelSpec& spec) {
   return run == x.length ? run * contiguous(spec.axes[axis_index(Axis::y)]) : run;
 }
 
+// What a tile spread over 4-8 blocks whose first pass alone crosses costs beyond its pass (version 24: the second
+// kernels of Z and Y splits at 2^25-2^27 points, in floors, a read+write pass at memcpy speed): 0.5, and
+// - 0.15 more over 8 blocks than over 4 for tiles without Z lines (Y lines of 512 behind 8-16 Z values: 1.48-1.54
+//   floors over 4 blocks, 1.61-1.68 over 8; 512x512x256 and 1024x512x128 took 0.95 and 0.93 ms with the 4-block tile,
+//   1.01 and 0.97 with the 8-block one); Z lines of 1024 planes went the other way (1.88-1.92 behind 4 Y values over 4
+//   blocks, 1.77-1.83 behind 8 over 8), which the next charge covers;
+// - 0.2 for a tile of 128-byte runs with 4 or fewer lines (Y4 x Z1024 above; 1024x1024x64, 64x1024x1024, 128x1024x512
+//   and 256x1024x256 took 3-5% longer with Z4 x Y1024 over 4 blocks than with Z8 x Y1024 over 8).
+// Both measured on tiles of 128-byte runs (X over 16), so tiles of whole X rows are not charged.
+double spread_first_pass_cost(const KernelSpec& spec) {
+  const std::int64_t y = spec.axes[axis_index(Axis::y)].extent(), z = spec.axes[axis_index(Axis::z)].extent();
+  double extra = 0.5;
+  if (contiguous_run_elements(spec) > 16) return extra;
+  if (spec.tile_blocks > 4 && z < 256) extra += 0.15;
+  if (std::min(y, z) <= 4) extra += 0.2;
+  return extra;
+}
+
 // What one kernel costs beyond its pass: its time over its copy twin's on an H100, less one (bench/NOTES.md
 // versions 5, 9, 11, 12 and 18).
 // - A tile spread over 4-8 blocks of a cluster: 2.2-2.7 when a pass after its global loads crosses (most of a
 //   crossing pass's values are remote); about 1.5 when only the first pass, loading from global memory, writes the
 //   other blocks (version 18: the Z splits of 256x512x512 and 128x512x1024; of the 27 sizes whose default plan this
-//   changed, the 23 measured took 0.923 of their old time out of place and 0.942 in place).
+//   changed, the 23 measured took 0.923 of their old time out of place and 0.942 in place; by tile shape and
+//   cluster: spread_first_pass_cost).
 // - Over 2 blocks: 1.27-1.56 when only the first pass crosses; 1.6-2.3 when a pass in the middle reads and writes
 //   the other block.
 // - The natural-order exchange across a cluster of tiles reads (C-1)/C of the tile from other blocks: 1.8-2.3 with
@@ -137,7 +156,7 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   if (profile.name != "hopper") return 0.0;
   const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
   double extra = 0.0;
-  if (spec.tile_blocks > 2) extra = crosses_after_its_global_loads(spec) ? 1.5 : 0.5;
+  if (spec.tile_blocks > 2) extra = crosses_after_its_global_loads(spec) ? 1.5 : spread_first_pass_cost(spec);
   if (spec.tile_blocks == 2) extra = crosses_after_its_global_loads(spec) ? 1.2 : 0.4;
   const bool volume_in_l2 = spec.size.elements() * 8 <= profile.l2_cache_bytes;
   if (tile::exchanges_across_cluster(spec)) {
@@ -157,9 +176,13 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   // kernels take 1.11-1.14 of a pass where those of the Y kernels take 1.03 (version 19: 512^3, 1024x256x256,
   // 512x512x256). Of 26 sizes where this moved the planner from a Y split to the Z split of a Y line behind whole X
   // rows, the 16 with 256 or more Z planes took 0.935 of their time out of place and 0.927 in place; those with 64 or
-  // 128 took 1.014 and 0.966, so fewer planes are not charged.
+  // 128 took 1.014 and 0.966, so fewer planes are not charged. Spread over a cluster such a tile costs 0.2 (version
+  // 24, crossing in the first pass only: 1.67-1.92 floors for the Z lines of 512-1024 planes behind 4-16 Y values,
+  // 1.48-1.68 for Y lines of 256-512 behind 8-16 Z values; 512x256x512 and 256x256x1024 took a Y split whose second
+  // tile spreads Z lines over 8 blocks, 1.02 and 0.99 ms, where the Z split with a 4-block Y-line tile takes 0.92 and
+  // 0.97).
   if (!volume_in_l2 && contiguous_run_elements(spec) <= 16 && spec.axes[axis_index(Axis::z)].extent() >= 256)
-    extra += 0.1;
+    extra += spec.tile_blocks > 1 ? 0.2 : 0.1;
   // Loading and storing rows in the sorted layout (version 17: 256^3's second kernel, 1.13 of its twin
   // digit-reversed, 1.31 sorted; the first kernel, which only stores sorted, 1.19 and 1.21).
   if (tile::loads_sorted(spec)) extra += 0.15;
