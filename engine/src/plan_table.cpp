@@ -52,13 +52,13 @@ std::vector<TableEntry> table_entries(const std::string& arch) {
 }
 
 std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size, bool in_place) {
-  std::optional<std::string> found;
+  std::optional<std::string> both;
   for (const TableEntry& entry : table_entries(arch)) {
-    if (entry.size != size || (entry.in_place_only && !in_place)) continue;
-    found = entry.path;
-    if (entry.in_place_only) break;  // sorted after the plan for both placements
+    if (entry.size != size) continue;
+    if (!entry.in_place_only) both = entry.path;
+    else if (in_place) return entry.path;
   }
-  return found;
+  return both;
 }
 
 }  // namespace fft3d

@@ -2,13 +2,13 @@
 // serves in place, and the lookups `run --size` and `bench` make (plan_for_size) follow the same rule.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
+#include "scoped_env.hpp"
 
 namespace fft3d::testing {
 namespace {
@@ -24,17 +24,10 @@ class PlanTableTest : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "plans" / "tesla");
-    for (const char* name : {"FFT3D_PLANS_DIR", "FFT3D_CACHE_DIR"})
-      if (const char* old = std::getenv(name)) old_.emplace_back(name, old);
-    setenv("FFT3D_PLANS_DIR", (dir_ / "plans").c_str(), 1);
-    setenv("FFT3D_CACHE_DIR", (dir_ / "cache").c_str(), 1);
+    env_.set("FFT3D_PLANS_DIR", (dir_ / "plans").string());
+    env_.set("FFT3D_CACHE_DIR", (dir_ / "cache").string());
   }
-  void TearDown() override {
-    unsetenv("FFT3D_PLANS_DIR");
-    unsetenv("FFT3D_CACHE_DIR");
-    for (const auto& [name, value] : old_) setenv(name.c_str(), value.c_str(), 1);
-    fs::remove_all(dir_);
-  }
+  void TearDown() override { fs::remove_all(dir_); }
   // Writes the planner's rank-th tesla candidate for `size` (different ranks tell the files apart).
   std::string write_plan(const Extents& size, const std::string& filename, int rank) {
     const std::string path = (dir_ / "plans" / "tesla" / filename).string();
@@ -42,7 +35,7 @@ class PlanTableTest : public ::testing::Test {
     return path;
   }
   fs::path dir_;
-  std::vector<std::pair<std::string, std::string>> old_;
+  ScopedEnv env_;
 };
 
 TEST_F(PlanTableTest, AnInPlaceFileServesInPlaceOnlyAndThePlainFileServesBoth) {

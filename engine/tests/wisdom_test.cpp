@@ -2,13 +2,13 @@
 // another size is refused, not run.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
+#include "scoped_env.hpp"
 
 namespace fft3d::testing {
 namespace {
@@ -21,20 +21,11 @@ class WisdomTest : public ::testing::Test {
            ("fft3d-wisdom-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
-    const char* old = std::getenv("FFT3D_CACHE_DIR");
-    if (old) old_ = old;
-    setenv("FFT3D_CACHE_DIR", dir_.c_str(), 1);
+    env_.set("FFT3D_CACHE_DIR", dir_.string());
   }
-  void TearDown() override {
-    if (old_) {
-      setenv("FFT3D_CACHE_DIR", old_->c_str(), 1);
-    } else {
-      unsetenv("FFT3D_CACHE_DIR");
-    }
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::filesystem::path dir_;
-  std::optional<std::string> old_;
+  ScopedEnv env_;
 };
 
 TEST_F(WisdomTest, ARememberedPlanIsFoundForItsSizeAndPlacementOnly) {
