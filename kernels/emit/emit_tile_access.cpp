@@ -104,6 +104,14 @@ void write_barrier(SourceWriter& out, bool cluster) {
     out.line("__syncthreads();");
 }
 
+void write_cluster_arrive(SourceWriter& out) {
+  out.line("asm volatile(\"barrier.cluster.arrive.relaxed;\" ::: \"memory\");");
+}
+
+void write_cluster_wait_after_arrive(SourceWriter& out) {
+  out.line("asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+}
+
 void write_part_origin(SourceWriter& out, const KernelSpec& spec) {
   if (spec.tile_blocks == 1) {
     out.line("const unsigned long long block = blockIdx.x;");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fft3d/cuda_compiler.hpp"
+#include "fft3d/cuda_source.hpp"
 #include "fft3d/cuda_tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
@@ -125,6 +126,36 @@ TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossibl
   EXPECT_TRUE(passes.front().cross);  // the Z pass of radix 16: 16 X x 512 Y below the field's bits
   for (std::size_t p = 1; p < passes.size(); ++p) EXPECT_FALSE(passes[p].cross) << "pass " << p;
   EXPECT_EQ(second.part_shift, 4 + 9 + 1);  // Z's top 3 bits, above 16 X and 512 Y
+}
+
+// A spread tile whose first pass loads global memory and stores into the other blocks waits for the cluster (every
+// block started) only after issuing its loads: the arrival comes before the first load, the wait after the last one
+// and before the first store to another block, and no full cluster barrier precedes that store (version 26).
+TEST(DistributedTile, TheFirstPassLoadsWhileTheClusterGathers) {
+  const Plan split = parse_plan("size: [512, 512, 512]\narch: hopper\nplan: \"{X(1, 512, 1, 512, no-tw), Z(16, 32, "
+                                "16, 512, tw)} {Z(32, 16, 1, 16, no-tw), Y(1, 512, 1, 512, no-tw)}\"\n").plan;
+  const KernelSpec second = lower_plan(split, *find_arch_profile("hopper")).kernels[1];
+  ASSERT_EQ(second.tile_blocks, 8);
+  ASSERT_TRUE(second.load_in_first_pass);
+  ASSERT_TRUE(tile::butterfly_pass_list(second).front().cross);
+  const std::string source = emit_cuda_source(second);
+  const std::size_t body = source.find("extern \"C\" __global__");
+  ASSERT_NE(body, std::string::npos);
+  const std::size_t arrive = source.find("barrier.cluster.arrive.relaxed;", body);
+  const std::size_t first_load = source.find("in[", body);
+  const std::size_t wait = source.find("barrier.cluster.wait.acquire;", first_load);
+  const std::size_t first_remote_store = source.find("cluster_store(", body);
+  ASSERT_NE(arrive, std::string::npos);
+  ASSERT_NE(first_load, std::string::npos);
+  ASSERT_NE(wait, std::string::npos);
+  ASSERT_NE(first_remote_store, std::string::npos);
+  EXPECT_LT(arrive, first_load);
+  EXPECT_LT(wait, first_remote_store);
+  EXPECT_EQ(source.find("barrier.cluster.arrive.release;", body), source.find("barrier.cluster.arrive.release;",
+                                                                               first_remote_store))
+      << "a full cluster barrier before the first pass's stores to other blocks";
+  EXPECT_EQ(source.find("barrier.cluster.wait", body), source.find("barrier.cluster.wait", first_load))
+      << "a cluster wait before the first pass's loads";
 }
 
 TEST(DistributedTile, KernelsCompileForSm90WithoutSpills) {

@@ -7,7 +7,6 @@
 // applied recursively for more factors. The plan stage's own twiddle w_span^(j*m) depends only on the group (j) and
 // the output m, so the last pass applies it with the natural m as it writes each output to its place.
 #include <algorithm>
-#include <cstdlib>
 
 #include "fft3d/cuda_tile_maps.hpp"
 #include "lowering_rules.hpp"
@@ -60,12 +59,7 @@ std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile
   const std::int64_t wide = profile.one_block_tile_radix;
   // A tile of exactly part_bytes_limit fills one block; larger ones are spread over a cluster (distribute_tile.cpp).
   const bool one_block = 8 * spec.tile_elements == part_bytes_limit(profile);
-  // EXPERIMENT (version 25): FFT3D_WIDE_SPREAD_BLOCKS=k gives tiles spread over k or more full blocks wide passes.
-  const char* wide_spread = std::getenv("FFT3D_WIDE_SPREAD_BLOCKS");
-  const std::int64_t parts = 8 * spec.tile_elements / part_bytes_limit(profile);
-  const bool spread_wide = wide_spread && *wide_spread && parts >= 2 && parts >= std::atoll(wide_spread);
-  const std::int64_t part_elements = std::min<std::int64_t>(spec.tile_elements, part_bytes_limit(profile) / 8);
-  if (wide <= limit || !(one_block || spread_wide) || part_elements / wide > profile.max_threads_per_block) return limit;
+  if (wide <= limit || !one_block || spec.tile_elements / wide > profile.max_threads_per_block) return limit;
   return wide;
 }
 
