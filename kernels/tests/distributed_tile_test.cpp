@@ -111,14 +111,19 @@ TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
   EXPECT_NEAR(*passes_on_its_profile(eight), 2 + 1.5 + 0.1 + 0.1, 1e-12);
 }
 
+// The hopper table's 512^3 plan: {X 512, Z 32 at stride 16} {Z 16, Y 512}, whose second tile is spread over 8 blocks.
+KernelSpec second_kernel_of_the_512_cubed_split() {
+  const Plan split = parse_plan("size: [512, 512, 512]\narch: hopper\nplan: \"{X(1, 512, 1, 512, no-tw), Z(16, 32, "
+                                "16, 512, tw)} {Z(32, 16, 1, 16, no-tw), Y(1, 512, 1, 512, no-tw)}\"\n").plan;
+  return lower_plan(split, *find_arch_profile("hopper")).kernels[1];
+}
+
 // The part field goes where only the first pass, loading from global memory, crosses parts where there is such a
 // place, before fewer crossings in all (version 23: 512^3's split {X 512, Z 32 at stride 16} {Z 16, Y 512} took 2.04
 // ms with the field on Z's bits, crossed by the first pass alone, against 2.38-2.42 on Y's top bits, crossed by one
 // middle pass).
 TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossible) {
-  const Plan split = parse_plan("size: [512, 512, 512]\narch: hopper\nplan: \"{X(1, 512, 1, 512, no-tw), Z(16, 32, "
-                                "16, 512, tw)} {Z(32, 16, 1, 16, no-tw), Y(1, 512, 1, 512, no-tw)}\"\n").plan;
-  const KernelSpec second = lower_plan(split, *find_arch_profile("hopper")).kernels[1];
+  const KernelSpec second = second_kernel_of_the_512_cubed_split();
   ASSERT_EQ(second.tile_blocks, 8);
   ASSERT_TRUE(second.load_in_first_pass);
   const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(second);
@@ -132,9 +137,7 @@ TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossibl
 // block started) only after issuing its loads: the arrival comes before the first load, the wait after the last one
 // and before the first store to another block, and no full cluster barrier precedes that store (version 26).
 TEST(DistributedTile, TheFirstPassLoadsWhileTheClusterGathers) {
-  const Plan split = parse_plan("size: [512, 512, 512]\narch: hopper\nplan: \"{X(1, 512, 1, 512, no-tw), Z(16, 32, "
-                                "16, 512, tw)} {Z(32, 16, 1, 16, no-tw), Y(1, 512, 1, 512, no-tw)}\"\n").plan;
-  const KernelSpec second = lower_plan(split, *find_arch_profile("hopper")).kernels[1];
+  const KernelSpec second = second_kernel_of_the_512_cubed_split();
   ASSERT_EQ(second.tile_blocks, 8);
   ASSERT_TRUE(second.load_in_first_pass);
   ASSERT_TRUE(tile::butterfly_pass_list(second).front().cross);
