@@ -54,10 +54,11 @@ TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std:
                            const std::string& name = "a");
 // __syncthreads(), or the cluster barrier (with release/acquire ordering of shared and distributed shared memory).
 void write_barrier(SourceWriter& out, bool cluster);
-// The cluster barrier in two halves, for work that needs no other block between them: the arrival (relaxed: it
-// publishes nothing) and the wait for every thread of the cluster (acquire).
-void write_cluster_arrive(SourceWriter& out);
-void write_cluster_wait_after_arrive(SourceWriter& out);
+// The cluster barrier in two halves, for work that needs no other block between them: the arrival (with `release`,
+// the block's earlier memory operations are seen by every block after its wait; relaxed, it publishes nothing) and
+// the wait for every thread of the cluster (acquire). `guard` ("if (...) ") makes the statement conditional.
+void write_cluster_arrive(SourceWriter& out, bool release, const std::string& guard = "");
+void write_cluster_wait_after_arrive(SourceWriter& out, const std::string& guard = "");
 // In-place order of stores that leave a one-block tile (the strided natural-order store across a cluster, under
 // kernel_flag_natural_store; a first kernel's sorted stores, under kernel_flag_cluster_ordered_stores): the block
 // arrives at the cluster barrier after its last global load and waits on it before its first global store, so no

@@ -104,12 +104,13 @@ void write_barrier(SourceWriter& out, bool cluster) {
     out.line("__syncthreads();");
 }
 
-void write_cluster_arrive(SourceWriter& out) {
-  out.line("asm volatile(\"barrier.cluster.arrive.relaxed;\" ::: \"memory\");");
+void write_cluster_arrive(SourceWriter& out, bool release, const std::string& guard) {
+  out.line(guard + "asm volatile(\"barrier.cluster.arrive." + (release ? "release" : "relaxed") +
+           ";\" ::: \"memory\");");
 }
 
-void write_cluster_wait_after_arrive(SourceWriter& out) {
-  out.line("asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+void write_cluster_wait_after_arrive(SourceWriter& out, const std::string& guard) {
+  out.line(guard + "asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
 }
 
 void write_part_origin(SourceWriter& out, const KernelSpec& spec) {

@@ -188,12 +188,12 @@ std::string twiddle_table_name(std::int64_t span) { return "fft3d_twiddles_" + s
 
 void write_arrive_after_loads(SourceWriter& out, const KernelSpec& spec) {
   if (const int flag = ordered_stores_flag(spec))
-    out.line("if (flags & " + str(flag) + ") asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");");
+    write_cluster_arrive(out, true, "if (flags & " + str(flag) + ") ");
 }
 
 void write_wait_before_stores(SourceWriter& out, const KernelSpec& spec) {
   if (const int flag = ordered_stores_flag(spec))
-    out.line("if (flags & " + str(flag) + ") asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+    write_cluster_wait_after_arrive(out, "if (flags & " + str(flag) + ") ");
 }
 
 // Element loops unroll so several global loads are in flight; butterfly loops do not (each iteration already holds
@@ -271,7 +271,7 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
   // flight while the cluster gathers (bench/NOTES.md version 26: the spread second kernels 2.5-6.5% faster).
   const bool split_start = loop.cross && loads_held;
   if (split_start)
-    write_cluster_arrive(out);
+    write_cluster_arrive(out, false);
   else if (loop.cross)
     write_barrier(out, true);  // every part's previous pass is done
   if (loop.store_global) write_wait_before_stores(out, spec);
