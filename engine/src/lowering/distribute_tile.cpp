@@ -78,7 +78,7 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   // on Y (one crossing pass, a middle one).
   const int top = tile::log2_exact(spec.tile_elements) - tile::log2_exact(spec.tile_blocks);
   std::tuple<int, int, std::int64_t> best{1 << 30, 0, 0};
-  for (int shift = std::min(4, top); shift <= top; ++shift) {
+  for (int shift = std::min(tile::log2_exact(spec.x_run_elements), top); shift <= top; ++shift) {
     const std::tuple<int, int, std::int64_t> cost = crossing_cost(spec, shift);
     if (cost <= best) {
       best = cost;
