@@ -1,6 +1,7 @@
 // Lowering rule narrow_x_runs.cpp: where a tile takes 64-byte X runs (a kernel without X stages whose tile then fits
 // one block and otherwise would be spread over a cluster, or fills 8 blocks and crosses them in radix 8), what the
-// coalescing checker then requires, and what the planner charges. (The GPU tests run every shipped plan, the 2048^3 one among them, against cuFFT or in closed form.)
+// coalescing checker then requires, and what the planner charges. (The GPU tests run every shipped plan, the 2048^3
+// one among them, against cuFFT or in closed form.)
 #include <gtest/gtest.h>
 
 #include <complex>

@@ -1,15 +1,14 @@
 // Rule: 64-byte X runs where they keep a tile in one block, or halve the cluster of a tile that fills 8 blocks and
-// crosses them in a radix-8 pass. A kernel with no X stage holds one 16-element (128-byte)
-// X run behind its Y and Z lines; when that tile is over one block's shared memory (part_bytes_limit) and the same
-// lines behind 8 X (64 bytes) fit, a profile with narrow_x_run_bytes takes the 8: a one-block tile, whose passes all
-// stay in the block and reach global memory themselves, instead of a tile spread over 2 blocks whose first pass
-// writes the other block's shared memory. The blocks holding the two halves of a 128-byte line are consecutive (X
-// tiles are walked first), and every access still covers whole 64-byte runs (KernelSpec::x_run_elements, which the
-// coalescing checker reads).
+// crosses them in a radix-8 pass. A kernel with no X stage holds one 16-element (128-byte) X run behind its Y and Z
+// lines; when that tile is over one block's shared memory (part_bytes_limit) and the same lines behind 8 X (64 bytes)
+// fit, a profile with narrow_x_run_bytes takes the 8: a one-block tile, whose passes all stay in the block and reach
+// global memory themselves, instead of a tile spread over 2 blocks whose first pass writes the other block's shared
+// memory. The blocks holding the two halves of a 128-byte line are consecutive (X tiles are walked first), and every
+// access still covers whole 64-byte runs (KernelSpec::x_run_elements, which the coalescing checker reads).
 // Why (bench/NOTES.md, version 21): on an H100 a tile copy of 64-byte runs took 1.03 (along Y) to 1.08 (along Z)
 // times the time of 128-byte runs, where kernels spread over 2 blocks take 1.24-1.39 times their copy twins; 32-byte
 // runs cost 1.11 and 16-byte runs 2.5-4, so runs narrow only to 64 bytes, and only where one block then holds the
-// tile (a 4- or 8-block spread would stay spread). Not for Z lines of 512 or more planes: 2048^3's Z kernel took
+// tile (but for version 27's tiles, below). Not for Z lines of 512 or more planes: 2048^3's Z kernel took
 // 63.0 ms narrowed against 62.7 spread, and the 7 sizes off the table whose default plan took a narrowed kernel of
 // 512-1024 Z planes took 1.017 of their time (geometric mean; 5 slower by 2-10%, 2 faster); with 256 planes 256^3
 // took 0.91 and the 2 such sizes off the table 0.91-0.93. Version 22 measured 32-byte runs in kernels: they ran at
