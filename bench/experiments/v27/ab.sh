@@ -3,10 +3,7 @@
 # One device call: the GPU tests of the spread-tile plans with 64-byte runs over half the blocks
 # (FFT3D_V27_NARROW_SPREAD=1); then per kernel, each table size with a spread second kernel as it is (old), narrowed,
 # and with each cluster scheduling policy, median of 10, every run checked against the fp64 oracle first.
-set -u
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64 FFT3D_CACHE_DIR=/tmp/c FFT3D_PLANS_DIR=$PWD/plans
-mkdir -p /tmp/c && cp -r .carry/cache/. /tmp/c/.
-out=${OUT:-/tmp}
+source "$(dirname "$0")/common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 filter='DistributedTilesOnGpu.*:EngineForSize.*'
 for s in 1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024; do
@@ -14,12 +11,6 @@ for s in 1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024
 done
 FFT3D_V27_NARROW_SPREAD=1 timeout 200 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_narrow.txt 2>&1
 echo "gpu tests (narrow spread) rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" $out/gpu_tests_narrow.txt | head -20
-one() {  # label, then run arguments; the switches from the caller
-  local label=$1; shift
-  timeout 90 .carry/fft3d run "$@" --backend cuda > /tmp/one.txt 2>&1; echo "rc $?" >> /tmp/one.txt
-  { echo "=== $label $*"; cat /tmp/one.txt; } >> $out/runs.txt
-  echo "$label $* -> $(awk '/^time/ {t=$2} /^cuFFT/ {c=$2} /^kernel [0-9]/ {k=k" k"$2"="$3"/"$NF} /^rc [1-9]|FAIL|error:/ {f=" FAILED"} END {print t, "cuFFT", c, k, f}' /tmp/one.txt)"
-}
 sizes="512x512x512 128x1024x1024 256x512x1024 1024x256x256 256x512x512 128x512x1024"
 for s in $sizes; do
   [ $SECONDS -gt 420 ] && { echo "stopped before $s (time)"; break; }

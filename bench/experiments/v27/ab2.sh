@@ -2,16 +2,7 @@
 # Version 27, second call: old against narrowed spreads (FFT3D_V27_NARROW_SPREAD=1) on the sizes off the table whose
 # default plan keeps its shape with the switch (Y 1024 behind Z 8, and Z 16 behind Y 512), and a third round of the
 # two table sizes; then Nsight Compute's warp stall reasons of 128x1024x1024's second kernel, old and narrowed.
-set -u
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64 FFT3D_CACHE_DIR=/tmp/c FFT3D_PLANS_DIR=$PWD/plans
-mkdir -p /tmp/c && cp -r .carry/cache/. /tmp/c/.
-out=${OUT:-/tmp}
-one() {  # label, then run arguments; the switches from the caller
-  local label=$1; shift
-  timeout 90 .carry/fft3d run "$@" --backend cuda > /tmp/one.txt 2>&1; echo "rc $?" >> /tmp/one.txt
-  { echo "=== $label $*"; cat /tmp/one.txt; } >> $out/runs.txt
-  echo "$label $* -> $(awk '/^time/ {t=$2} /^cuFFT/ {c=$2} /^kernel [0-9]/ {k=k" k"$2"="$3"/"$NF} /^rc [1-9]|FAIL|error:/ {f=" FAILED"} END {print t, "cuFFT", c, k, f}' /tmp/one.txt)"
-}
+source "$(dirname "$0")/common.sh"
 sizes="1024x1024x64 512x1024x256 256x1024x512 1024x1024x128 1024x512x256 128x1024x1024 512x512x512"
 for r in r1 r2; do
   for s in $sizes; do

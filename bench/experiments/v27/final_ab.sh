@@ -3,20 +3,11 @@
 # the same binary with it off (FFT3D_V27_WIDE_RUNS, a temporary switch removed after this run). GPU tests of the
 # changed table plan in 8 modes with the round trip, the spread tiles and engine-for-size (the rule on); then the
 # nine sizes whose default plan changes, old and new alternated, median of 10, two rounds, every run checked first.
-set -u
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64 FFT3D_CACHE_DIR=/tmp/c FFT3D_PLANS_DIR=$PWD/plans
-mkdir -p /tmp/c && cp -r .carry/cache/. /tmp/c/.
-out=${OUT:-/tmp}
+source "$(dirname "$0")/common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 filter='DistributedTilesOnGpu.*:EngineForSize.*:Plans/ShippedPlanOnGpu.*hopper_128x1024x1024_yaml'
 timeout 150 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_final.txt 2>&1
 echo "gpu tests rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" $out/gpu_tests_final.txt | head -20
-one() {  # label, then run arguments; the switches from the caller
-  local label=$1; shift
-  timeout 90 .carry/fft3d run "$@" --backend cuda > /tmp/one.txt 2>&1; echo "rc $?" >> /tmp/one.txt
-  { echo "=== $label $*"; cat /tmp/one.txt; } >> $out/runs.txt
-  echo "$label $* -> $(awk '/^time/ {t=$2} /^cuFFT/ {c=$2} /^kernel [0-9]/ {k=k" k"$2"="$3"/"$NF} /^rc [1-9]|FAIL|error:/ {f=" FAILED"} END {print t, "cuFFT", c, k, f}' /tmp/one.txt)"
-}
 sizes="64x1024x1024 128x1024x512 256x1024x256 512x1024x128 128x1024x1024 256x1024x512 512x1024x256 1024x1024x64 1024x1024x128"
 for r in r1 r2; do
   for s in $sizes; do
