@@ -10,6 +10,8 @@
 // kernels slower (256^3: 0.337 -> 0.377 ms), and a spread kernel costs 2.1-2.4 times its copy twin; so tiles that
 // fit one block stay whole, and the planner charges a spread kernel two extra passes.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <tuple>
 
 #include "lowering_rules.hpp"
@@ -65,9 +67,16 @@ std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
 }  // namespace
 
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
-  const std::int64_t limit = part_bytes_limit(profile);
+  std::int64_t limit = part_bytes_limit(profile);
   const std::int64_t tile_bytes = 8 * spec.tile_elements;
-  while (tile_bytes / spec.tile_blocks > limit && 2 * spec.cluster_blocks <= profile.max_cluster_size) {
+  int max_cluster = profile.max_cluster_size;
+  // EXPERIMENT (version 28): FFT3D_V28_HALF_PARTS=C spreads a tile that is spread anyway over parts of half a block's
+  // limit (two blocks per multiprocessor), in clusters of up to C blocks.
+  if (const char* half = std::getenv("FFT3D_V28_HALF_PARTS"); half && tile_bytes > limit) {
+    limit /= 2;
+    max_cluster = std::stoi(half);
+  }
+  while (tile_bytes / spec.tile_blocks > limit && 2 * spec.cluster_blocks <= max_cluster) {
     spec.tile_blocks *= 2;
     spec.cluster_blocks *= 2;
   }
