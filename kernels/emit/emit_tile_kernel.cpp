@@ -2,7 +2,6 @@
 // sub-computation on shared memory (butterfly b = thread + i*threads), store the tile (optionally permuted into
 // natural order, conjugated and scaled). With KernelSpec::load_in_first_pass / store_in_last_pass the first pass
 // reads global memory itself and the last pass writes it, and the load or store phase is left out.
-#include <cstdlib>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -337,9 +336,9 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   else
     out.line("// in may equal out: each block reads its whole tile (or its part of a spread tile) before it writes "
              "it, and tiles are disjoint.");
-  // EXPERIMENT (version 28): two blocks per multiprocessor for parts of half a block's limit.
-  const bool two_blocks = std::getenv("FFT3D_V28_HALF_PARTS") && spec.tile_blocks > 1;
-  out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + (two_blocks ? ", 2" : "") + ") " +
+  const std::string min_blocks =
+      spec.blocks_per_multiprocessor > 1 ? ", " + str(spec.blocks_per_multiprocessor) : std::string();
+  out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + min_blocks + ") " +
            spec.entry_name() +
            "(const float2* in, float2* out, float scale, int flags)");
   out.line("extern __shared__ float fft3d_shared[];");

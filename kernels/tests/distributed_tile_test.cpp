@@ -87,15 +87,17 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
 // What the planner is told a spread kernel costs (lowering/lower_plan.cpp, measured in bench/NOTES.md versions 9
 // to 12): over 2 blocks 1.2 of a pass more when a pass after the global loads crosses parts (0.4 when only the first
 // does: PlannerCost), over 8 blocks 1.5, and 0.1 for a part that leaves room for one block per multiprocessor. And the
-// 2-block spread of a 2048-point line (on a profile that does not narrow X runs to keep it in one block,
-// narrow_x_runs.cpp) keeps both global passes, with only its first pass crossing.
+// 256 KB tile of a 2048-point line (on a profile that does not narrow X runs to keep it in one block,
+// narrow_x_runs.cpp) keeps both global passes, with only its first pass crossing, and so takes 4 parts of 64 KB
+// (version 28), charged as the 2 blocks of 128 KB they were measured as.
 TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
   const Plan lines = parse_plan("size: [2048, 2048, 2048]\narch: hopper\nplan: \"{Y(1, 2048, 1, 2048, no-tw)} "
                                 "{Z(1, 2048, 1, 2048, no-tw)} {X(1, 2048, 1, 2048, no-tw)}\"\n").plan;
   ArchProfile wide_runs = *find_arch_profile("hopper");
   wide_runs.narrow_x_run_bytes = 0;
   const KernelSpec y = lower_plan(lines, wide_runs).kernels[0];
-  ASSERT_EQ(y.tile_blocks, 2);
+  ASSERT_EQ(y.tile_blocks, 4);
+  EXPECT_EQ(y.blocks_per_multiprocessor, 2);
   EXPECT_TRUE(y.load_in_first_pass);
   EXPECT_TRUE(y.store_in_last_pass);
   const tile::ButterflyPass first = tile::first_pass(y), last = tile::last_pass(y);
@@ -128,9 +130,48 @@ TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossibl
   ASSERT_TRUE(second.load_in_first_pass);
   const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(second);
   ASSERT_GE(passes.size(), 2u);
-  EXPECT_TRUE(passes.front().cross);  // the Z pass of radix 16: 16 X x 512 Y below the field's bits
+  EXPECT_TRUE(passes.front().cross);  // the Z pass of radix 16: 8 X x 512 Y below the field's bits
   for (std::size_t p = 1; p < passes.size(); ++p) EXPECT_FALSE(passes[p].cross) << "pass " << p;
-  EXPECT_EQ(second.part_shift, 4 + 9 + 1);  // Z's top 3 bits, above 16 X and 512 Y
+  EXPECT_EQ(second.part_shift, 3 + 9 + 1);  // Z's top 3 bits, above 8 X (64-byte runs since version 28) and 512 Y
+}
+
+// Version 28: a tile spread anyway whose first pass alone crosses takes parts of 64 KB, so that two blocks share a
+// multiprocessor: 256x512x512's {Z 8, Y 512} (512 KB) over 8 blocks, not 4 of 128 KB. Its kernel asks for two blocks
+// in its launch bounds and fits the 64 registers that leaves a thread without spills. A tile whose middle pass
+// crosses keeps parts of 128 KB, and so does every tile on a profile of one block a multiprocessor.
+TEST(DistributedTile, TilesSpreadAnywayShareAMultiprocessorWhereOnlyTheFirstPassCrosses) {
+  const ArchProfile hopper = *find_arch_profile("hopper");
+  const Plan plan = parse_plan("size: [256, 512, 512]\narch: hopper\nplan: \"{X(1, 256, 1, 256, no-tw), Z(8, 64, 8, 512, "
+                               "tw)} {Z(64, 8, 1, 8, no-tw), Y(1, 512, 1, 512, no-tw)}\"\n").plan;
+  const KernelSpec second = lower_plan(plan, hopper).kernels[1];
+  EXPECT_EQ(8 * second.tile_elements, 512 << 10);
+  EXPECT_EQ(second.tile_blocks, 8);
+  EXPECT_EQ(second.cluster_blocks, 8);
+  EXPECT_EQ(8 * second.part_elements(), 64 << 10);
+  EXPECT_EQ(second.blocks_per_multiprocessor, 2);
+  EXPECT_EQ(second.threads, 512);
+  const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(second);
+  ASSERT_GE(passes.size(), 2u);
+  EXPECT_TRUE(passes.front().cross);
+  for (std::size_t p = 1; p < passes.size(); ++p) EXPECT_FALSE(passes[p].cross) << "pass " << p;
+  EXPECT_NE(emit_cuda_source(second).find("__launch_bounds__(512, 2)"), std::string::npos);
+  CompiledKernel compiled;
+  ASSERT_NO_THROW(compiled = compile_kernel(second, 90));
+  EXPECT_LE(compiled.report.registers, 64);
+  EXPECT_FALSE(compiled.report.spills()) << compiled.report.log;
+
+  ArchProfile one_block = hopper;
+  one_block.spread_blocks_per_multiprocessor = 1;
+  const KernelSpec whole = lower_plan(plan, one_block).kernels[1];
+  EXPECT_EQ(whole.tile_blocks, 4);
+  EXPECT_EQ(whole.blocks_per_multiprocessor, 1);
+  EXPECT_NE(emit_cuda_source(whole).find("__launch_bounds__(1024)"), std::string::npos);
+
+  const Plan pair = parse_plan("size: [32, 1024, 128]\narch: hopper\nplan: \"{X(1, 32, 1, 32, no-tw), Y(1, 1024, 1, "
+                               "1024, no-tw)} {Z(1, 128, 1, 128, no-tw)}\"\n").plan;
+  const KernelSpec crossing_later = lower_plan(pair, hopper).kernels[0];
+  EXPECT_EQ(crossing_later.tile_blocks, 2);
+  EXPECT_EQ(crossing_later.blocks_per_multiprocessor, 1);
 }
 
 // A spread tile whose first pass loads global memory and stores into the other blocks waits for the cluster (every

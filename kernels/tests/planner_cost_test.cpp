@@ -87,7 +87,8 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
   // Version 17: the Y-split plans whose first kernel is spread over a cluster measured slower than three passes
   // (1024x256x256: 1.31 against 1.17 ms). Version 22: its Z split with X whole in a one-block first kernel took
   // 0.92-0.93 ms out of place and, that kernel in clusters of its 16 Z tiles (over the portable 8, opted in), 1.07-1.08
-  // in place: the planner takes it. Its second kernel is spread over 4 blocks and crosses only in its first pass.
+  // in place: the planner takes it. Its second tile, 512 KB, is spread (over 8 blocks of 64 KB since version 28) and
+  // crosses only in its first pass.
   {
     const Plan plan = default_plan({1024, 256, 256}, "hopper", passes_on_its_profile);
     ASSERT_EQ(plan.kernels.size(), 2u);
@@ -95,7 +96,8 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
     EXPECT_TRUE(lowered.sorted_layout_in_place);
     EXPECT_EQ(lowered.kernels[0].sorted_store_cluster, 16);
     EXPECT_EQ(lowered.kernels[0].tile_blocks, 1);
-    EXPECT_EQ(lowered.kernels[1].tile_blocks, 4);
+    EXPECT_EQ(8 * lowered.kernels[1].tile_elements, 512 << 10);
+    EXPECT_EQ(lowered.kernels[1].tile_blocks, 8);
   }
   // Version 18: a second kernel spread over 4-8 blocks that crosses only in its first pass (the Z splits) measured
   // 0.86-0.96 of three passes' time (1024x1024x64: 1.015 against 1.176 ms, 256x512x512: 0.953 against 1.143), so
@@ -112,27 +114,33 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
   // second tile spreads over 8 blocks (512^3 2.04 ms against 2.25 for three passes, 1024x512x256 1.89 against 2.31,
   // 1024x128x1024 1.96 against 2.35); but where a Z split's second tile spreads Y lines over 4 blocks, it beats the Y
   // split whose second tile spreads Z lines of 512-1024 planes over 8 (512x256x512 0.92 against 1.02 ms, 256x256x1024
-  // 0.97 against 0.99).
+  // 0.97 against 0.99). (Since version 28 the 1 MB tiles of Y lines take 64-byte X runs, narrow_x_runs.cpp, and every
+  // such tile is cut into 8 parts of 64 KB, distribute_tile.cpp: "over N blocks" below is the 128 KB blocks the tile
+  // of 128-byte runs would fill.)
+  const auto tile_bytes_at_128_byte_runs = [](const KernelSpec& spec) {
+    return 8 * spec.tile_elements * (16 / spec.x_run_elements);
+  };
   for (const Extents& size : {Extents{512, 512, 512}, Extents{1024, 512, 256}, Extents{1024, 128, 1024}}) {
     SCOPED_TRACE(to_string(size));
     const LoweredPlan lowered = lower_plan(default_plan(size, "hopper", passes_on_its_profile), hopper);
     ASSERT_EQ(lowered.kernels.size(), 2u);
+    EXPECT_EQ(tile_bytes_at_128_byte_runs(lowered.kernels[1]), 1 << 20);
     EXPECT_EQ(lowered.kernels[1].tile_blocks, 8);
   }
   // The same for Y lines behind 8 Z values over 4 blocks against 16 over 8 (512x512x256 0.95 against 1.01 ms,
   // 1024x512x128 0.93 against 0.97); but not for 4 Z values over 4 blocks against 8 over 8 (1024x1024x64 1.07
-  // against 1.02 ms). Since version 27 the 8 Z values behind the Y line of 1024 take 64-byte X runs, and with them 4
-  // blocks (narrow_x_runs.cpp).
+  // against 1.02 ms). Since version 27 the 8 Z values behind the Y line of 1024 take 64-byte X runs, a 512 KB tile
+  // (narrow_x_runs.cpp).
   for (const Extents& size : {Extents{512, 256, 512}, Extents{256, 256, 1024}, Extents{512, 512, 256},
                               Extents{1024, 512, 128}}) {
     SCOPED_TRACE(to_string(size));
     const Plan plan = default_plan(size, "hopper", passes_on_its_profile);
     ASSERT_EQ(plan.kernels.size(), 2u);
     EXPECT_EQ(plan.kernels[0].subs.back().axis, Axis::z);  // a Z split
-    EXPECT_EQ(lower_plan(plan, hopper).kernels[1].tile_blocks, 4);
+    EXPECT_EQ(tile_bytes_at_128_byte_runs(lower_plan(plan, hopper).kernels[1]), 512 << 10);
   }
   const Plan wide = default_plan({1024, 1024, 64}, "hopper", passes_on_its_profile);
-  EXPECT_EQ(lower_plan(wide, hopper).kernels[1].tile_blocks, 4);
+  EXPECT_EQ(tile_bytes_at_128_byte_runs(lower_plan(wide, hopper).kernels[1]), 1 << 20);
   EXPECT_EQ(lower_plan(wide, hopper).kernels[1].x_run_elements, 8);
   EXPECT_EQ(wide.kernels[1].subs.front().radix, 8);  // Z8 x Y1024
 }

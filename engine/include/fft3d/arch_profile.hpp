@@ -28,6 +28,9 @@ struct ArchProfile {
                                         // any other tile; Hopper 32: lowering/split_radix.cpp)
   int narrow_x_run_bytes = 0;           // X runs a tile may narrow to where that keeps it in one block (0: always
                                         // 128 bytes, as in the paper; Hopper 64: lowering/narrow_x_runs.cpp)
+  int spread_blocks_per_multiprocessor = 1;  // blocks of tiles spread over a cluster that share a multiprocessor:
+                                             // their parts are 1/this of a one-block tile (Hopper 2:
+                                             // lowering/distribute_tile.cpp)
 
   friend bool operator==(const ArchProfile&, const ArchProfile&) = default;
 };

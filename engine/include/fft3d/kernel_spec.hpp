@@ -116,6 +116,10 @@ struct KernelSpec {
   // tile_blocks) read p (tile::element_part). 1: one block.
   int tile_blocks = 1;
   int part_shift = 0;
+  // Blocks of this kernel that must fit one multiprocessor together: the second argument of __launch_bounds__, which
+  // caps the registers a thread may take (1: not asked). Parts of a spread tile may be cut small for two blocks to
+  // share a multiprocessor (distribute_tile.cpp).
+  int blocks_per_multiprocessor = 1;
   // Consecutive blocks launched as one thread-block cluster (1: none): the parts of a distributed tile, and with a
   // cluster reversal all the tiles of the axes up to the reversed one, so the cluster's natural-order stores land
   // exactly where it loaded (a cluster barrier between loads and stores keeps an in-place run from overwriting an

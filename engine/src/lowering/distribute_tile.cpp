@@ -9,9 +9,14 @@
 // Measured (bench/NOTES.md, version 5): spreading 128 KB tiles as two 64 KB parts, for two blocks per SM, made the
 // kernels slower (256^3: 0.337 -> 0.377 ms), and a spread kernel costs 2.1-2.4 times its copy twin; so tiles that
 // fit one block stay whole, and the planner charges a spread kernel two extra passes.
+//
+// Version 28: a tile spread anyway, whose first pass alone crosses, takes parts of half that size (64 KB on hopper,
+// profile field spread_blocks_per_multiprocessor), so that two blocks of different clusters share a multiprocessor
+// and one issues while the other waits at a cluster barrier or on its loads. The 512 KB tiles of the hopper table
+// went from 4 blocks to 8 and their kernels took 4-7% less time (1024x256x256 0.499 -> 0.466 ms); 1 MB tiles over
+// 16 blocks (the non-portable cluster) did not gain (512^3 +-0, 256x512x1024 +2%), so the portable cluster bounds
+// it as before, and narrow_x_runs.cpp halves those tiles instead.
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <tuple>
 
 #include "lowering_rules.hpp"
@@ -64,29 +69,21 @@ std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
   return {later, passes, radices};
 }
 
-}  // namespace
-
-void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
-  std::int64_t limit = part_bytes_limit(profile);
+// Spreads the tile over blocks of at most `part_bytes` (within the portable cluster size) and places the part field:
+// any bits above the X runs (each part keeps whole runs along X), where crossing_cost is least; ties go to the
+// highest field. Version 23 (bench/NOTES.md): 512^3's split {X 512, Z 32 at stride 16} {Z 16, Y 512} took 2.04 ms
+// with the field on Z (only the first pass crosses) against 2.38-2.42 on Y (one crossing pass, a middle one).
+// Returns the field's crossing_cost.
+std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfile& profile,
+                                               std::int64_t part_bytes) {
   const std::int64_t tile_bytes = 8 * spec.tile_elements;
-  int max_cluster = profile.max_cluster_size;
-  // EXPERIMENT (version 28): FFT3D_V28_HALF_PARTS=C spreads a tile that is spread anyway over parts of half a block's
-  // limit (two blocks per multiprocessor), in clusters of up to C blocks.
-  if (const char* half = std::getenv("FFT3D_V28_HALF_PARTS"); half && tile_bytes > limit) {
-    limit /= 2;
-    max_cluster = std::stoi(half);
-  }
-  while (tile_bytes / spec.tile_blocks > limit && 2 * spec.cluster_blocks <= max_cluster) {
+  while (tile_bytes / spec.tile_blocks > part_bytes && 2 * spec.cluster_blocks <= profile.max_cluster_size) {
     spec.tile_blocks *= 2;
     spec.cluster_blocks *= 2;
   }
-  if (spec.tile_blocks == 1) return;
-  // The part field: any bits above the first 16 elements (each part keeps whole 128-byte runs along X), placed
-  // where crossing_cost is least; ties go to the highest field. Version 23 (bench/NOTES.md): 512^3's split {X 512,
-  // Z 32 at stride 16} {Z 16, Y 512} took 2.04 ms with the field on Z (only the first pass crosses) against 2.38-2.42
-  // on Y (one crossing pass, a middle one).
-  const int top = tile::log2_exact(spec.tile_elements) - tile::log2_exact(spec.tile_blocks);
   std::tuple<int, int, std::int64_t> best{1 << 30, 0, 0};
+  if (spec.tile_blocks == 1) return best;
+  const int top = tile::log2_exact(spec.tile_elements) - tile::log2_exact(spec.tile_blocks);
   for (int shift = std::min(tile::log2_exact(spec.x_run_elements), top); shift <= top; ++shift) {
     const std::tuple<int, int, std::int64_t> cost = crossing_cost(spec, shift);
     if (cost <= best) {
@@ -94,6 +91,24 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
       spec.part_shift = shift;
     }
   }
+  return best;
+}
+
+}  // namespace
+
+void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
+  const std::int64_t limit = part_bytes_limit(profile);
+  const KernelSpec whole = spec;
+  spread_tile(spec, profile, limit);
+  const int sharing = profile.spread_blocks_per_multiprocessor;
+  if (spec.tile_blocks == 1 || sharing == 1) return;
+  // Spread anyway: parts of 1/sharing of a block's limit, when the field then still crosses in the first pass
+  // alone (the form measured; ptxas fits those kernels in the registers that `sharing` blocks leave a thread).
+  KernelSpec shared = whole;
+  const bool first_pass_alone = std::get<0>(spread_tile(shared, profile, limit / sharing)) == 0;
+  if (!first_pass_alone || 8 * shared.part_elements() > limit / sharing) return;
+  shared.blocks_per_multiprocessor = sharing;
+  spec = shared;
 }
 
 }  // namespace fft3d::lowering

@@ -125,11 +125,11 @@ std::int64_t contiguous_run_elements(const KernelSpec& spec) {
 // - 0.2 for a tile of 128-byte runs with 4 or fewer lines (Y4 x Z1024 above; 1024x1024x64, 64x1024x1024, 128x1024x512
 //   and 256x1024x256 took 3-5% longer with Z4 x Y1024 over 4 blocks than with Z8 x Y1024 over 8).
 // Both measured on tiles of 128-byte runs (X over 16), so tiles of whole X rows are not charged.
-double spread_first_pass_cost(const KernelSpec& spec) {
+double spread_first_pass_cost(const KernelSpec& spec, std::int64_t whole_blocks) {
   const std::int64_t y = spec.axes[axis_index(Axis::y)].extent(), z = spec.axes[axis_index(Axis::z)].extent();
   double extra = 0.5;
   if (contiguous_run_elements(spec) > 16) return extra;
-  if (spec.tile_blocks > 4 && z < 256) extra += 0.15;
+  if (whole_blocks > 4 && z < 256) extra += 0.15;
   if (std::min(y, z) <= 4) extra += 0.2;
   return extra;
 }
@@ -150,14 +150,25 @@ double spread_first_pass_cost(const KernelSpec& spec) {
 //   passes beat it by 4-23%).
 // - A tile that leaves room for one block per multiprocessor: 1.07-1.11 where its passes reach global memory.
 // - 64-byte X runs (narrow_x_runs.cpp): +0.1 (their copies took 1.03-1.08 the time of 128-byte runs, version 21;
-//   charged 0.05, three sizes off the table took a Z split 4-6% slower than the Y split they had, version 22).
+//   charged 0.05, three sizes off the table took a Z split 4-6% slower than the Y split they had, version 22);
+//   +0.15 in a spread tile (version 28: 1.43-1.50 floors against 1.30-1.39 for spread 512 KB tiles of 128-byte
+//   runs; at 0.1 the tie gave 512x512x256 a Z split 16 x 16 whose narrowed second kernel made it 2.7% slower).
 // Measured on Hopper only: on the Tesla and Fermi profiles a kernel counts one pass, as in the paper.
 double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) {
   if (profile.name != "hopper") return 0.0;
+  // The spread charges were measured with parts of one block's limit (128 KB, one block a multiprocessor), and they
+  // go by the blocks of that size the tile fills. Since version 28 such tiles are mostly cut into parts of half that
+  // size, two blocks a multiprocessor (distribute_tile.cpp), and their kernels took 2-10% less time: those are not
+  // charged as one-block kernels. With narrowed spread tiles at +0.15 (below), of the 343 default plans of 16-1024
+  // per axis that changes one, 1024x64x512's (0.497 -> 0.444 ms measured), and none of 152 sizes with a 2048 or
+  // 4096 axis.
+  const bool spread = spec.tile_blocks > 1;
   const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
+  const std::int64_t whole_blocks =
+      spread ? std::max<std::int64_t>(1, 8 * spec.tile_elements / lowering::part_bytes_limit(profile)) : 1;
   double extra = 0.0;
-  if (spec.tile_blocks > 2) extra = crosses_after_its_global_loads(spec) ? 1.5 : spread_first_pass_cost(spec);
-  if (spec.tile_blocks == 2) extra = crosses_after_its_global_loads(spec) ? 1.2 : 0.4;
+  if (whole_blocks > 2) extra = crosses_after_its_global_loads(spec) ? 1.5 : spread_first_pass_cost(spec, whole_blocks);
+  if (whole_blocks == 2) extra = crosses_after_its_global_loads(spec) ? 1.2 : 0.4;
   const bool volume_in_l2 = spec.size.elements() * 8 <= profile.l2_cache_bytes;
   if (tile::exchanges_across_cluster(spec)) {
     const double remote = 1.0 - 1.0 / static_cast<double>(spec.tiles_per_cluster());
@@ -165,7 +176,7 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
     extra += remote * (overlapped ? 0.6 : 1.2);
   }
   if (one_block_per_multiprocessor) extra += 0.1;
-  if (spec.x_run_elements < 16) extra += 0.1;
+  if (spec.x_run_elements < 16) extra += spread ? 0.15 : 0.1;
   // A grid of fewer blocks than half the multiprocessors leaves most of the GPU idle (version 17: of 73 small
   // volumes whose plans changed with such a charge, those whose old plan had a kernel of 16 or 32 blocks got faster
   // by up to 3.4x, those at 64 blocks mostly slower). 16 blocks: +1.9 passes, 32: +0.6, 64 and over: nothing.

@@ -1,5 +1,5 @@
-// Rule: 64-byte X runs where they keep a tile in one block, or halve the cluster of a tile that fills 8 blocks and
-// crosses them in a radix-8 pass. A kernel with no X stage holds one 16-element (128-byte) X run behind its Y and Z
+// Rule: 64-byte X runs where they keep a tile in one block, or halve a tile that fills 8 blocks and crosses them in a
+// radix-8 or radix-16 pass. A kernel with no X stage holds one 16-element (128-byte) X run behind its Y and Z
 // lines; when that tile is over one block's shared memory (part_bytes_limit) and the same lines behind 8 X (64 bytes)
 // fit, a profile with narrow_x_run_bytes takes the 8: a one-block tile, whose passes all stay in the block and reach
 // global memory themselves, instead of a tile spread over 2 blocks whose first pass writes the other block's shared
@@ -21,8 +21,13 @@
 // (128x1024x1024's transform 2.04 -> 1.96 ms, in place 2.28 -> 2.20). Nsight Compute: fewer membar and global-memory
 // stalls and DRAM 52 -> 57% of peak; 3/4 of the crossing pass's stores leave the block instead of 7/8, and each
 // cluster barrier waits for 4 blocks, not 8 (the multiprocessors in use do not change: 30 clusters of 4 or 15 of 8,
-// 120 of 132). The {Z 16, Y 512} tiles over 8 blocks did not gain (512^3 and 1024x512x256 +-0.7%, 256x512x1024 2-4%
-// slower), nor did 4-block tiles going to 2 (-1%, +3%), so those keep 128-byte runs.
+// 120 of 132). The {Z 16, Y 512} tiles over 8 blocks did not gain then (512^3 and 1024x512x256 +-0.7%, 256x512x1024
+// 2-4% slower), nor did 4-block tiles going to 2 (-1%, +3%).
+// Version 28: spread tiles take parts of 64 KB, two blocks a multiprocessor (distribute_tile.cpp), so a narrowed
+// 1 MB tile goes over 8 blocks again. In that form the {Z 16, Y 512} tiles narrow too: their kernels took 3-5.5% less
+// time than at 128-byte runs over 8 blocks of 128 KB (512^3 1.08 -> 1.02 ms), where 1 MB over 16 blocks of 64 KB
+// (the non-portable cluster) gained nothing. 512 KB tiles keep 128-byte runs (8 blocks of 64 KB already), and tiles
+// crossed first in other radices (the {Z 4, Y 2048} of sizes with a 2048-point axis) were not measured.
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
@@ -39,9 +44,10 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const std::int64_t factor = spec.x_run_elements / narrow;  // tiles per old tile, each holding 1/factor of it
   if (spec.tile_elements * 8 <= limit) return;
   const bool fits_one_block = spec.tile_elements / factor * 8 <= limit;
-  const bool fills_a_cluster_crossed_in_radix_8 =
-      spec.tile_elements * 8 == limit * profile.max_cluster_size && kernel.subs.front().radix == 8;
-  if (!fits_one_block && !fills_a_cluster_crossed_in_radix_8) return;
+  const std::int64_t first_radix = kernel.subs.front().radix;
+  const bool fills_a_cluster = spec.tile_elements * 8 == limit * profile.max_cluster_size &&
+                               (first_radix == 8 || first_radix == 16);
+  if (!fits_one_block && !fills_a_cluster) return;
   x.tile = {{narrow, 1}};
   x.grid = {{x.length / narrow, narrow}};
   spec.tile_elements /= factor;

@@ -104,6 +104,7 @@ std::string to_string(const KernelSpec& spec) {
     text << " (" << spec.tiles << " tiles, each spread over " << spec.tile_blocks << " blocks of "
          << spec.part_elements() << " elements: part = element bits from " << spec.part_shift << ")";
   if (spec.cluster_blocks > 1) text << " in clusters of " << spec.cluster_blocks;
+  if (spec.blocks_per_multiprocessor > 1) text << ", " << spec.blocks_per_multiprocessor << " blocks a multiprocessor";
   if (spec.sorted_store_cluster > 1)
     text << " (in place with the sorted layout: in clusters of " << spec.sorted_store_cluster
          << ", every block loading before any stores)";
