@@ -3,7 +3,7 @@
 # One device call: the GPU tests of the spread-tile plans with 64-byte runs over half the blocks
 # (FFT3D_V27_NARROW_SPREAD=1); then per kernel, each table size with a spread second kernel as it is (old), narrowed,
 # and with each cluster scheduling policy, median of 10, every run checked against the fp64 oracle first.
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 filter='DistributedTilesOnGpu.*:EngineForSize.*'
 for s in 1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024; do

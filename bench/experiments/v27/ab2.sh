@@ -2,7 +2,7 @@
 # Version 27, second call: old against narrowed spreads (FFT3D_V27_NARROW_SPREAD=1) on the sizes off the table whose
 # default plan keeps its shape with the switch (Y 1024 behind Z 8, and Z 16 behind Y 512), and a third round of the
 # two table sizes; then Nsight Compute's warp stall reasons of 128x1024x1024's second kernel, old and narrowed.
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 sizes="1024x1024x64 512x1024x256 256x1024x512 1024x1024x128 1024x512x256 128x1024x1024 512x512x512"
 for r in r1 r2; do
   for s in $sizes; do

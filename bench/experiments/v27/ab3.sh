@@ -3,7 +3,7 @@
 # (FFT3D_V27_ASYNC_CROSS=1) and the barrier before their stores arriving relaxed out of place
 # (FFT3D_V27_RELAXED_PRESTORE=1). GPU tests of the spread plans with both on; then per kernel, old, each alone, both,
 # median of 10, two rounds, every run checked against the fp64 oracle first.
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 filter='DistributedTilesOnGpu.*:EngineForSize.*:RandomPlansOnGpu.*'
 for s in 1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024 128x512x512; do

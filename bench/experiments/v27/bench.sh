@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Version 27 final code (repository root, .carry carried): the reference bench of the twelve table sizes and the
 # off-table bench of version 24's twenty sizes, fft3d and cuFFT in the same process, every result checked first.
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 .carry/fft3d bench --out $OUT/table > $OUT/table.log 2>&1; echo "table rc $?"
 tail -20 $OUT/table.log

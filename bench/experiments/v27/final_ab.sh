@@ -3,7 +3,7 @@
 # the same binary with it off (FFT3D_V27_WIDE_RUNS, a temporary switch removed after this run). GPU tests of the
 # changed table plan in 8 modes with the round trip, the spread tiles and engine-for-size (the rule on); then the
 # nine sizes whose default plan changes, old and new alternated, median of 10, two rounds, every run checked first.
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 filter='DistributedTilesOnGpu.*:EngineForSize.*:Plans/ShippedPlanOnGpu.*hopper_128x1024x1024_yaml'
 timeout 150 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_final.txt 2>&1

@@ -4,7 +4,7 @@
 # 64 KB parts; then per kernel, each table size with a spread second kernel with its parts of 128 KB (old) and of
 # 64 KB (half: clusters of up to 8, or 16 for the 1 MB tiles), median of 10, every run checked against the fp64 oracle
 # first. FFT3D_V28_PRINT_CLUSTERS prints cudaOccupancyMaxActiveClusters for each clustered kernel.
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 export FFT3D_V28_PRINT_CLUSTERS=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 filter='DistributedTilesOnGpu.*'

@@ -4,7 +4,7 @@
 # changes (two rounds), then old against FFT3D_V28_HALF_PARTS=8 in place for the four table sizes the first call
 # measured out of place. Plans off the table are the default planner's of version 27 (plans/), so both forms run the
 # same plan.
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 filter='DistributedTilesOnGpu.*'
 for s in 256x512x1024 512x512x512; do filter="$filter:Plans/ShippedPlanOnGpu.*hopper_${s}_yaml"; done

@@ -5,7 +5,7 @@
 # the same as version 27's, checked here). The 14 sizes off the table whose default plan or its lowering changes,
 # `run --size` (each form its own default plan), median of 10, every run checked against the fp64 oracle first;
 # then 2048^3 in place, whose Z kernel goes from 2 blocks of 128 KB to 4 of 64 KB (closed form and round trip).
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 export FFT3D_V28_PRINT_CLUSTERS=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 sizes="1024x1024x64 512x1024x256 512x512x256 1024x512x128 1024x64x512 256x256x1024 512x256x512 1024x512x256

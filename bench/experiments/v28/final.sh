@@ -3,7 +3,7 @@
 # reference benches (fft3d and cuFFT in the same process, every result checked first).
 #   bash bench/experiments/v28/final.sh          # PART=1: all GPU tests but 1024^3 and 2048^3, then the table bench
 #   PART=2 bash bench/experiments/v28/final.sh   # 1024^3 and 2048^3, then the off-table bench of version 24's sizes
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 large='*hopper_1024x1024x1024_yaml:*hopper_2048x2048x2048_yaml'
 if [ "${PART:-1}" = 2 ]; then filter="$large"; else filter="-$large"; fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $out/gpu_part${PART:-1}.txt
