@@ -339,8 +339,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   const std::string min_blocks =
       spec.blocks_per_multiprocessor > 1 ? ", " + str(spec.blocks_per_multiprocessor) : std::string();
   out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + min_blocks + ") " +
-           spec.entry_name() +
-           "(const float2* in, float2* out, float scale, int flags)");
+           spec.entry_name() + "(const float2* in, float2* out, float scale, int flags)");
   out.line("extern __shared__ float fft3d_shared[];");
   out.line("float* const re = fft3d_shared;");
   out.line("float* const im = fft3d_shared + " + str(spec.shared.words) + ";");

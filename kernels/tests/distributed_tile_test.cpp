@@ -141,8 +141,8 @@ TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossibl
 // crosses keeps parts of 128 KB, and so does every tile on a profile of one block a multiprocessor.
 TEST(DistributedTile, TilesSpreadAnywayShareAMultiprocessorWhereOnlyTheFirstPassCrosses) {
   const ArchProfile hopper = *find_arch_profile("hopper");
-  const Plan plan = parse_plan("size: [256, 512, 512]\narch: hopper\nplan: \"{X(1, 256, 1, 256, no-tw), Z(8, 64, 8, 512, "
-                               "tw)} {Z(64, 8, 1, 8, no-tw), Y(1, 512, 1, 512, no-tw)}\"\n").plan;
+  const Plan plan = parse_plan("size: [256, 512, 512]\narch: hopper\nplan: \"{X(1, 256, 1, 256, no-tw), Z(8, 64, 8, "
+                               "512, tw)} {Z(64, 8, 1, 8, no-tw), Y(1, 512, 1, 512, no-tw)}\"\n").plan;
   const KernelSpec second = lower_plan(plan, hopper).kernels[1];
   EXPECT_EQ(8 * second.tile_elements, 512 << 10);
   EXPECT_EQ(second.tile_blocks, 8);

@@ -167,7 +167,8 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   const std::int64_t whole_blocks =
       spread ? std::max<std::int64_t>(1, 8 * spec.tile_elements / lowering::part_bytes_limit(profile)) : 1;
   double extra = 0.0;
-  if (whole_blocks > 2) extra = crosses_after_its_global_loads(spec) ? 1.5 : spread_first_pass_cost(spec, whole_blocks);
+  if (whole_blocks > 2)
+    extra = crosses_after_its_global_loads(spec) ? 1.5 : spread_first_pass_cost(spec, whole_blocks);
   if (whole_blocks == 2) extra = crosses_after_its_global_loads(spec) ? 1.2 : 0.4;
   const bool volume_in_l2 = spec.size.elements() * 8 <= profile.l2_cache_bytes;
   if (tile::exchanges_across_cluster(spec)) {

@@ -41,8 +41,9 @@ void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfi
 
 // distribute_tile.cpp: a tile over part_bytes_limit (the largest power of two within a block's shared memory)
 // spread over 2, 4, ... blocks of one cluster (spec.tile_blocks; spec.cluster_blocks grows with it), within the
-// profile's portable cluster size, with the part field (spec.part_shift) where the fewest passes cross it. Needs
-// spec.stages. Nothing changes on a profile without clusters.
+// profile's portable cluster size, with the part field (spec.part_shift) where the fewest passes cross it; where the
+// first pass alone crosses, in parts of 1/profile.spread_blocks_per_multiprocessor of that size, that many blocks a
+// multiprocessor (spec.blocks_per_multiprocessor). Needs spec.stages. Nothing changes on a profile without clusters.
 std::int64_t part_bytes_limit(const ArchProfile& profile);
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile);
 
