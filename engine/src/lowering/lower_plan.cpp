@@ -164,8 +164,7 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   // 4096 axis.
   const bool spread = spec.tile_blocks > 1;
   const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
-  const std::int64_t whole_blocks =
-      spread ? std::max<std::int64_t>(1, 8 * spec.tile_elements / lowering::part_bytes_limit(profile)) : 1;
+  const std::int64_t whole_blocks = spread ? 8 * spec.tile_elements / lowering::part_bytes_limit(profile) : 1;
   double extra = 0.0;
   if (whole_blocks > 2)
     extra = crosses_after_its_global_loads(spec) ? 1.5 : spread_first_pass_cost(spec, whole_blocks);
