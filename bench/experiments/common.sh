@@ -12,3 +12,11 @@ one() {  # label, then run arguments; the switches from the caller
   { echo "=== $label $*"; cat /tmp/one.txt; } >> $out/runs.txt
   echo "$label $* -> $(awk '/^time/ {t=$2} /^cuFFT/ {c=$2} /^kernel [0-9]/ {k=k" k"$2"="$3"/"$NF} /^rc [1-9]|FAIL|error:/ {f=" FAILED"} END {print t, "cuFFT", c, k, f}' /tmp/one.txt)"
 }
+gpu_tests() {  # seconds, label, gtest filter, then table sizes; the switches from the caller
+  # Runs the GPU tests of the filter and of each size's hopper table plan (8 modes with the round trip) into
+  # $out/gpu_tests_<label>.txt and prints the verdict.
+  local seconds=$1 label=$2 filter=$3; shift 3
+  for s in "$@"; do filter="$filter:Plans/ShippedPlanOnGpu.*hopper_${s}_yaml"; done
+  timeout "$seconds" .carry/kernels_gpu_tests --gtest_filter="$filter" > "$out/gpu_tests_$label.txt" 2>&1
+  echo "gpu tests ($label) rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" "$out/gpu_tests_$label.txt" | head -20
+}

@@ -5,12 +5,8 @@
 # and with each cluster scheduling policy, median of 10, every run checked against the fp64 oracle first.
 source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-filter='DistributedTilesOnGpu.*:EngineForSize.*'
-for s in 1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024; do
-  filter="$filter:Plans/ShippedPlanOnGpu.*hopper_${s}_yaml"
-done
-FFT3D_V27_NARROW_SPREAD=1 timeout 200 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_narrow.txt 2>&1
-echo "gpu tests (narrow spread) rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" $out/gpu_tests_narrow.txt | head -20
+FFT3D_V27_NARROW_SPREAD=1 gpu_tests 200 narrow 'DistributedTilesOnGpu.*:EngineForSize.*' \
+  1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024
 sizes="512x512x512 128x1024x1024 256x512x1024 1024x256x256 256x512x512 128x512x1024"
 for s in $sizes; do
   [ $SECONDS -gt 420 ] && { echo "stopped before $s (time)"; break; }

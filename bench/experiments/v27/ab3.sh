@@ -5,12 +5,9 @@
 # median of 10, two rounds, every run checked against the fp64 oracle first.
 source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-filter='DistributedTilesOnGpu.*:EngineForSize.*:RandomPlansOnGpu.*'
-for s in 1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024 128x512x512; do
-  filter="$filter:Plans/ShippedPlanOnGpu.*hopper_${s}_yaml"
-done
-FFT3D_V27_ASYNC_CROSS=1 FFT3D_V27_RELAXED_PRESTORE=1 timeout 200 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_async.txt 2>&1
-echo "gpu tests (async crossing, relaxed pre-store) rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" $out/gpu_tests_async.txt | head -20
+FFT3D_V27_ASYNC_CROSS=1 FFT3D_V27_RELAXED_PRESTORE=1 gpu_tests 200 async \
+  'DistributedTilesOnGpu.*:EngineForSize.*:RandomPlansOnGpu.*' \
+  1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024 128x512x512
 sizes="512x512x512 128x1024x1024 256x512x1024 1024x256x256 256x512x512 128x512x1024"
 for r in r1 r2; do
   for s in $sizes; do

@@ -7,12 +7,8 @@
 source "$(dirname "$0")/../common.sh"
 export FFT3D_V28_PRINT_CLUSTERS=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-filter='DistributedTilesOnGpu.*'
-for s in 1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024; do
-  filter="$filter:Plans/ShippedPlanOnGpu.*hopper_${s}_yaml"
-done
-FFT3D_V28_HALF_PARTS=16 timeout 200 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_half.txt 2>&1
-echo "gpu tests (half parts) rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" $out/gpu_tests_half.txt | head -20
+FFT3D_V28_HALF_PARTS=16 gpu_tests 200 half 'DistributedTilesOnGpu.*' \
+  1024x256x256 128x512x1024 256x512x512 256x512x1024 512x512x512 128x1024x1024
 half() { case $1 in 512x512x512|256x512x1024) echo 16;; *) echo 8;; esac; }
 sizes="512x512x512 128x1024x1024 256x512x1024 1024x256x256 256x512x512 128x512x1024"
 for round in r1 r2; do

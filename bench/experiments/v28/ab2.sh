@@ -6,10 +6,7 @@
 # same plan.
 source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-filter='DistributedTilesOnGpu.*'
-for s in 256x512x1024 512x512x512; do filter="$filter:Plans/ShippedPlanOnGpu.*hopper_${s}_yaml"; done
-FFT3D_V28_NARROW_ALL=1 FFT3D_V28_HALF_PARTS=8 timeout 150 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_narrow_all.txt 2>&1
-echo "gpu tests (narrow all, half parts) rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" $out/gpu_tests_narrow_all.txt | head -20
+FFT3D_V28_NARROW_ALL=1 FFT3D_V28_HALF_PARTS=8 gpu_tests 150 narrow_all 'DistributedTilesOnGpu.*' 256x512x1024 512x512x512
 p=bench/experiments/v28/plans
 for round in r1 r2; do
   for s in --size=512x512x512 --size=256x512x1024 $p/1024x512x256.yaml; do

@@ -6,10 +6,8 @@
 # then per kernel, old and split alternated, median of 10, every run checked against the fp64 oracle first.
 source "$(dirname "$0")/../common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-filter='DistributedTilesOnGpu.*:RandomPlansOnGpu.*:EngineForSize.*'
-for s in 256x256x256 128x512x512; do filter="$filter:Plans/ShippedPlanOnGpu.*hopper_${s}_yaml"; done
-FFT3D_V29_SPLIT_ONE_BLOCK=1 timeout 150 .carry/kernels_gpu_tests --gtest_filter="$filter" > $out/gpu_tests_split.txt 2>&1
-echo "gpu tests (split one block) rc $?"; grep -E "^\[ +(PASSED|FAILED) +\]|Failure" $out/gpu_tests_split.txt | head -20
+FFT3D_V29_SPLIT_ONE_BLOCK=1 gpu_tests 150 split 'DistributedTilesOnGpu.*:RandomPlansOnGpu.*:EngineForSize.*' \
+  256x256x256 128x512x512
 for s in 1024x1024x1024; do
   one "old  " --size $s --repeat 5 --per-kernel
   FFT3D_V29_SPLIT_ONE_BLOCK=1 one "split" --size $s --repeat 5 --per-kernel
