@@ -1,7 +1,7 @@
-# Sourced by the device scripts of versions 27 and 28 (bench/experiments/v27, v28; run from the repository root
-# with .carry carried): the environment, the kernel cache warmed here, $out (the device tool's $OUT), and
-# one(label, run arguments...), which runs one `fft3d run` on the GPU, appends its whole output to $out/runs.txt and
-# prints its time, cuFFT's and each kernel's.
+# Sourced by the device scripts of versions 27, 28 and 30 (bench/experiments/v27, v28, v30; run from the
+# repository root with .carry carried): the environment, the kernel cache warmed here, $out (the device tool's
+# $OUT), and one(label, run arguments...), which runs one `fft3d run` on the GPU, appends its whole output to
+# $out/runs.txt and prints its time, cuFFT's and each kernel's.
 set -u
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 FFT3D_CACHE_DIR=/tmp/c FFT3D_PLANS_DIR=$PWD/plans
 mkdir -p /tmp/c && cp -r .carry/cache/. /tmp/c/.
