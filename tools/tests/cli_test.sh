@@ -81,6 +81,10 @@ done
 
 expect 0 "run the tesla 128^3 plan on the CPU" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" --backend cpu
 contains out "error     relative L2" "run reports the error"
+checks=$((checks + 1))
+if ! grep -qE '^error     relative L2 [0-9.e+-]+ \(bound [0-9.e+-]+\): pass; peak ' "$work/out"; then
+  echo "FAIL: the verdict follows the relative L2 it judges, the peak after it"; failures=$((failures + 1))
+fi
 contains out "GFlops" "run reports GFlops"
 expect 0 "inverse, digit-reversed, in place, fp32" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" \
   --backend cpu --inverse --order digit-reversed --in-place --precision fp32 --scaling full
