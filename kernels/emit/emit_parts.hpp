@@ -52,6 +52,15 @@ struct TileWord {
 };
 TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std::string& element, bool cross,
                            const std::string& name = "a");
+// A butterfly's words, for the k loop over its inputs or outputs base + offset_k. With an identity or XOR-swizzled
+// layout (every layout but the tesla/fermi paddings), smem, part_local and part_of are linear over XOR, and a
+// butterfly's base has zeros in its k field: the word of base + offset_k is the base's word XOR the word of
+// offset_k, a constant once k is unrolled (bench/NOTES.md version 30). declare_butterfly_base_word, before the loop,
+// declares the base's word `name` where the layout allows (nothing otherwise); declare_butterfly_word, inside it,
+// declares the word of base + `offset` from it, or in full (declare_tile_word) where the layout is padded.
+void declare_butterfly_base_word(SourceWriter& out, const KernelSpec& spec, bool cross, const std::string& name);
+TileWord declare_butterfly_word(SourceWriter& out, const KernelSpec& spec, const std::string& offset, bool cross,
+                                const std::string& base_word);
 // __syncthreads(), or the cluster barrier (with release/acquire ordering of shared and distributed shared memory).
 void write_barrier(SourceWriter& out, bool cluster);
 // The cluster barrier in two halves, for work that needs no other block between them: the arrival (with `release`,
@@ -83,11 +92,16 @@ void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64
 // (conjugated when the kernel's flags say so): the first pass of a kernel with load_in_first_pass.
 void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
                                   std::int64_t radix, const std::string& values);
-// The float2 `value` of tile element `element` (an expression) scaled, conjugated when the flags say so, and
-// written to global memory at that element or, in natural order, at natural_destination(element): the last pass of
-// a kernel with store_in_last_pass.
-void write_global_store(SourceWriter& out, const KernelSpec& spec, const std::string& element,
-                        const std::string& value);
+// The last pass's global stores, for the k loop over a butterfly's outputs first | constant_k (disjoint bits).
+// declare_first_output_offset, before the loop: g0, the store offset of the first output `first` (in natural order
+// of natural_destination(first)) with the block's origins. write_global_store_at, inside it: the float2 `value`,
+// scaled and conjugated when the flags say so, stored at g0 plus the offset of `constant` with zero origins. Every
+// map on the way (natural order, the sorted layout, the axes' digit fields) permutes bits, so the offsets add over
+// disjoint bits, and once k is unrolled the second term is a constant for each value of the flags (bench/NOTES.md
+// version 30: the spread second kernels' stores were 22 PTX instructions an output, recomputed in full).
+void declare_first_output_offset(SourceWriter& out, const KernelSpec& spec, const std::string& first);
+void write_global_store_at(SourceWriter& out, const KernelSpec& spec, const std::string& constant,
+                           const std::string& value);
 // A butterfly loop over the whole tile that writes in place (an in-register stage, or a split stage's inner pass):
 // radix-`radix` DFTs of inputs `element_step` apart; with twiddle_span > 0, output k times
 // w_twiddle_span^(j*k), j = `offset_j` (an expression of `base`). Ends with a barrier; a loop whose butterflies

@@ -54,17 +54,20 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   out.line("const unsigned q = (base >> " + str(group_shift) + ") & " + str(stage.sub.radix - 1) + "u;");
   out.line("const unsigned group_base = base - (q << " + str(group_shift) + ");");
   out.line("const unsigned f0 = (unsigned)" + split_frequency_function_name(index) + "(q);");
+  if (store_global) declare_first_output_offset(out, spec, "group_base + (f0 << " + str(group_shift) + ")");
   if (stage.sub.twiddle) out.line("const unsigned j = " + stage_offset_j(stage.sub) + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
   out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
-  const std::string element = "group_base + (f << " + str(group_shift) + ")";
   const std::string value = held + "[it][k]";
   const std::string twiddled = stage.sub.twiddle ? times_twiddle(value, stage.sub.span, "j * f") : value;
   if (store_global) {
-    write_global_store(out, spec, element, twiddled);
+    // output k's element is the first's plus (k * sub.radix / radix) << group_shift, in bits f0 << group_shift
+    // leaves zero (f0 < sub.radix / radix)
+    write_global_store_at(out, spec, "(k * " + str(stage.sub.radix / pass.radix) + "u) << " + str(group_shift),
+                          twiddled);
   } else {
-    const TileWord word = declare_tile_word(out, spec, element, cross);
+    const TileWord word = declare_tile_word(out, spec, "group_base + (f << " + str(group_shift) + ")", cross);
     out.line("const float2 w = " + twiddled + ";");
     out.line(word.store("w"));
   }

@@ -86,6 +86,30 @@ TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std:
   return {name, true};
 }
 
+namespace {
+bool words_are_xor_linear(const KernelSpec& spec) { return spec.shared.kind != SharedLayoutKind::pad; }
+
+// The word of tile element `e` as declare_tile_word writes it, without the cluster rank of the tile's first block
+// (the base's word carries it, in bits part_of leaves zero): XOR-ed onto the base's word, it names the part
+// holding base + e and the word in it.
+std::string word_relative_to_base(const KernelSpec& spec, const std::string& e, bool cross) {
+  if (spec.tile_blocks == 1) return "smem(" + e + ")";
+  if (!cross) return "smem(part_local(" + e + "))";
+  return "((part_of(" + e + ") << 24) | smem(part_local(" + e + ")))";
+}
+}  // namespace
+
+void declare_butterfly_base_word(SourceWriter& out, const KernelSpec& spec, bool cross, const std::string& name) {
+  if (words_are_xor_linear(spec)) declare_tile_word(out, spec, "base", cross, name);
+}
+
+TileWord declare_butterfly_word(SourceWriter& out, const KernelSpec& spec, const std::string& offset, bool cross,
+                                const std::string& base_word) {
+  if (!words_are_xor_linear(spec)) return declare_tile_word(out, spec, "base + " + offset, cross);
+  out.line("const unsigned a = " + base_word + " ^ " + word_relative_to_base(spec, offset, cross) + ";");
+  return {"a", spec.tile_blocks > 1 && cross};
+}
+
 std::string TileWord::load() const {
   if (cross) return "make_float2(cluster_load(re, " + name + "), cluster_load(im, " + name + "))";
   return "make_float2(re[" + name + "], im[" + name + "])";

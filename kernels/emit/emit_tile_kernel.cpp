@@ -31,23 +31,27 @@ std::string when_flag(int flag, const std::string& function, const std::string& 
 
 enum class GlobalAccess : std::uint8_t { load, store };
 
+enum class Origins : std::uint8_t { block, zero };
+
 // g = x + NX*(y + NY*z) of tile element `e` as the kernel loads it (tile::load_offset) or stores it
 // (tile::store_offset): a store in natural order moves an axis reversed across the cluster to its frequency's
 // position, and in the sorted layout an axis with one to sorted_<axis>(position); a load only the latter, where the
-// kernel loads sorted.
-void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access) {
+// kernel loads sorted. With Origins::zero, the offset the block at the volume's origin would have.
+void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access,
+                         const std::string& name = "g", Origins origins = Origins::block) {
   std::array<std::string, 3> p;
   const bool store = access == GlobalAccess::store;
   for (const AxisTile& axis : spec.axes) {
     const std::string a = axis_suffix(axis.axis);
-    std::string& position = p[axis_index(axis.axis)] = "(origin_" + a + " + tile_pos_" + a + "(" + e + "))";
+    const std::string origin = origins == Origins::block ? "origin_" + a : std::string("0LL");
+    std::string& position = p[axis_index(axis.axis)] = "(" + origin + " + tile_pos_" + a + "(" + e + "))";
     if (store && !axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec))
       position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
     if (store ? !axis.sorted_radices.empty() : axis.sorted_loads)
       position = when_flag(kernel_flag_sorted_layout, "sorted_" + a, position);
   }
-  out.line("const long long g = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " + str(spec.size.ny) +
-           "LL * " + p[2] + ");");
+  out.line("const long long " + name + " = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " +
+           str(spec.size.ny) + "LL * " + p[2] + ");");
 }
 
 // Natural order across a cluster, strided form: every block of the cluster has loaded its tile before any block
@@ -226,9 +230,10 @@ std::int64_t max_values_in_flight(const KernelSpec& spec) {
 void write_butterfly_reads(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
                            const std::string& values, bool cross) {
   write_butterfly_base(out, element_step, radix);
+  declare_butterfly_base_word(out, spec, cross, "in_word0");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
-  const TileWord word = declare_tile_word(out, spec, "base + k * " + str(element_step) + "u", cross);
+  const TileWord word = declare_butterfly_word(out, spec, "k * " + str(element_step) + "u", cross, "in_word0");
   out.line(values + "[k] = " + word.load() + ";");
   out.close();
 }
@@ -251,15 +256,21 @@ void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std
   out.close();
 }
 
-void write_global_store(SourceWriter& out, const KernelSpec& spec, const std::string& element,
-                        const std::string& value) {
-  out.line("const unsigned p = " + element + ";");
-  out.line("const unsigned d = (flags & " + str(kernel_flag_natural_store) + ") ? natural_destination(p) : p;");
+void declare_first_output_offset(SourceWriter& out, const KernelSpec& spec, const std::string& first) {
+  out.line("const unsigned p0 = " + first + ";");
+  out.line("const unsigned d0 = (flags & " + str(kernel_flag_natural_store) + ") ? natural_destination(p0) : p0;");
+  write_global_offset(out, spec, "d0", GlobalAccess::store, "g0");
+}
+
+void write_global_store_at(SourceWriter& out, const KernelSpec& spec, const std::string& constant,
+                           const std::string& value) {
+  out.line("const unsigned pk = " + constant + ";");
+  out.line("const unsigned dk = (flags & " + str(kernel_flag_natural_store) + ") ? natural_destination(pk) : pk;");
+  write_global_offset(out, spec, "dk", GlobalAccess::store, "gk", Origins::zero);
   out.line("float2 w = " + value + ";");
   out.line("w.x *= scale; w.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") w.y = -w.y;");
-  write_global_offset(out, spec, "d", GlobalAccess::store);
-  out.line("out[g] = w;");
+  out.line("out[g0 + gk] = w;");
 }
 
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop) {
@@ -293,17 +304,21 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
       write_butterfly_reads(out, spec, loop.element_step, loop.radix, "v", loop.cross);
   }
   out.line(radix_function_name(loop.radix) + "(v);");
+  if (loop.store_global)
+    declare_first_output_offset(out, spec, "base");
+  else
+    declare_butterfly_base_word(out, spec, loop.cross, "out_word0");
   // Twiddles are applied as each output is written back, so each value's live range ends at its store.
   if (loop.twiddle_span > 0) out.line("const unsigned j = " + loop.offset_j + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(loop.radix) + "; ++k)");
-  const std::string element = "base + k * " + str(loop.element_step) + "u";
+  const std::string offset = "k * " + str(loop.element_step) + "u";
   const std::string value =
       loop.twiddle_span > 0 ? "k == 0 ? v[0] : " + times_twiddle("v[k]", loop.twiddle_span, "j * k") : "v[k]";
   if (loop.store_global) {
-    write_global_store(out, spec, element, "(" + value + ")");
+    write_global_store_at(out, spec, offset, "(" + value + ")");
   } else {
-    const TileWord word = declare_tile_word(out, spec, element, loop.cross);
+    const TileWord word = declare_butterfly_word(out, spec, offset, loop.cross, "out_word0");
     out.line("const float2 w = " + value + ";");
     out.line(word.store("w"));
   }

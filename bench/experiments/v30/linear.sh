@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Version 30, third step (not run yet: the device was withdrawn). Needs the build with linear-words.patch applied
+# Version 30, third step: the A/B that decided to ship linear words and linear stores. Kept as the record of how
+# the numbers in bench/results/2026-11-24-h100-v30/linear-*-call were taken; the code is now the default and the
+# switches are gone, so linear-words.patch no longer applies and this script only reproduces on the commit before
+# it (git log -- kernels/emit/emit_tile_access.cpp). It needed the patched build
 # (git apply bench/experiments/v30/linear-words.patch) in .carry, its kernel cache warmed for every variant below.
 # TESTS=1 (the default) first runs the GPU tests with both switches on: random plans of every profile, the spread
 # tiles, engine-for-size and the hopper table plans but 1024^3, in 8 modes with the round trip. Then, for each size,
