@@ -1,7 +1,9 @@
 #include "bench/bench_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <sstream>
 
 namespace fft3d::bench {
 namespace {
@@ -23,6 +25,13 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
+std::string json_numbers(const std::vector<double>& values) {
+  std::ostringstream list;
+  list << std::setprecision(6) << "[";
+  for (std::size_t i = 0; i < values.size(); ++i) list << (i ? ", " : "") << values[i];
+  return list.str() + "]";
+}
+
 }  // namespace
 
 double BenchRow::fft3d_gflops() const { return paper_flops(size) / (fft3d.median_ms * 1e6); }
@@ -33,15 +42,24 @@ double BenchRow::pass_equivalents(const Timing& t) const {
   return t.median_ms / (2.0 * volume_bytes(size) / (memcpy_gbs * 1e6));
 }
 
+double pair_spread(const std::vector<double>& pair_ms) {
+  if (pair_ms.size() < 2) return 0;
+  std::vector<double> sorted = pair_ms;
+  std::sort(sorted.begin(), sorted.end());
+  return (sorted.back() - sorted.front()) / sorted[sorted.size() / 2];
+}
+
 void print_table(const BenchRun& run, std::ostream& out) {
   out << "GPU " << run.gpu.name << ", " << run.gpu.multiprocessors << " SMs, " << run.gpu.sm_clock_mhz << " MHz SM, "
       << run.gpu.memory_clock_mhz << " MHz memory, driver " << run.gpu.driver_version << ", CUDA runtime "
       << run.gpu.runtime_version << "; " << run.order << " order, median of " << run.repeats
-      << " samples, each of back-to-back transforms lasting at least " << batched_sample_ms << " ms\n\n";
+      << " samples on each of " << run.buffer_pairs << " input/output buffer pairs (pooled; the pair spread is the "
+      << "range of the pairs' medians over their median), each sample of back-to-back transforms lasting at least "
+      << batched_sample_ms << " ms\n\n";
   out << std::left << std::setw(15) << "size" << std::right << std::setw(7) << "passes" << std::setw(11) << "fft3d ms"
       << std::setw(11) << "cuFFT ms" << std::setw(9) << "speedup" << std::setw(10) << "GFlops" << std::setw(10)
       << "cuFFT GF" << std::setw(11) << "GB/s" << std::setw(11) << "memcpy" << std::setw(14) << "pass-eq f/c"
-      << "  plan\n";
+      << std::setw(20) << "pairs, spread f/c" << "  plan\n";
   out << std::fixed;
   for (const BenchRow& row : run.rows) {
     out << std::left << std::setw(15) << to_string(row.size) << std::right << std::setw(7) << row.passes;
@@ -53,8 +71,10 @@ void print_table(const BenchRun& run, std::ostream& out) {
         << std::setprecision(2) << std::setw(9) << row.cufft.median_ms / row.fft3d.median_ms << std::setprecision(0)
         << std::setw(10) << row.fft3d_gflops() << std::setw(10) << row.cufft_gflops() << std::setw(11)
         << row.fft3d_gbs() << std::setw(11) << row.memcpy_gbs << std::setprecision(2) << std::setw(8)
-        << row.pass_equivalents(row.fft3d) << " / " << std::setw(4) << row.pass_equivalents(row.cufft) << "  "
-        << row.plan << "\n";
+        << row.pass_equivalents(row.fft3d) << " / " << std::setw(4) << row.pass_equivalents(row.cufft)
+        << std::setw(4) << row.fft3d_pair_ms.size() << std::setprecision(1) << std::setw(7)
+        << 100 * pair_spread(row.fft3d_pair_ms) << "% / " << std::setw(4) << 100 * pair_spread(row.cufft_pair_ms)
+        << "%  " << row.plan << "\n";
   }
 }
 
@@ -62,7 +82,7 @@ void write_csv(const BenchRun& run, std::ostream& out) {
   out << "nx,ny,nz,plan,passes,checked,fft3d_rel_l2,cufft_rel_l2,fft3d_ms,fft3d_min_ms,fft3d_max_ms,cufft_ms,"
          "cufft_min_ms,cufft_max_ms,speedup,fft3d_gflops,cufft_gflops,fft3d_gbs,fft3d_volume_gbs,cufft_volume_gbs,"
          "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order,fft3d_batch,cufft_batch,"
-         "fft3d_enqueue_us,cufft_enqueue_us\n";
+         "fft3d_enqueue_us,cufft_enqueue_us,buffer_pairs,fft3d_pair_spread,cufft_pair_spread\n";
   out << std::setprecision(6);
   for (const BenchRow& r : run.rows) {
     out << r.size.nx << ',' << r.size.ny << ',' << r.size.nz << ",\"" << r.plan << "\"," << r.passes << ','
@@ -79,9 +99,10 @@ void write_csv(const BenchRun& run, std::ostream& out) {
     out << ",\"" << run.gpu.name << "\"," << run.order << ',';
     if (r.checked)
       out << r.fft3d.batch << ',' << r.cufft.batch << ',' << r.fft3d.enqueue_ms * 1e3 << ','
-          << r.cufft.enqueue_ms * 1e3;
+          << r.cufft.enqueue_ms * 1e3 << ',' << r.fft3d_pair_ms.size() << ',' << pair_spread(r.fft3d_pair_ms) << ','
+          << pair_spread(r.cufft_pair_ms);
     else
-      out << ",,,";
+      out << ",,,,,,";
     out << "\n";
   }
 }
@@ -92,7 +113,7 @@ void write_json(const BenchRun& run, std::ostream& out) {
       << ", \"sm_clock_mhz\": " << run.gpu.sm_clock_mhz << ", \"memory_clock_mhz\": " << run.gpu.memory_clock_mhz
       << ", \"driver_version\": " << run.gpu.driver_version << ", \"cuda_runtime_version\": "
       << run.gpu.runtime_version << "},\n  \"order\": " << json_string(run.order) << ",\n  \"repeats\": "
-      << run.repeats << ",\n  \"results\": [\n";
+      << run.repeats << ",\n  \"buffer_pairs\": " << run.buffer_pairs << ",\n  \"results\": [\n";
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
     const BenchRow& r = run.rows[i];
     out << "    {\"size\": [" << r.size.nx << ", " << r.size.ny << ", " << r.size.nz << "], \"plan\": "
@@ -105,7 +126,8 @@ void write_json(const BenchRun& run, std::ostream& out) {
           << ", \"memcpy_gbs\": " << r.memcpy_gbs << ", \"fft3d_pass_equivalents\": " << r.pass_equivalents(r.fft3d)
           << ", \"cufft_pass_equivalents\": " << r.pass_equivalents(r.cufft) << ", \"fft3d_batch\": " << r.fft3d.batch
           << ", \"cufft_batch\": " << r.cufft.batch << ", \"fft3d_enqueue_us\": " << r.fft3d.enqueue_ms * 1e3
-          << ", \"cufft_enqueue_us\": " << r.cufft.enqueue_ms * 1e3;
+          << ", \"cufft_enqueue_us\": " << r.cufft.enqueue_ms * 1e3 << ", \"fft3d_pair_ms\": "
+          << json_numbers(r.fft3d_pair_ms) << ", \"cufft_pair_ms\": " << json_numbers(r.cufft_pair_ms);
     } else {
       out << ", \"failure\": " << json_string(r.failure);
     }

@@ -17,7 +17,11 @@ struct BenchRow {
   bool checked = false;  // both results within the bound of the fp64 oracle; no figure is written otherwise
   std::string failure;   // why not, when !checked
   double fft3d_l2 = 0, cufft_l2 = 0;
-  Timing fft3d, cufft;
+  Timing fft3d, cufft;    // pooled over the buffer pairs (bench::pooled)
+  // Each buffer pair's median, in the order measured. The time of a kernel can depend on where its buffers lie in
+  // physical memory (bench/NOTES.md version 31: 512^3's first kernel 0.77-0.91 ms by pair), so a size is timed on
+  // several pairs, both libraries on each.
+  std::vector<double> fft3d_pair_ms, cufft_pair_ms;
   double memcpy_gbs = 0;  // device-to-device copy of this volume, read + write, in the same run
 
   double fft3d_gflops() const;       // 5 N log2 N / t
@@ -27,10 +31,14 @@ struct BenchRow {
   double pass_equivalents(const Timing& t) const;  // t over one read + write at memcpy speed
 };
 
+// (largest - smallest) / median of one library's per-pair medians, 0 for one pair.
+double pair_spread(const std::vector<double>& pair_ms);
+
 struct BenchRun {
   GpuInfo gpu;
   std::string order;  // natural or digit-reversed
-  int repeats = 0;
+  int repeats = 0;        // samples per library and buffer pair
+  int buffer_pairs = 1;   // asked for; a row has fewer where the device had no memory for more
   std::vector<BenchRow> rows;
 };
 

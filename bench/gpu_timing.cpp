@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,24 @@ Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, in
   timing.max_ms = times.back();
   timing.samples_ms = std::move(times);
   return timing;
+}
+
+Timing pooled(const std::vector<Timing>& parts) {
+  Timing all;
+  std::vector<double> enqueue;
+  for (const Timing& part : parts) {
+    all.samples_ms.insert(all.samples_ms.end(), part.samples_ms.begin(), part.samples_ms.end());
+    enqueue.push_back(part.enqueue_ms);
+  }
+  if (all.samples_ms.empty()) throw std::invalid_argument("bench::pooled: no samples");
+  std::sort(all.samples_ms.begin(), all.samples_ms.end());
+  std::sort(enqueue.begin(), enqueue.end());
+  all.median_ms = all.samples_ms[all.samples_ms.size() / 2];
+  all.min_ms = all.samples_ms.front();
+  all.max_ms = all.samples_ms.back();
+  all.batch = parts.front().batch;
+  all.enqueue_ms = enqueue[enqueue.size() / 2];
+  return all;
 }
 
 double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {

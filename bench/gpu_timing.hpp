@@ -49,6 +49,9 @@ constexpr double batched_sample_ms = 1.0;  // the benchmarks' min_sample_ms
 Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, int repeats, void* stream = nullptr,
                    const std::function<void(void* stream)>& before_each = {}, double min_sample_ms = 0.0);
 
+// The timings of one body on several buffer pairs as one: every sample of every part, its median, min and max; the
+// first part's batch; the median of the parts' enqueue times. Throws std::invalid_argument when no part has samples.
+Timing pooled(const std::vector<Timing>& parts);
 // Device-to-device copy bandwidth of a buffer of `bytes`, in GB/s counting bytes read plus bytes written
 // (the ceiling one read and one write of the volume can reach). Allocates 2 x bytes for the measurement.
 double memcpy_gbytes_per_second(std::int64_t bytes, int repeats = 20);

@@ -2,7 +2,9 @@
 // failed its check writes no figure, and both files carry how each time was sampled.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@ BenchRun two_rows() {
   run.gpu.name = "Test GPU, 80GB";
   run.order = "natural";
   run.repeats = 20;
+  run.buffer_pairs = 3;
   BenchRow measured;
   measured.size = {128, 128, 128};
   measured.plan = "plans/hopper/128x128x128.yaml (the hopper table)";
@@ -37,6 +40,8 @@ BenchRun two_rows() {
                    .enqueue_ms = 0.004};
   measured.cufft = {.median_ms = 0.036, .min_ms = 0.035, .max_ms = 0.04, .samples_ms = {}, .batch = 28,
                    .enqueue_ms = 0.003};
+  measured.fft3d_pair_ms = {0.04, 0.044, 0.039};
+  measured.cufft_pair_ms = {0.036, 0.036, 0.036};
   measured.memcpy_gbs = 2500;
   BenchRow failed = measured;
   failed.size = {64, 64, 64};
@@ -69,6 +74,10 @@ TEST(BenchTable, EveryCsvRowHasTheHeadersFields) {
   EXPECT_EQ(column(measured, "fft3d_enqueue_us"), "4");
   EXPECT_EQ(column(measured, "speedup"), "0.9");
   EXPECT_EQ(column(measured, "gpu"), "Test GPU, 80GB");
+  EXPECT_EQ(column(measured, "buffer_pairs"), "3");
+  EXPECT_EQ(column(measured, "fft3d_pair_spread"), "0.125");  // (0.044 - 0.039) / 0.04
+  EXPECT_EQ(column(measured, "cufft_pair_spread"), "0");
+  EXPECT_EQ(column(failed, "buffer_pairs"), "");
   EXPECT_EQ(column(failed, "checked"), "0");
   EXPECT_EQ(column(failed, "fft3d_ms"), "");
   EXPECT_EQ(column(failed, "fft3d_batch"), "");
@@ -81,8 +90,36 @@ TEST(BenchTable, JsonAndTableSayHowTimesWereSampled) {
   print_table(two_rows(), table);
   EXPECT_NE(json.str().find("\"fft3d_batch\": 25, \"cufft_batch\": 28"), std::string::npos) << json.str();
   EXPECT_NE(json.str().find("\"failure\": \"over the error bound\""), std::string::npos);
+  EXPECT_NE(json.str().find("\"buffer_pairs\": 3,"), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"fft3d_pair_ms\": [0.04, 0.044, 0.039]"), std::string::npos) << json.str();
+  EXPECT_NE(table.str().find("on each of 3 input/output buffer pairs"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("   3   12.5% /  0.0%"), std::string::npos) << table.str();
   EXPECT_NE(table.str().find("back-to-back transforms"), std::string::npos) << table.str();
   EXPECT_NE(table.str().find("not measured: over the error bound"), std::string::npos);
+}
+
+// Pooling the timings of several buffer pairs keeps every sample: the median is the pooled samples' middle one,
+// not a median of medians, and min and max span all pairs.
+TEST(PooledTiming, TakesEverySampleOfEveryPair) {
+  const Timing fast{.median_ms = 1.0, .min_ms = 0.9, .max_ms = 1.1, .samples_ms = {0.9, 1.0, 1.1}, .batch = 2,
+                    .enqueue_ms = 0.01};
+  const Timing slow{.median_ms = 2.0, .min_ms = 1.9, .max_ms = 2.2, .samples_ms = {1.9, 2.0, 2.2}, .batch = 1,
+                    .enqueue_ms = 0.03};
+  const Timing both = pooled({fast, slow, slow});
+  EXPECT_EQ(both.samples_ms.size(), 9u);
+  EXPECT_DOUBLE_EQ(both.median_ms, 1.9);
+  EXPECT_DOUBLE_EQ(both.min_ms, 0.9);
+  EXPECT_DOUBLE_EQ(both.max_ms, 2.2);
+  EXPECT_EQ(both.batch, 2);
+  EXPECT_DOUBLE_EQ(both.enqueue_ms, 0.03);
+  EXPECT_TRUE(std::is_sorted(both.samples_ms.begin(), both.samples_ms.end()));
+  EXPECT_THROW(pooled({}), std::invalid_argument);
+}
+
+TEST(PairSpread, IsTheRangeOfThePairsMediansOverTheirMedian) {
+  EXPECT_DOUBLE_EQ(pair_spread({0.8}), 0.0);
+  EXPECT_DOUBLE_EQ(pair_spread({0.9, 0.8, 1.0}), 0.2 / 0.9);
+  EXPECT_DOUBLE_EQ(pair_spread({}), 0.0);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // `fft3d bench`: a sweep of sizes, fft3d and cuFFT in the same process on the same buffers, each result checked
-// against the fp64 cuFFT (Z2Z) oracle before any figure is kept; a table, CSV and JSON (tools/plot_bench.py draws
-// the plots from the CSV).
+// against the fp64 cuFFT (Z2Z) oracle before any figure is kept, each size timed on several buffer pairs; a table,
+// CSV and JSON (tools/plot_bench.py draws the plots from the CSV).
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +12,7 @@
 #ifdef FFT3D_HAVE_CUDA
 #include "bench/bench_table.hpp"
 #include "fft3d/cuda_engine.hpp"
+#include "fft3d/cuda_errors.hpp"
 #include "fft3d/index_maps.hpp"
 #include "validate/cuda/forward_check.hpp"
 #endif
@@ -42,8 +43,11 @@ void show_progress(std::size_t done, std::size_t total, const std::string& what)
 #ifdef FFT3D_HAVE_CUDA
 constexpr double error_bound = validate::fp32_error_bound;
 
-// One size: the checked runs of both libraries, then their timings and a memcpy of the volume.
-bench::BenchRow measure(const Extents& size, const std::string& arch, Order order, int repeats, std::uint64_t seed) {
+// One size: the checked runs of both libraries, then their timings on `buffer_pairs` input/output pairs (the
+// checked pair and fresh ones, all kept allocated so that each lies elsewhere in physical memory; fft3d's output on
+// each is checked again before it is timed; fewer where the device has no memory for more), and a memcpy.
+bench::BenchRow measure(const Extents& size, const std::string& arch, Order order, int repeats, int buffer_pairs,
+                        std::uint64_t seed) {
   bench::BenchRow row;
   row.size = size;
   std::string how;
@@ -69,11 +73,44 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
     row.failure = why.str();
     return row;
   }
+  std::vector<bench::Timing> ours_by_pair, theirs_by_pair;
+  const auto time_pair = [&](const void* pair_in, void* pair_out) {
+    ours_by_pair.push_back(bench::time_on_gpu([&](void* s) { engine.execute(pair_in, pair_out, options, s); }, 3,
+                                              repeats, nullptr, {}, bench::batched_sample_ms));
+    theirs_by_pair.push_back(bench::time_on_gpu(
+        [&](void* s) { cufft.execute(pair_in, pair_out, Direction::forward, s); }, 3, repeats, nullptr, {},
+        bench::batched_sample_ms));
+    row.fft3d_pair_ms.push_back(ours_by_pair.back().median_ms);
+    row.cufft_pair_ms.push_back(theirs_by_pair.back().median_ms);
+  };
+  time_pair(in, out);
+  std::vector<validate::DeviceBuffer> more_pairs;  // input, output, input, output, ...
+  for (int pair = 1; pair < buffer_pairs; ++pair) {
+    try {
+      more_pairs.push_back(checked.input_copy());
+      more_pairs.emplace_back(more_pairs.back().bytes());
+    } catch (const OutOfMemory&) {
+      if (more_pairs.size() % 2) more_pairs.pop_back();
+      break;
+    }
+    validate::DeviceBuffer& pair_in = more_pairs[more_pairs.size() - 2];
+    validate::DeviceBuffer& pair_out = more_pairs.back();
+    const validate::ErrorReport again = checked.check(
+        pair_out, [&] { engine.execute(pair_in.get(), pair_out.get(), options); },
+        order == Order::digit_reversed ? &plan : nullptr);
+    if (!again.passes(error_bound)) {
+      std::ostringstream why;
+      why << "over the error bound " << error_bound << " on buffer pair " << pair + 1 << ": fft3d "
+          << again.relative_l2 << " (" << again.non_finite << " not finite)";
+      row.failure = why.str();
+      return row;
+    }
+    time_pair(pair_in.get(), pair_out.get());
+  }
+  more_pairs.clear();  // before the memcpy's two buffers
   row.checked = true;
-  row.fft3d = bench::time_on_gpu([&](void* s) { engine.execute(in, out, options, s); }, 3, repeats, nullptr, {},
-                                 bench::batched_sample_ms);
-  row.cufft = bench::time_on_gpu([&](void* s) { cufft.execute(in, out, Direction::forward, s); }, 3, repeats,
-                                 nullptr, {}, bench::batched_sample_ms);
+  row.fft3d = bench::pooled(ours_by_pair);
+  row.cufft = bench::pooled(theirs_by_pair);
   const std::int64_t volume_bytes = size.elements() * static_cast<std::int64_t>(sizeof(std::complex<float>));
   row.memcpy_gbs = bench::memcpy_gbytes_per_second(volume_bytes);
   return row;
@@ -89,17 +126,21 @@ int bench_command(const Args& args) {
       ("arch", po::value<std::string>()->default_value("hopper"), "profile: its table's plan for a size, else the "
                                                                   "default planner's")
       ("order", po::value<std::string>()->default_value("natural"), "natural or digit-reversed (fft3d's output)")
-      ("repeat", po::value<int>()->default_value(20), "timed runs per library and size (median, min, max)")
+      ("repeat", po::value<int>()->default_value(20), "timed samples per library, size and buffer pair")
+      ("buffer-pairs", po::value<int>()->default_value(3), "input/output buffer pairs each size is timed on, both "
+                                                            "libraries on each (kernel times can depend on where "
+                                                            "the buffers lie); fewer where memory runs short")
       ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random inputs")
       ("out", po::value<std::string>()->default_value("bench-out"), "folder for bench.csv and bench.json");
   po::variables_map vm;
-  if (!parse_options("bench", "[--sizes LIST] [--arch A] [--order O] [--repeat N] [--out DIR]", args, options, {},
+  if (!parse_options("bench", "[--sizes LIST] [--arch A] [--order O] [--repeat N] [--buffer-pairs N] [--out DIR]", args, options, {},
                      vm))
     return exit_ok;
   const std::vector<Extents> sizes = parse_size_list(vm["sizes"].as<std::string>());
   const std::string order = vm["order"].as<std::string>();
   if (order != "natural" && order != "digit-reversed") throw UsageError("--order must be natural or digit-reversed");
   if (vm["repeat"].as<int>() < 1) throw UsageError("--repeat must be at least 1");
+  if (vm["buffer-pairs"].as<int>() < 1) throw UsageError("--buffer-pairs must be at least 1");
 #ifndef FFT3D_HAVE_CUDA
   std::cerr << "fft3d bench: error: this build has no CUDA backend (no CUDA toolkit was found at build time)\n";
   return exit_unavailable;
@@ -108,11 +149,12 @@ int bench_command(const Args& args) {
     std::cerr << "fft3d bench: error: no CUDA device (or no driver) on this machine\n";
     return exit_unavailable;
   }
-  bench::BenchRun run{bench::gpu_info(), order, vm["repeat"].as<int>(), {}};
+  bench::BenchRun run{bench::gpu_info(), order, vm["repeat"].as<int>(), vm["buffer-pairs"].as<int>(), {}};
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     show_progress(i, sizes.size(), to_string(sizes[i]));
     run.rows.push_back(measure(sizes[i], vm["arch"].as<std::string>(),
                                order == "natural" ? Order::natural : Order::digit_reversed, run.repeats,
+                               run.buffer_pairs,
                                vm["seed"].as<std::uint64_t>() + i));
   }
   show_progress(sizes.size(), sizes.size(), "done");

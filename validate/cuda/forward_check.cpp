@@ -1,5 +1,7 @@
 #include "validate/cuda/forward_check.hpp"
 
+#include <stdexcept>
+
 namespace fft3d::validate {
 
 ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed)
@@ -17,12 +19,24 @@ ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed)
 }
 
 ErrorReport ForwardCheck::check(const std::function<void()>& transform, const Plan* digit_reversed_plan) {
-  out_.poison_nan();
+  return check(out_, transform, digit_reversed_plan);
+}
+
+ErrorReport ForwardCheck::check(DeviceBuffer& output, const std::function<void()>& transform,
+                                const Plan* digit_reversed_plan) {
+  if (output.bytes() != out_.bytes()) throw std::invalid_argument("ForwardCheck::check: output of the wrong size");
+  output.poison_nan();
   transform();
-  out_.download(got_.data());
+  output.download(got_.data());
   result_.assign(got_.begin(), got_.end());
   if (digit_reversed_plan) to_natural_order(*digit_reversed_plan, result_);
   return compare(result_, reference_);
+}
+
+DeviceBuffer ForwardCheck::input_copy() const {
+  DeviceBuffer copy(in_.bytes());
+  copy.copy_from(in_);
+  return copy;
 }
 
 }  // namespace fft3d::validate

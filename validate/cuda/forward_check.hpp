@@ -25,6 +25,11 @@ class ForwardCheck {
   // Poisons the output with NaN, runs `transform` (which writes output()), and compares the output with the
   // reference; a digit-reversed output is first permuted by `digit_reversed_plan`.
   ErrorReport check(const std::function<void()>& transform, const Plan* digit_reversed_plan = nullptr);
+  // The same for a transform that writes `output`, a buffer of the caller's (the benchmark's other buffer pairs).
+  ErrorReport check(DeviceBuffer& output, const std::function<void()>& transform,
+                    const Plan* digit_reversed_plan = nullptr);
+  // The input, copied into a new allocation of its own.
+  DeviceBuffer input_copy() const;
 
  private:
   std::vector<std::complex<double>> reference_, result_;

@@ -17,7 +17,11 @@ int gpu_count() {
 }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-  cuda::check(cudaMalloc(&data_, bytes), "cudaMalloc(" + std::to_string(bytes) + " bytes)");
+  const cudaError_t status = cudaMalloc(&data_, bytes);
+  // A failed allocation leaves the runtime's last error set; clear it, so that a caller who goes on with less
+  // memory is not failed by the next cudaGetLastError().
+  if (status != cudaSuccess) cudaGetLastError();
+  cuda::check(status, "cudaMalloc(" + std::to_string(bytes) + " bytes)");
 }
 DeviceBuffer::~DeviceBuffer() {
   if (data_) cudaFree(data_);
