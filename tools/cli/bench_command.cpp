@@ -133,8 +133,8 @@ int bench_command(const Args& args) {
       ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random inputs")
       ("out", po::value<std::string>()->default_value("bench-out"), "folder for bench.csv and bench.json");
   po::variables_map vm;
-  if (!parse_options("bench", "[--sizes LIST] [--arch A] [--order O] [--repeat N] [--buffer-pairs N] [--out DIR]", args, options, {},
-                     vm))
+  if (!parse_options("bench", "[--sizes LIST] [--arch A] [--order O] [--repeat N] [--buffer-pairs N] [--out DIR]",
+                     args, options, {}, vm))
     return exit_ok;
   const std::vector<Extents> sizes = parse_size_list(vm["sizes"].as<std::string>());
   const std::string order = vm["order"].as<std::string>();
@@ -154,8 +154,7 @@ int bench_command(const Args& args) {
     show_progress(i, sizes.size(), to_string(sizes[i]));
     run.rows.push_back(measure(sizes[i], vm["arch"].as<std::string>(),
                                order == "natural" ? Order::natural : Order::digit_reversed, run.repeats,
-                               run.buffer_pairs,
-                               vm["seed"].as<std::uint64_t>() + i));
+                               run.buffer_pairs, vm["seed"].as<std::uint64_t>() + i));
   }
   show_progress(sizes.size(), sizes.size(), "done");
   const std::filesystem::path folder = vm["out"].as<std::string>();
