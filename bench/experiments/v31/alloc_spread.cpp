@@ -7,7 +7,8 @@
 // a finite constant pattern (0x3f3f3f3f = 0.747f), not zeros, and the output is not read.
 //
 // Build (here, after the static build; bench/experiments/v31/alloc_spread.sh has the line) and run on the GPU:
-//   .carry/alloc_spread [NXxNYxNZ] [pairs]
+//   .carry/alloc_spread [NXxNYxNZ] [pairs] [profile]
+#include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -40,7 +41,7 @@ double median_ms(const std::function<void(void*)>& body) {
 int main(int argc, char** argv) {
   fft3d::Extents size{512, 512, 512};
   if (argc > 1 && std::sscanf(argv[1], "%ldx%ldx%ld", &size.nx, &size.ny, &size.nz) != 3) {
-    std::fprintf(stderr, "usage: alloc_spread [NXxNYxNZ] [pairs]\n");
+    std::fprintf(stderr, "usage: alloc_spread [NXxNYxNZ] [pairs] [profile]\n");
     return 2;
   }
   const int pairs = argc > 2 ? std::atoi(argv[2]) : 12;
@@ -57,12 +58,23 @@ int main(int argc, char** argv) {
     std::printf("pair %2d  in %p out %p  kernel 1 %.3f ms  twin %.3f  kernel 2 %.3f\n", p, b.in, b.out, k1, twin, k2);
     std::fflush(stdout);
   };
+  // `profile` (third argument): under `ncu --profile-from-start off`, one more launch of each kernel on each pair,
+  // inside a profiler range, after its timing.
+  const bool profile = argc > 3 && std::string(argv[3]) == "profile";
   for (int p = 0; p < pairs; ++p) {
     check(cudaMalloc(&buffers[p].in, bytes), "cudaMalloc (in)");
     check(cudaMalloc(&buffers[p].out, bytes), "cudaMalloc (out)");
     check(cudaMemset(buffers[p].in, 0x3f, bytes), "cudaMemset");
     measure(p);
+    if (profile) {
+      check(cudaProfilerStart(), "cudaProfilerStart");
+      engine.run_kernel(0, buffers[p].in, buffers[p].out);
+      engine.run_copy_twin(0, buffers[p].in, buffers[p].out);
+      check(cudaDeviceSynchronize(), "the profiled launches");
+      check(cudaProfilerStop(), "cudaProfilerStop");
+    }
   }
+  if (profile) return 0;
   std::printf("again:\n");
   for (int p = 0; p < std::min(pairs, 3); ++p) measure(p);
   // Which buffer decides: the first kernel on the input of pair i and the output of pair j.
