@@ -16,35 +16,22 @@
 #include <string>
 #include <vector>
 
+#include "bench/experiments/v31/probe.hpp"
 #include "bench/gpu_timing.hpp"
 #include "fft3d/cuda_engine.hpp"
 
 namespace {
-
-void check(cudaError_t status, const char* what) {
-  if (status == cudaSuccess) return;
-  std::fprintf(stderr, "alloc_spread: %s: %s\n", what, cudaGetErrorString(status));
-  std::exit(1);
-}
 
 struct BufferPair {
   void* in = nullptr;
   void* out = nullptr;
 };
 
-double median_ms(const std::function<void(void*)>& body) {
-  return fft3d::bench::time_on_gpu(body, 3, 10, nullptr, {}, fft3d::bench::batched_sample_ms).median_ms;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  fft3d::Extents size{512, 512, 512};
-  if (argc > 1 && std::sscanf(argv[1], "%ldx%ldx%ld", &size.nx, &size.ny, &size.nz) != 3) {
-    std::fprintf(stderr, "usage: alloc_spread [NXxNYxNZ] [pairs] [profile]\n");
-    return 2;
-  }
-  const int pairs = argc > 2 ? std::atoi(argv[2]) : 12;
+  probe::name = "alloc_spread";
+  const auto [size, pairs] = probe::arguments(argc, argv, 12, "[NXxNYxNZ] [pairs] [profile]");
   fft3d::CudaEngine engine = fft3d::CudaEngine::for_size(size);
   const std::size_t bytes = static_cast<std::size_t>(size.elements()) * 8;
   std::printf("size %ldx%ldx%ld, %zu MB a buffer, memcpy %.0f GB/s\n", size.nx, size.ny, size.nz, bytes >> 20,
@@ -52,9 +39,9 @@ int main(int argc, char** argv) {
   std::vector<BufferPair> buffers(pairs);
   auto measure = [&](int p) {
     const BufferPair& b = buffers[p];
-    const double k1 = median_ms([&](void* s) { engine.run_kernel(0, b.in, b.out, {}, s); });
-    const double twin = median_ms([&](void* s) { engine.run_copy_twin(0, b.in, b.out, s); });
-    const double k2 = median_ms([&](void* s) { engine.run_kernel(1, b.in, b.out, {}, s); });
+    const double k1 = probe::median_ms([&](void* s) { engine.run_kernel(0, b.in, b.out, {}, s); });
+    const double twin = probe::median_ms([&](void* s) { engine.run_copy_twin(0, b.in, b.out, s); });
+    const double k2 = probe::median_ms([&](void* s) { engine.run_kernel(1, b.in, b.out, {}, s); });
     std::printf("pair %2d  in %p out %p  kernel 1 %.3f ms  twin %.3f  kernel 2 %.3f\n", p, b.in, b.out, k1, twin, k2);
     std::fflush(stdout);
   };
@@ -62,16 +49,16 @@ int main(int argc, char** argv) {
   // inside a profiler range, after its timing.
   const bool profile = argc > 3 && std::string(argv[3]) == "profile";
   for (int p = 0; p < pairs; ++p) {
-    check(cudaMalloc(&buffers[p].in, bytes), "cudaMalloc (in)");
-    check(cudaMalloc(&buffers[p].out, bytes), "cudaMalloc (out)");
-    check(cudaMemset(buffers[p].in, 0x3f, bytes), "cudaMemset");
+    probe::check(cudaMalloc(&buffers[p].in, bytes), "cudaMalloc (in)");
+    probe::check(cudaMalloc(&buffers[p].out, bytes), "cudaMalloc (out)");
+    probe::check(cudaMemset(buffers[p].in, 0x3f, bytes), "cudaMemset");
     measure(p);
     if (profile) {
-      check(cudaProfilerStart(), "cudaProfilerStart");
+      probe::check(cudaProfilerStart(), "cudaProfilerStart");
       engine.run_kernel(0, buffers[p].in, buffers[p].out);
       engine.run_copy_twin(0, buffers[p].in, buffers[p].out);
-      check(cudaDeviceSynchronize(), "the profiled launches");
-      check(cudaProfilerStop(), "cudaProfilerStop");
+      probe::check(cudaDeviceSynchronize(), "the profiled launches");
+      probe::check(cudaProfilerStop(), "cudaProfilerStop");
     }
   }
   if (profile) return 0;
@@ -83,7 +70,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < crossed; ++i) {
     std::printf("in %2d ", i);
     for (int j = 0; j < crossed; ++j)
-      std::printf(" %.3f", median_ms([&](void* s) { engine.run_kernel(0, buffers[i].in, buffers[j].out, {}, s); }));
+      std::printf(" %.3f",
+                  probe::median_ms([&](void* s) { engine.run_kernel(0, buffers[i].in, buffers[j].out, {}, s); }));
     std::printf("\n");
     std::fflush(stdout);
   }

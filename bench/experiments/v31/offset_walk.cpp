@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench/experiments/v31/probe.hpp"
 #include "bench/gpu_timing.hpp"
 #include "fft3d/cuda_engine.hpp"
 
@@ -20,34 +21,20 @@ constexpr std::size_t slack = 32u << 20;
 constexpr std::size_t offsets[] = {0, 4u << 10, 64u << 10, 512u << 10, 1u << 20, 2u << 20, 4u << 20, 6u << 20,
                                    8u << 20, 16u << 20, 30u << 20};
 
-void check(cudaError_t status, const char* what) {
-  if (status == cudaSuccess) return;
-  std::fprintf(stderr, "offset_walk: %s: %s\n", what, cudaGetErrorString(status));
-  std::exit(1);
-}
-
-double median_ms(const std::function<void(void*)>& body) {
-  return fft3d::bench::time_on_gpu(body, 3, 10, nullptr, {}, fft3d::bench::batched_sample_ms).median_ms;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  fft3d::Extents size{512, 512, 512};
-  if (argc > 1 && std::sscanf(argv[1], "%ldx%ldx%ld", &size.nx, &size.ny, &size.nz) != 3) {
-    std::fprintf(stderr, "usage: offset_walk [NXxNYxNZ] [pairs]\n");
-    return 2;
-  }
-  const int pairs = argc > 2 ? std::atoi(argv[2]) : 4;
+  probe::name = "offset_walk";
+  const auto [size, pairs] = probe::arguments(argc, argv, 4, "[NXxNYxNZ] [pairs]");
   fft3d::CudaEngine engine = fft3d::CudaEngine::for_size(size);
   const std::size_t bytes = static_cast<std::size_t>(size.elements()) * 8;
   std::vector<char*> buffers;
   for (int p = 0; p < pairs; ++p) {
     char* in = nullptr;
     char* out = nullptr;
-    check(cudaMalloc(reinterpret_cast<void**>(&in), bytes + slack), "cudaMalloc (in)");
-    check(cudaMalloc(reinterpret_cast<void**>(&out), bytes + slack), "cudaMalloc (out)");
-    check(cudaMemset(in, 0x3f, bytes + slack), "cudaMemset");
+    probe::check(cudaMalloc(reinterpret_cast<void**>(&in), bytes + slack), "cudaMalloc (in)");
+    probe::check(cudaMalloc(reinterpret_cast<void**>(&out), bytes + slack), "cudaMalloc (out)");
+    probe::check(cudaMemset(in, 0x3f, bytes + slack), "cudaMemset");
     buffers.push_back(in);
     buffers.push_back(out);
     std::printf("pair %d, size %ldx%ldx%ld: first kernel / copy twin ms\n", p, size.nx, size.ny, size.nz);
@@ -56,8 +43,8 @@ int main(int argc, char** argv) {
       for (std::size_t offset : offsets) {
         const char* from = in + (shift_output ? 0 : offset);
         char* to = out + (shift_output ? offset : 0);
-        const double kernel = median_ms([&](void* s) { engine.run_kernel(0, from, to, {}, s); });
-        const double twin = median_ms([&](void* s) { engine.run_copy_twin(0, from, to, s); });
+        const double kernel = probe::median_ms([&](void* s) { engine.run_kernel(0, from, to, {}, s); });
+        const double twin = probe::median_ms([&](void* s) { engine.run_copy_twin(0, from, to, s); });
         std::printf(" %zuK %.3f/%.3f", offset >> 10, kernel, twin);
         std::fflush(stdout);
       }
