@@ -6,9 +6,9 @@ set -u
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 FFT3D_CACHE_DIR=/tmp/c FFT3D_PLANS_DIR=$PWD/plans
 mkdir -p /tmp/c && cp -r .carry/cache/. /tmp/c/.
 out=${OUT:-/tmp}
-one() {  # label, then run arguments; the switches from the caller
+one() {  # label, then run arguments; the switches from the caller, and BIN for another binary than .carry/fft3d
   local label=$1; shift
-  timeout 90 .carry/fft3d run "$@" --backend cuda > /tmp/one.txt 2>&1; echo "rc $?" >> /tmp/one.txt
+  timeout 90 ${BIN:-.carry/fft3d} run "$@" --backend cuda > /tmp/one.txt 2>&1; echo "rc $?" >> /tmp/one.txt
   { echo "=== $label $*"; cat /tmp/one.txt; } >> $out/runs.txt
   echo "$label $* -> $(awk '/^time/ {t=$2} /^cuFFT/ {c=$2} /^kernel [0-9]/ {k=k" k"$2"="$3"/"$NF} /^rc [1-9]|FAIL|error:/ {f=" FAILED"} END {print t, "cuFFT", c, k, f}' /tmp/one.txt)"
 }

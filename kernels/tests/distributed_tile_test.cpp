@@ -137,8 +137,9 @@ TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossibl
 
 // Version 28: a tile spread anyway whose first pass alone crosses takes parts of 64 KB, so that two blocks share a
 // multiprocessor: 256x512x512's {Z 8, Y 512} (512 KB) over 8 blocks, not 4 of 128 KB. Its kernel asks for two blocks
-// in its launch bounds and fits the 64 registers that leaves a thread without spills. A tile whose middle pass
-// crosses keeps parts of 128 KB, and so does every tile on a profile of one block a multiprocessor.
+// in its launch bounds and fits the registers that leaves a thread without spills (since version 32, 256 threads of
+// 128 registers for its 512-point Y line in two passes). A tile whose middle pass crosses keeps parts of 128 KB, and
+// so does every tile on a profile of one block a multiprocessor.
 TEST(DistributedTile, TilesSpreadAnywayShareAMultiprocessorWhereOnlyTheFirstPassCrosses) {
   const ArchProfile hopper = *find_arch_profile("hopper");
   const Plan plan = parse_plan("size: [256, 512, 512]\narch: hopper\nplan: \"{X(1, 256, 1, 256, no-tw), Z(8, 64, 8, "
@@ -149,15 +150,15 @@ TEST(DistributedTile, TilesSpreadAnywayShareAMultiprocessorWhereOnlyTheFirstPass
   EXPECT_EQ(second.cluster_blocks, 8);
   EXPECT_EQ(8 * second.part_elements(), 64 << 10);
   EXPECT_EQ(second.blocks_per_multiprocessor, 2);
-  EXPECT_EQ(second.threads, 512);
+  EXPECT_EQ(second.threads, 256);
   const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(second);
   ASSERT_GE(passes.size(), 2u);
   EXPECT_TRUE(passes.front().cross);
   for (std::size_t p = 1; p < passes.size(); ++p) EXPECT_FALSE(passes[p].cross) << "pass " << p;
-  EXPECT_NE(emit_cuda_source(second).find("__launch_bounds__(512, 2)"), std::string::npos);
+  EXPECT_NE(emit_cuda_source(second).find("__launch_bounds__(256, 2)"), std::string::npos);
   CompiledKernel compiled;
   ASSERT_NO_THROW(compiled = compile_kernel(second, 90));
-  EXPECT_LE(compiled.report.registers, 64);
+  EXPECT_LE(compiled.report.registers, 128);
   EXPECT_FALSE(compiled.report.spills()) << compiled.report.log;
 
   ArchProfile one_block = hopper;
@@ -172,6 +173,40 @@ TEST(DistributedTile, TilesSpreadAnywayShareAMultiprocessorWhereOnlyTheFirstPass
   const KernelSpec crossing_later = lower_plan(pair, hopper).kernels[0];
   EXPECT_EQ(crossing_later.tile_blocks, 2);
   EXPECT_EQ(crossing_later.blocks_per_multiprocessor, 1);
+}
+
+// Version 32 (split_radix.cpp): a spread tile whose blocks share a multiprocessor runs a 512-point Y line in two
+// passes, [16,32] on 256 threads, where the in-register limit would make it [8,8,8] on 512; the part field, and so
+// the one crossing first pass, stay where they were. A 1024-point Y line ([8,8,16]) and a 512-point Z line behind 8 Y
+// measured slower that way and keep their passes and 512 threads.
+TEST(DistributedTile, SharedSpreadTilesRunA512PointYLineInTwoPasses) {
+  const ArchProfile hopper = *find_arch_profile("hopper");
+  const KernelSpec y512 = second_kernel_of_the_512_cubed_split();
+  ASSERT_EQ(y512.blocks_per_multiprocessor, 2);
+  ASSERT_EQ(y512.stages.size(), 2u);
+  EXPECT_EQ(y512.stages[1].split_radices, (std::vector<std::int64_t>{16, 32}));
+  EXPECT_EQ(y512.threads, 256);
+  EXPECT_EQ(y512.part_shift, 3 + 9 + 1);
+  const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(y512);
+  ASSERT_EQ(passes.size(), 3u);  // the crossing Z 16, then Y 16 and Y 32
+  EXPECT_TRUE(passes.front().cross);
+  EXPECT_FALSE(passes[1].cross);
+  EXPECT_FALSE(passes[2].cross);
+
+  const auto second_kernel = [&](const std::string& plan_text) {
+    return lower_plan(parse_plan(plan_text).plan, hopper).kernels[1];
+  };
+  const KernelSpec y1024 = second_kernel("size: [128, 1024, 1024]\narch: hopper\nplan: \"{X(1, 128, 1, 128, no-tw), "
+                                         "Z(8, 128, 8, 1024, tw)} {Z(128, 8, 1, 8, no-tw), Y(1, 1024, 1, 1024, "
+                                         "no-tw)}\"\n");
+  const KernelSpec z512 = second_kernel("size: [1024, 64, 512]\narch: hopper\nplan: \"{X(1, 1024, 1, 1024, no-tw), "
+                                        "Y(8, 8, 8, 64, tw)} {Y(8, 8, 1, 8, no-tw), Z(1, 512, 1, 512, no-tw)}\"\n");
+  for (const KernelSpec& kept : {y1024, z512}) {
+    ASSERT_EQ(kept.blocks_per_multiprocessor, 2);
+    EXPECT_EQ(kept.threads, 512);
+  }
+  EXPECT_EQ(y1024.stages[1].split_radices, (std::vector<std::int64_t>{8, 8, 16}));
+  EXPECT_EQ(z512.stages[1].split_radices, (std::vector<std::int64_t>{8, 8, 8}));
 }
 
 // A spread tile whose first pass loads global memory and stores into the other blocks waits for the cluster (every

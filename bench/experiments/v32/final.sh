@@ -10,13 +10,8 @@ gpu_tests 200 final 'DistributedTilesOnGpu.*:RandomPlansOnGpu.*:EngineForSize.*'
   512x512x512 256x512x512 128x512x1024 256x512x1024
 .carry/fft3d bench --out $out/table > $out/table.log 2>&1; echo "table rc $?"
 tail -16 $out/table.log
-old() {  # label, run arguments: the binary before the rule
-  timeout 90 .carry/fft3d_old run "$@" --backend cuda > /tmp/one.txt 2>&1; echo "rc $?" >> /tmp/one.txt
-  { echo "=== $1 (old binary) $*"; cat /tmp/one.txt; } >> $out/runs.txt
-  echo "old  $* -> $(awk '/^time/ {t=$2} /^cuFFT/ {c=$2} /^kernel [0-9]/ {k=k" k"$2"="$3"/"$NF} /^rc [1-9]|FAIL|error:/ {f=" FAILED"} END {print t, "cuFFT", c, k, f}' /tmp/one.txt)"
-}
 for s in 512x512x256 1024x512x256 1024x512x128 1024x64x512 2048x512x64 32x2048x512; do
   [ $SECONDS -gt 540 ] && { echo "stopped before $s (time)"; break; }
-  old --size $s --repeat 10 --per-kernel
+  BIN=.carry/fft3d_old one "old " --size $s --repeat 10 --per-kernel
   one "new " --size $s --repeat 10 --per-kernel
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# A record: the switch is gone from the code; version 32 made its Y-line half a lowering rule (split_radix.cpp).
 # Version 32, first call (repository root, .carry carried; bench/NOTES.md version 32). The experiment switch
 # FFT3D_V32_WIDE_SPREAD=1 (lower_plan.cpp) gives the spread tiles whose blocks share a multiprocessor the wide passes
 # of a one-block tile: 256 threads of 32 values, Y 512 in [16,32] and Y 1024 in [32,32] instead of [8,8,8] and

@@ -53,8 +53,10 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);
   spec.stages = lowering::tile_stages(spec, kernel);
+  const KernelSpec unsplit = spec;
   lowering::split_large_radices(spec.stages, register_radix_limit(profile), lowering::pass_radix_limit(spec, profile));
   lowering::distribute_large_tile(spec, profile);
+  lowering::widen_shared_spread_passes(spec, unsplit, profile);
   spec.threads = lowering::block_threads(spec, profile);
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
   // shared access of the tile per candidate).

@@ -54,6 +54,10 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile);
 std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit);
 void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std::int64_t pass_limit);
 std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile);
+// The same file: a tile spread over blocks that share a multiprocessor, with a Y stage the in-register limit splits
+// into three radix-8 passes, split again at the one-block radix (a 512-point Y line: [16,32]) where its part field
+// stays put. `unsplit` is the spec before split_large_radices and distribute_large_tile; `spec` after both.
+void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, const ArchProfile& profile);
 
 // block_threads.cpp: the block size: the profile's, raised for kernels with split stages whose tiles would leave a
 // thread too many elements.

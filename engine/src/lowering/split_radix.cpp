@@ -68,5 +68,28 @@ void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std
     if (stage.sub.radix > limit) stage.split_radices = split_radices(stage.sub.radix, pass_limit);
 }
 
+// Rule: a spread tile whose blocks share a multiprocessor (distribute_tile.cpp, 64 KB parts on hopper) takes the
+// one-block radix for a Y stage that the in-register limit cuts into three radix-8 passes: a 512-point Y line runs
+// as [16,32], two passes over the part instead of three, on 256 threads of 32 values (block_threads.cpp) with the
+// 128 registers that two blocks of 256 leave. Measured (bench/NOTES.md version 32): the kernels of 512-point Y lines
+// 0.6-4.2% faster (four table sizes and ten off it, six of those with a 2048- or 4096-point axis), their transforms
+// 0-2.7%, although the copy twins run 2-3% slower on half the threads. Not the others: a 1024-point Y line, [8,8,16] into [32,32], 2.3-3.3% slower (its
+// kernel kept its ratio to the twin), and 512-point Z lines behind 8 Y (1024x64x512, 32x2048x512) 14% slower. The
+// re-split must leave the part field where it was, so that the same first pass alone crosses the parts.
+void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, const ArchProfile& profile) {
+  if (spec.blocks_per_multiprocessor < 2) return;
+  const std::vector<std::int64_t> three_radix8{8, 8, 8};
+  const auto y_in_radix8 = [&](const TileStage& stage) {
+    return stage.sub.axis == Axis::y && stage.split_radices == three_radix8;
+  };
+  if (std::none_of(spec.stages.begin(), spec.stages.end(), y_in_radix8)) return;
+  KernelSpec wide = unsplit;
+  split_large_radices(wide.stages, register_radix_limit(profile), profile.one_block_tile_radix);
+  distribute_large_tile(wide, profile);
+  if (wide.blocks_per_multiprocessor == spec.blocks_per_multiprocessor && wide.tile_blocks == spec.tile_blocks &&
+      wide.part_shift == spec.part_shift)
+    spec = wide;
+}
+
 }  // namespace lowering
 }  // namespace fft3d
