@@ -52,8 +52,9 @@ std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) 
 // a 1024-point line takes two passes (32 x 32) instead of three (8 x 8 x 16). Tiles that share an SM keep the
 // in-register limit: they overlap their round trips with the other blocks' memory traffic, and measured slower with
 // radix 32 (256^3's 64 KB first kernel: 0.115 against 0.100 ms at 249 registers), as did a spread tile (128x512x512's
-// second kernel, 0.348 against 0.303 ms) and the 16 KB X tiles, whose 2048 elements leave a radix-32 pass 64 of 256
-// threads (1024^3's X kernel: 7.6 against 6.2 ms).
+// second kernel, 0.348 against 0.303 ms, one block a multiprocessor then) and the 16 KB X tiles, whose 2048 elements
+// leave a radix-32 pass 64 of 256 threads (1024^3's X kernel: 7.6 against 6.2 ms). Since version 32 the 512-point Y
+// lines of spread tiles that share an SM take radix 32 after all (widen_shared_spread_passes below).
 std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = register_radix_limit(profile);
   const std::int64_t wide = profile.one_block_tile_radix;
@@ -73,9 +74,10 @@ void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std
 // as [16,32], two passes over the part instead of three, on 256 threads of 32 values (block_threads.cpp) with the
 // 128 registers that two blocks of 256 leave. Measured (bench/NOTES.md version 32): the kernels of 512-point Y lines
 // 0.6-4.2% faster (four table sizes and ten off it, six of those with a 2048- or 4096-point axis), their transforms
-// 0-2.7%, although the copy twins run 2-3% slower on half the threads. Not the others: a 1024-point Y line, [8,8,16] into [32,32], 2.3-3.3% slower (its
-// kernel kept its ratio to the twin), and 512-point Z lines behind 8 Y (1024x64x512, 32x2048x512) 14% slower. The
-// re-split must leave the part field where it was, so that the same first pass alone crosses the parts.
+// 0-2.7%, although the copy twins run 2-3% slower on half the threads. Not the others: a 1024-point Y line, [8,8,16]
+// into [32,32], 2.3-3.3% slower (its kernel kept its ratio to the twin), and 512-point Z lines behind 8 Y
+// (1024x64x512, 32x2048x512) 14% slower. The re-split must leave the part field where it was, so that the same
+// first pass alone crosses the parts.
 void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, const ArchProfile& profile) {
   if (spec.blocks_per_multiprocessor < 2) return;
   const std::vector<std::int64_t> three_radix8{8, 8, 8};
