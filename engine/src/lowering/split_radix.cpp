@@ -73,11 +73,11 @@ void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std
 // one-block radix for a Y stage that the in-register limit cuts into three radix-8 passes: a 512-point Y line runs
 // as [16,32], two passes over the part instead of three, on 256 threads of 32 values (block_threads.cpp) with the
 // 128 registers that two blocks of 256 leave. Measured (bench/NOTES.md version 32): the kernels of 512-point Y lines
-// 0.6-4.2% faster (four table sizes and ten off it, six of those with a 2048- or 4096-point axis), their transforms
-// 0-2.7%, although the copy twins run 2-3% slower on half the threads. Not the others: a 1024-point Y line, [8,8,16]
-// into [32,32], 2.3-3.3% slower (its kernel kept its ratio to the twin), and 512-point Z lines behind 8 Y
-// (1024x64x512, 32x2048x512) 14% slower. The re-split must leave the part field where it was, so that the same
-// first pass alone crosses the parts.
+// 0.6-6.9% faster (four table sizes and ten off it, six of those with a 2048- or 4096-point axis), their transforms
+// from 0.1% slower to 2.7% faster, although the copy twins run 2-3% slower on half the threads. Not the others: a
+// 1024-point Y line, [8,8,16] into [32,32], 2.3-3.3% slower (its kernel kept its ratio to the twin), and 512-point Z
+// lines behind 8 Y (1024x64x512, 32x2048x512) 14% slower. The re-split must leave the part field where it was, so
+// that the same first pass alone crosses the parts.
 void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, const ArchProfile& profile) {
   if (spec.blocks_per_multiprocessor < 2) return;
   const std::vector<std::int64_t> three_radix8{8, 8, 8};
