@@ -26,6 +26,22 @@ void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage
   write_in_place_butterflies(out, spec, loop);
 }
 
+// Whether a pass before the last pass of split stage `index` crosses the parts of a spread tile. Every such pass ends
+// with a cluster barrier (write_in_place_butterflies), and every global load of the kernel comes before it: the load
+// phase, or the kernel's first pass.
+bool earlier_pass_crosses_parts(const KernelSpec& spec, std::size_t index) {
+  for (std::size_t s = 0; s <= index; ++s) {
+    const TileStage& stage = spec.stages[s];
+    if (!stage.is_split()) {
+      if (tile::stage_crosses_parts(spec, stage)) return true;
+      continue;
+    }
+    for (const tile::SplitPass& pass : tile::split_passes(stage))
+      if (!(s == index && pass.last) && tile::pass_crosses_parts(spec, stage, pass)) return true;
+  }
+  return false;
+}
+
 // Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
 // stage's radix) does: the natural-order writes permute the group. The kernel's last pass with store_in_last_pass
 // writes global memory instead, with no barrier after (no thread reads the tile again) and none before unless the
@@ -44,9 +60,15 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   write_butterfly_reads(out, spec, pass.element_step, pass.radix, held + "[it]", cross);
   out.line(radix_function_name(pass.radix) + "(" + held + "[it]);");
   out.close();
-  // Stores to global memory need no barrier, except in a tile spread over a cluster: every block's loads (of its
-  // own part) come before any block's stores (to the whole tile's positions), in place.
-  if (!store_global || spec.tile_blocks > 1) write_barrier(out, cross || spec.tile_blocks > 1);
+  // Stores to global memory need no barrier, except after reads of other parts (no block leaves while another still
+  // reads its shared memory), or in a tile spread over a cluster: every block's loads (of its own part) come before
+  // any block's stores (to the whole tile's positions), in place. After a crossing pass, its cluster barrier has
+  // ordered them already, and blocks of up to 256 threads go on without another: measured on an H100
+  // (bench/NOTES.md version 33), their kernels ran 0-3.6% faster without it, and a 512-thread block's 3% slower
+  // (128x1024x1024's second kernel, not understood), so larger blocks keep it.
+  const bool loads_ordered =
+      spec.tile_blocks == 1 || (spec.threads <= 256 && earlier_pass_crosses_parts(spec, index));
+  if (!store_global || cross || !loads_ordered) write_barrier(out, cross || !loads_ordered);
   if (store_global) write_wait_before_stores(out, spec);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
   out.line("const unsigned base = (b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +

@@ -237,6 +237,41 @@ TEST(DistributedTile, TheFirstPassLoadsWhileTheClusterGathers) {
       << "a cluster wait before the first pass's loads";
 }
 
+// Version 33 (emit_split_stage.cpp): in a spread tile whose crossing first pass ends with a cluster barrier, every
+// block's global loads are behind that barrier, so a last pass that reads its own part stores to global memory
+// without another, in blocks of up to 256 threads (measured faster there). A 512-thread block (128x1024x1024's
+// second kernel, measured 3% slower without it) keeps the cluster barrier between its reads and its stores.
+TEST(DistributedTile, TheLastPassStoresWithoutAClusterBarrierWhereTheCrossingOrderedTheLoads) {
+  // The position of the last full cluster barrier before the first global store, and of the last pass's registers.
+  const auto barrier_and_held = [](const KernelSpec& spec) {
+    const std::string source = emit_cuda_source(spec);
+    const std::size_t body = source.find("extern \"C\" __global__");
+    const std::size_t first_store = source.find("out[", body);
+    const std::size_t held = source.find("float2 held_", body);
+    EXPECT_NE(first_store, std::string::npos);
+    EXPECT_NE(held, std::string::npos);
+    const std::size_t barrier = source.rfind("barrier.cluster.arrive.release;", first_store);
+    EXPECT_NE(barrier, std::string::npos);
+    EXPECT_GT(barrier, body);
+    return std::pair{barrier, held};
+  };
+  const KernelSpec y512 = second_kernel_of_the_512_cubed_split();
+  ASSERT_EQ(y512.threads, 256);
+  ASSERT_TRUE(tile::butterfly_pass_list(y512).front().cross);
+  const auto [y512_barrier, y512_held] = barrier_and_held(y512);
+  EXPECT_LT(y512_barrier, y512_held) << "a cluster barrier between the last pass's reads and its global stores";
+
+  const KernelSpec y1024 =
+      lower_plan(parse_plan("size: [128, 1024, 1024]\narch: hopper\nplan: \"{X(1, 128, 1, 128, no-tw), Z(8, 128, "
+                            "8, 1024, tw)} {Z(128, 8, 1, 8, no-tw), Y(1, 1024, 1, 1024, no-tw)}\"\n")
+                     .plan,
+                 *find_arch_profile("hopper"))
+          .kernels[1];
+  ASSERT_EQ(y1024.threads, 512);
+  const auto [y1024_barrier, y1024_held] = barrier_and_held(y1024);
+  EXPECT_GT(y1024_barrier, y1024_held) << "no cluster barrier before a 512-thread block's global stores";
+}
+
 TEST(DistributedTile, KernelsCompileForSm90WithoutSpills) {
   for (const NamedPlan& named : distributed_tile_plans())
     for (const KernelSpec& spec : lower_distributed(named).kernels) {
