@@ -45,7 +45,7 @@ bool earlier_pass_crosses_parts(const KernelSpec& spec, std::size_t index) {
 // Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
 // stage's radix) does: the natural-order writes permute the group. The kernel's last pass with store_in_last_pass
 // writes global memory instead, with no barrier after (no thread reads the tile again) and none before unless the
-// tile is spread over a cluster.
+// tile is spread over a cluster (see below for when even that one is left out).
 void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t index, const tile::SplitPass& pass) {
   const TileStage& stage = spec.stages[index];
   const bool cross = tile::pass_crosses_parts(spec, stage, pass);
