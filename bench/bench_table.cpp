@@ -32,6 +32,12 @@ std::string json_numbers(const std::vector<double>& values) {
   return list.str() + "]";
 }
 
+// Whether the driver held the clocks for a reason other than an idle GPU: its times may not be comparable.
+bool clocks_held(const ClockReading& clocks) {
+  constexpr std::uint64_t gpu_idle = 0x1;
+  return (clocks.event_reasons & ~gpu_idle) != 0;
+}
+
 }  // namespace
 
 double BenchRow::fft3d_gflops() const { return paper_flops(size) / (fft3d.median_ms * 1e6); }
@@ -50,16 +56,17 @@ double pair_spread(const std::vector<double>& pair_ms) {
 }
 
 void print_table(const BenchRun& run, std::ostream& out) {
-  out << "GPU " << run.gpu.name << ", " << run.gpu.multiprocessors << " SMs, " << run.gpu.sm_clock_mhz << " MHz SM, "
-      << run.gpu.memory_clock_mhz << " MHz memory, driver " << run.gpu.driver_version << ", CUDA runtime "
-      << run.gpu.runtime_version << "; " << run.order << " order, median of " << run.repeats
+  out << "GPU " << run.gpu.name << ", " << run.gpu.multiprocessors << " SMs, peak clocks " << run.gpu.sm_clock_mhz
+      << " MHz SM and " << run.gpu.memory_clock_mhz << " MHz memory, driver " << run.gpu.driver_release << " (CUDA "
+      << run.gpu.cuda_driver_version << "), CUDA runtime " << run.gpu.runtime_version << "; " << run.order
+      << " order, median of " << run.repeats
       << " samples on each of " << run.buffer_pairs << " input/output buffer pairs (pooled; the pair spread is the "
       << "range of the pairs' medians over their median), each sample of back-to-back transforms lasting at least "
-      << batched_sample_ms << " ms\n\n";
+      << batched_sample_ms << " ms; SM MHz: the clock right after a size's last sample\n\n";
   out << std::left << std::setw(15) << "size" << std::right << std::setw(7) << "passes" << std::setw(11) << "fft3d ms"
       << std::setw(11) << "cuFFT ms" << std::setw(9) << "speedup" << std::setw(10) << "GFlops" << std::setw(10)
       << "cuFFT GF" << std::setw(11) << "GB/s" << std::setw(11) << "memcpy" << std::setw(14) << "pass-eq f/c"
-      << std::setw(20) << "pairs, spread f/c" << "  plan\n";
+      << std::setw(20) << "pairs, spread f/c" << std::setw(8) << "SM MHz" << "  plan\n";
   out << std::fixed;
   for (const BenchRow& row : run.rows) {
     out << std::left << std::setw(15) << to_string(row.size) << std::right << std::setw(7) << row.passes;
@@ -74,15 +81,21 @@ void print_table(const BenchRun& run, std::ostream& out) {
         << row.pass_equivalents(row.fft3d) << " / " << std::setw(4) << row.pass_equivalents(row.cufft)
         << std::setw(4) << row.fft3d_pair_ms.size() << std::setprecision(1) << std::setw(7)
         << 100 * pair_spread(row.fft3d_pair_ms) << "% / " << std::setw(4) << 100 * pair_spread(row.cufft_pair_ms)
-        << "%  " << row.plan << "\n";
+        << "%" << std::setw(8) << (row.clocks.known() ? std::to_string(row.clocks.sm_mhz) : "-") << "  " << row.plan
+        << "\n";
   }
+  for (const BenchRow& row : run.rows)
+    if (row.checked && clocks_held(row.clocks))
+      out << "note: " << to_string(row.size) << " ended its timing with the clocks held by "
+          << describe_clock_event_reasons(row.clocks.event_reasons) << "\n";
 }
 
 void write_csv(const BenchRun& run, std::ostream& out) {
   out << "nx,ny,nz,plan,passes,checked,fft3d_rel_l2,cufft_rel_l2,fft3d_ms,fft3d_min_ms,fft3d_max_ms,cufft_ms,"
          "cufft_min_ms,cufft_max_ms,speedup,fft3d_gflops,cufft_gflops,fft3d_gbs,fft3d_volume_gbs,cufft_volume_gbs,"
          "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order,fft3d_batch,cufft_batch,"
-         "fft3d_enqueue_us,cufft_enqueue_us,buffer_pairs,fft3d_pair_spread,cufft_pair_spread\n";
+         "fft3d_enqueue_us,cufft_enqueue_us,buffer_pairs,fft3d_pair_spread,cufft_pair_spread,sm_clock_mhz,"
+         "memory_clock_mhz,clock_event_reasons\n";
   out << std::setprecision(6);
   for (const BenchRow& r : run.rows) {
     out << r.size.nx << ',' << r.size.ny << ',' << r.size.nz << ",\"" << r.plan << "\"," << r.passes << ','
@@ -100,9 +113,10 @@ void write_csv(const BenchRun& run, std::ostream& out) {
     if (r.checked)
       out << r.fft3d.batch << ',' << r.cufft.batch << ',' << r.fft3d.enqueue_ms * 1e3 << ','
           << r.cufft.enqueue_ms * 1e3 << ',' << r.fft3d_pair_ms.size() << ',' << pair_spread(r.fft3d_pair_ms) << ','
-          << pair_spread(r.cufft_pair_ms);
+          << pair_spread(r.cufft_pair_ms) << ',' << r.clocks.sm_mhz << ',' << r.clocks.memory_mhz << ",\""
+          << describe_clock_event_reasons(r.clocks.event_reasons) << '"';
     else
-      out << ",,,,,,";
+      out << ",,,,,,,,,";
     out << "\n";
   }
 }
@@ -111,7 +125,8 @@ void write_json(const BenchRun& run, std::ostream& out) {
   out << std::setprecision(6) << "{\n  \"gpu\": {\"name\": " << json_string(run.gpu.name)
       << ", \"multiprocessors\": " << run.gpu.multiprocessors << ", \"memory_gib\": " << run.gpu.memory_gib
       << ", \"sm_clock_mhz\": " << run.gpu.sm_clock_mhz << ", \"memory_clock_mhz\": " << run.gpu.memory_clock_mhz
-      << ", \"driver_version\": " << run.gpu.driver_version << ", \"cuda_runtime_version\": "
+      << ", \"driver_release\": " << json_string(run.gpu.driver_release) << ", \"cuda_driver_version\": "
+      << run.gpu.cuda_driver_version << ", \"cuda_runtime_version\": "
       << run.gpu.runtime_version << "},\n  \"order\": " << json_string(run.order) << ",\n  \"repeats\": "
       << run.repeats << ",\n  \"buffer_pairs\": " << run.buffer_pairs << ",\n  \"results\": [\n";
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
@@ -127,7 +142,10 @@ void write_json(const BenchRun& run, std::ostream& out) {
           << ", \"cufft_pass_equivalents\": " << r.pass_equivalents(r.cufft) << ", \"fft3d_batch\": " << r.fft3d.batch
           << ", \"cufft_batch\": " << r.cufft.batch << ", \"fft3d_enqueue_us\": " << r.fft3d.enqueue_ms * 1e3
           << ", \"cufft_enqueue_us\": " << r.cufft.enqueue_ms * 1e3 << ", \"fft3d_pair_ms\": "
-          << json_numbers(r.fft3d_pair_ms) << ", \"cufft_pair_ms\": " << json_numbers(r.cufft_pair_ms);
+          << json_numbers(r.fft3d_pair_ms) << ", \"cufft_pair_ms\": " << json_numbers(r.cufft_pair_ms)
+          << ", \"clocks_after_timing\": {\"sm_mhz\": " << r.clocks.sm_mhz << ", \"memory_mhz\": "
+          << r.clocks.memory_mhz << ", \"event_reasons\": "
+          << json_string(describe_clock_event_reasons(r.clocks.event_reasons)) << "}";
     } else {
       out << ", \"failure\": " << json_string(r.failure);
     }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/driver_probe.hpp"
 #include "bench/gpu_timing.hpp"
 #include "fft3d/plan_ir.hpp"
 
@@ -23,6 +24,7 @@ struct BenchRow {
   // several pairs, both libraries on each.
   std::vector<double> fft3d_pair_ms, cufft_pair_ms;
   double memcpy_gbs = 0;  // device-to-device copy of this volume, read + write, in the same run
+  ClockReading clocks;    // the GPU's clocks right after the last timed sample (DriverProbe; 0 where not known)
 
   double fft3d_gflops() const;       // 5 N log2 N / t
   double cufft_gflops() const;

@@ -44,8 +44,10 @@ GpuInfo gpu_info() {
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess) info.sm_clock_mhz = khz / 1000;
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess)
     info.memory_clock_mhz = khz / 1000;
-  cuda::check(cudaDriverGetVersion(&info.driver_version), "cudaDriverGetVersion");
+  cuda::check(cudaDriverGetVersion(&info.cuda_driver_version), "cudaDriverGetVersion");
   cuda::check(cudaRuntimeGetVersion(&info.runtime_version), "cudaRuntimeGetVersion");
+  char bus_id[32] = {};
+  if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) == cudaSuccess) info.pci_bus_id = bus_id;
   return info;
 }
 

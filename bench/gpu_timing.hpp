@@ -27,10 +27,12 @@ struct GpuInfo {
   std::string name;
   int multiprocessors = 0;
   double memory_gib = 0;
-  int sm_clock_mhz = 0;      // peak, as the device reports it
-  int memory_clock_mhz = 0;  // peak
-  int driver_version = 0;    // e.g. 13000
+  int sm_clock_mhz = 0;          // peak, as the device reports it
+  int memory_clock_mhz = 0;      // peak
+  int cuda_driver_version = 0;   // the CUDA version the driver supports, e.g. 13000
   int runtime_version = 0;
+  std::string pci_bus_id;        // for DriverProbe
+  std::string driver_release;    // the driver's own version (DriverProbe), e.g. 580.159.04; or why it is not known
 };
 GpuInfo gpu_info();
 

@@ -28,6 +28,8 @@ std::vector<std::string> csv_fields(const std::string& line) {
 BenchRun two_rows() {
   BenchRun run;
   run.gpu.name = "Test GPU, 80GB";
+  run.gpu.driver_release = "580.159.04";
+  run.gpu.cuda_driver_version = 13000;
   run.order = "natural";
   run.repeats = 20;
   run.buffer_pairs = 3;
@@ -43,6 +45,7 @@ BenchRun two_rows() {
   measured.fft3d_pair_ms = {0.04, 0.044, 0.039};
   measured.cufft_pair_ms = {0.036, 0.036, 0.036};
   measured.memcpy_gbs = 2500;
+  measured.clocks = {.sm_mhz = 1755, .memory_mhz = 2619, .event_reasons = 0x4};  // held by the power cap
   BenchRow failed = measured;
   failed.size = {64, 64, 64};
   failed.plan = "default planner, {X64, Y64} {Z64}";
@@ -82,6 +85,10 @@ TEST(BenchTable, EveryCsvRowHasTheHeadersFields) {
   EXPECT_EQ(column(failed, "fft3d_ms"), "");
   EXPECT_EQ(column(failed, "fft3d_batch"), "");
   EXPECT_EQ(column(failed, "cufft_enqueue_us"), "");
+  EXPECT_EQ(column(measured, "sm_clock_mhz"), "1755");
+  EXPECT_EQ(column(measured, "memory_clock_mhz"), "2619");
+  EXPECT_EQ(column(measured, "clock_event_reasons"), "sw power cap");
+  EXPECT_EQ(column(failed, "sm_clock_mhz"), "");
 }
 
 TEST(BenchTable, JsonAndTableSayHowTimesWereSampled) {
@@ -96,6 +103,49 @@ TEST(BenchTable, JsonAndTableSayHowTimesWereSampled) {
   EXPECT_NE(table.str().find("   3   12.5% /  0.0%"), std::string::npos) << table.str();
   EXPECT_NE(table.str().find("back-to-back transforms"), std::string::npos) << table.str();
   EXPECT_NE(table.str().find("not measured: over the error bound"), std::string::npos);
+}
+
+// The driver's release and the clocks each size was timed at reach every output, and the table says when the driver
+// held the clocks down, for the measured row only.
+TEST(BenchTable, OutputsCarryTheDriverReleaseAndTheClocksOfEachSize) {
+  std::ostringstream json, table;
+  write_json(two_rows(), json);
+  print_table(two_rows(), table);
+  EXPECT_NE(json.str().find("\"driver_release\": \"580.159.04\", \"cuda_driver_version\": 13000"), std::string::npos)
+      << json.str();
+  EXPECT_NE(json.str().find("\"clocks_after_timing\": {\"sm_mhz\": 1755, \"memory_mhz\": 2619, "
+                            "\"event_reasons\": \"sw power cap\"}"),
+            std::string::npos)
+      << json.str();
+  EXPECT_NE(table.str().find("driver 580.159.04 (CUDA 13000)"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("%    1755  plans/hopper/128x128x128.yaml"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("note: 128x128x128 ended its timing with the clocks held by sw power cap"),
+            std::string::npos)
+      << table.str();
+  EXPECT_EQ(table.str().find("note: 64x64x64"), std::string::npos) << table.str();
+
+  BenchRun idle = two_rows();
+  idle.rows[0].clocks.event_reasons = 0x1;  // an idle GPU between samples holds nothing
+  std::ostringstream idle_table;
+  print_table(idle, idle_table);
+  EXPECT_EQ(idle_table.str().find("note:"), std::string::npos) << idle_table.str();
+}
+
+TEST(ClockEventReasons, AreNamedAndUnknownBitsKeptInHex) {
+  EXPECT_EQ(describe_clock_event_reasons(0), "none");
+  EXPECT_EQ(describe_clock_event_reasons(0x4 | 0x40), "sw power cap, hw thermal slowdown");
+  EXPECT_EQ(describe_clock_event_reasons(0x1 | 0x200), "gpu idle, 0x200");
+  EXPECT_EQ(describe_clock_event_reasons(0x10000), "0x10000");
+}
+
+// Without NVML, or without a device at the bus id, the probe says why and reads nothing; it never throws.
+TEST(DriverProbe, WithoutTheDeviceSaysWhyAndReadsNothing) {
+  const DriverProbe probe("not-a-pci-bus-id");
+  EXPECT_FALSE(probe.available());
+  EXPECT_FALSE(probe.why_unavailable().empty());
+  EXPECT_TRUE(probe.driver_release().empty());
+  EXPECT_FALSE(probe.current_clocks().known());
+  EXPECT_EQ(probe.max_clocks().memory_mhz, 0);
 }
 
 // Pooling the timings of several buffer pairs keeps every sample: the median is the pooled samples' middle one,

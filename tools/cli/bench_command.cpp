@@ -45,9 +45,10 @@ constexpr double error_bound = validate::fp32_error_bound;
 
 // One size: the checked runs of both libraries, then their timings on `buffer_pairs` input/output pairs (the
 // checked pair and fresh ones, all kept allocated so that each lies elsewhere in physical memory; fft3d's output on
-// each is checked again before it is timed; fewer where the device has no memory for more), and a memcpy.
+// each is checked again before it is timed; fewer where the device has no memory for more), the clocks the GPU
+// ran at, and a memcpy.
 bench::BenchRow measure(const Extents& size, const std::string& arch, Order order, int repeats, int buffer_pairs,
-                        std::uint64_t seed) {
+                        std::uint64_t seed, const bench::DriverProbe& driver) {
   bench::BenchRow row;
   row.size = size;
   std::string how;
@@ -107,6 +108,7 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
     }
     time_pair(pair_in.get(), pair_out.get());
   }
+  row.clocks = driver.current_clocks();
   more_pairs.clear();  // before the memcpy's two buffers
   row.checked = true;
   row.fft3d = bench::pooled(ours_by_pair);
@@ -150,11 +152,13 @@ int bench_command(const Args& args) {
     return exit_unavailable;
   }
   bench::BenchRun run{bench::gpu_info(), order, vm["repeat"].as<int>(), vm["buffer-pairs"].as<int>(), {}};
+  const bench::DriverProbe driver(run.gpu.pci_bus_id);
+  run.gpu.driver_release = driver.available() ? driver.driver_release() : "unknown (" + driver.why_unavailable() + ")";
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     show_progress(i, sizes.size(), to_string(sizes[i]));
     run.rows.push_back(measure(sizes[i], vm["arch"].as<std::string>(),
                                order == "natural" ? Order::natural : Order::digit_reversed, run.repeats,
-                               run.buffer_pairs, vm["seed"].as<std::uint64_t>() + i));
+                               run.buffer_pairs, vm["seed"].as<std::uint64_t>() + i, driver));
   }
   show_progress(sizes.size(), sizes.size(), "done");
   const std::filesystem::path folder = vm["out"].as<std::string>();
