@@ -37,7 +37,6 @@ struct DriverProbe::Nvml {
   void* library = nullptr;
   ShutdownFn shutdown = nullptr;
   ClockFn clock = nullptr;
-  ClockFn max_clock = nullptr;
   ReasonsFn reasons = nullptr;  // may stay null on drivers without either name
 };
 
@@ -70,10 +69,9 @@ DriverProbe::DriverProbe(const std::string& pci_bus_id) {
   const auto driver_version = reinterpret_cast<DriverVersionFn>(entry("nvmlSystemGetDriverVersion"));
   const auto handle_by_bus_id = reinterpret_cast<HandleByBusIdFn>(entry("nvmlDeviceGetHandleByPciBusId_v2"));
   const auto clock = reinterpret_cast<ClockFn>(entry("nvmlDeviceGetClockInfo"));
-  const auto max_clock = reinterpret_cast<ClockFn>(entry("nvmlDeviceGetMaxClockInfo"));
   auto reasons = reinterpret_cast<ReasonsFn>(entry("nvmlDeviceGetCurrentClocksEventReasons"));
   if (!reasons) reasons = reinterpret_cast<ReasonsFn>(entry("nvmlDeviceGetCurrentClocksThrottleReasons"));
-  if (!init || !shutdown || !driver_version || !handle_by_bus_id || !clock || !max_clock) {
+  if (!init || !shutdown || !driver_version || !handle_by_bus_id || !clock) {
     why_unavailable_ = "NVML lacks an entry point fft3d reads";
     dlclose(library);
     return;
@@ -99,7 +97,7 @@ DriverProbe::DriverProbe(const std::string& pci_bus_id) {
     dlclose(library);
     return;
   }
-  nvml_.reset(new Nvml{library, shutdown, clock, max_clock, reasons});
+  nvml_.reset(new Nvml{library, shutdown, clock, reasons});
   device_ = device;
   driver_release_ = release;
 }
@@ -118,15 +116,6 @@ ClockReading DriverProbe::current_clocks() const {
   if (nvml_->clock(device_, nvml_clock_mem, &mhz) == nvml_success) reading.memory_mhz = static_cast<int>(mhz);
   unsigned long long reasons = 0;
   if (nvml_->reasons && nvml_->reasons(device_, &reasons) == nvml_success) reading.event_reasons = reasons;
-  return reading;
-}
-
-ClockReading DriverProbe::max_clocks() const {
-  ClockReading reading;
-  if (!available()) return reading;
-  unsigned mhz = 0;
-  if (nvml_->max_clock(device_, nvml_clock_sm, &mhz) == nvml_success) reading.sm_mhz = static_cast<int>(mhz);
-  if (nvml_->max_clock(device_, nvml_clock_mem, &mhz) == nvml_success) reading.memory_mhz = static_cast<int>(mhz);
   return reading;
 }
 

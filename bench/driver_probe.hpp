@@ -36,7 +36,6 @@ class DriverProbe {
   const std::string& why_unavailable() const { return why_unavailable_; }
   const std::string& driver_release() const { return driver_release_; }  // empty when not available
   ClockReading current_clocks() const;                                    // all 0 when not available
-  ClockReading max_clocks() const;
 
  private:
   struct Nvml;  // the library's handle and entry points

@@ -145,7 +145,7 @@ TEST(DriverProbe, WithoutTheDeviceSaysWhyAndReadsNothing) {
   EXPECT_FALSE(probe.why_unavailable().empty());
   EXPECT_TRUE(probe.driver_release().empty());
   EXPECT_FALSE(probe.current_clocks().known());
-  EXPECT_EQ(probe.max_clocks().memory_mhz, 0);
+  EXPECT_EQ(probe.current_clocks().memory_mhz, 0);
 }
 
 // Pooling the timings of several buffer pairs keeps every sample: the median is the pooled samples' middle one,
