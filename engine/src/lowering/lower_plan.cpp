@@ -178,11 +178,6 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
     extra += remote * (overlapped ? 0.6 : 1.2);
   }
   if (one_block_per_multiprocessor) extra += 0.1;
-  // Such tiles in a grid of fewer blocks than multiprocessors run as one wave, each block through its tile's chain
-  // of passes alone, and spreading them over a cluster costs more than it gains (version 34: 10 of 12 small sizes
-  // 6-45% slower). Measured planning on the H200 found splits with smaller tiles 15-25% faster where the planner tied
-  // them with 64 one-block 128 KB tiles (128x128x64, 256x64x64, 512x32x64).
-  if (one_block_per_multiprocessor && spec.launch_blocks() < profile.multiprocessors) extra += 0.2;
   if (spec.x_run_elements < 16) extra += spread ? 0.15 : 0.1;
   // A grid of fewer blocks than half the multiprocessors leaves most of the GPU idle (version 17: of 73 small
   // volumes whose plans changed with such a charge, those whose old plan had a kernel of 16 or 32 blocks got faster
