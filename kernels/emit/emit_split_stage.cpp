@@ -30,16 +30,12 @@ void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage
 // with a cluster barrier (write_in_place_butterflies), and every global load of the kernel comes before it: the load
 // phase, or the kernel's first pass.
 bool earlier_pass_crosses_parts(const KernelSpec& spec, std::size_t index) {
-  for (std::size_t s = 0; s <= index; ++s) {
-    const TileStage& stage = spec.stages[s];
-    if (!stage.is_split()) {
-      if (tile::stage_crosses_parts(spec, stage)) return true;
-      continue;
-    }
-    for (const tile::SplitPass& pass : tile::split_passes(stage))
-      if (!(s == index && pass.last) && tile::pass_crosses_parts(spec, stage, pass)) return true;
-  }
-  return false;
+  std::size_t through = 0;  // the kernel's butterfly passes up to that last pass (butterfly_pass_list's order)
+  for (std::size_t s = 0; s <= index; ++s)
+    through += spec.stages[s].is_split() ? spec.stages[s].split_radices.size() : 1;
+  const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(spec);
+  return std::any_of(passes.begin(), passes.begin() + static_cast<std::ptrdiff_t>(through - 1),
+                     [](const tile::ButterflyPass& pass) { return pass.cross; });
 }
 
 // Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
