@@ -32,12 +32,6 @@ std::string json_numbers(const std::vector<double>& values) {
   return list.str() + "]";
 }
 
-// Whether the driver held the clocks for a reason other than an idle GPU: its times may not be comparable.
-bool clocks_held(const ClockReading& clocks) {
-  constexpr std::uint64_t gpu_idle = 0x1;
-  return (clocks.event_reasons & ~gpu_idle) != 0;
-}
-
 }  // namespace
 
 double BenchRow::fft3d_gflops() const { return paper_flops(size) / (fft3d.median_ms * 1e6); }
@@ -85,7 +79,7 @@ void print_table(const BenchRun& run, std::ostream& out) {
         << "\n";
   }
   for (const BenchRow& row : run.rows)
-    if (row.checked && clocks_held(row.clocks))
+    if (row.checked && row.clocks.held())
       out << "note: " << to_string(row.size) << " ended its timing with the clocks held by "
           << describe_clock_event_reasons(row.clocks.event_reasons) << "\n";
 }

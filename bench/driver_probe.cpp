@@ -25,8 +25,9 @@ using ClockFn = NvmlStatus (*)(NvmlDevice, int, unsigned*);
 using ReasonsFn = NvmlStatus (*)(NvmlDevice, unsigned long long*);
 
 // (mask, name) for the reasons NVML defines (nvmlClocksEventReason*).
+constexpr std::uint64_t reason_gpu_idle = 0x1;
 constexpr std::pair<std::uint64_t, const char*> named_reasons[] = {
-    {0x1, "gpu idle"},          {0x2, "applications clocks setting"}, {0x4, "sw power cap"},
+    {reason_gpu_idle, "gpu idle"},          {0x2, "applications clocks setting"}, {0x4, "sw power cap"},
     {0x8, "hw slowdown"},       {0x10, "sync boost"},                 {0x20, "sw thermal slowdown"},
     {0x40, "hw thermal slowdown"}, {0x80, "hw power brake slowdown"}, {0x100, "display clock setting"},
 };
@@ -39,6 +40,8 @@ struct DriverProbe::Nvml {
   ClockFn clock = nullptr;
   ReasonsFn reasons = nullptr;  // may stay null on drivers without either name
 };
+
+bool ClockReading::held() const { return (event_reasons & ~reason_gpu_idle) != 0; }
 
 std::string describe_clock_event_reasons(std::uint64_t reasons) {
   if (reasons == 0) return "none";

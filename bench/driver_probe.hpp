@@ -17,6 +17,8 @@ struct ClockReading {
   int memory_mhz = 0;
   std::uint64_t event_reasons = 0;
   bool known() const { return sm_mhz > 0; }
+  // Whether the driver held the clocks for a reason other than an idle GPU: times taken then may not compare.
+  bool held() const;
 };
 
 // NVML's clock event reasons by name ("sw power cap, hw thermal slowdown"; "none" for 0). Bits NVML defines but this
