@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "fft3d/cuda_check.hpp"
-#include "fft3d/cuda_errors.hpp"
+#include "validate/cuda/cuda_calls.hpp"
+#include "fft3d/errors.hpp"
 
 namespace fft3d::bench {
 namespace {
@@ -20,8 +20,8 @@ namespace {
 struct EventPair {
   cudaEvent_t start = nullptr, stop = nullptr;
   EventPair() {
-    cuda::check(cudaEventCreate(&start), "cudaEventCreate");
-    cuda::check(cudaEventCreate(&stop), "cudaEventCreate");
+    validate::check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+    validate::check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
   }
   ~EventPair() {
     cudaEventDestroy(start);
@@ -33,9 +33,9 @@ struct EventPair {
 
 GpuInfo gpu_info() {
   int device = 0;
-  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+  validate::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
   cudaDeviceProp properties{};
-  cuda::check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  validate::check_cuda(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
   GpuInfo info;
   info.name = properties.name;
   info.multiprocessors = properties.multiProcessorCount;
@@ -44,8 +44,8 @@ GpuInfo gpu_info() {
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess) info.sm_clock_mhz = khz / 1000;
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess)
     info.memory_clock_mhz = khz / 1000;
-  cuda::check(cudaDriverGetVersion(&info.cuda_driver_version), "cudaDriverGetVersion");
-  cuda::check(cudaRuntimeGetVersion(&info.runtime_version), "cudaRuntimeGetVersion");
+  validate::check_cuda(cudaDriverGetVersion(&info.cuda_driver_version), "cudaDriverGetVersion");
+  validate::check_cuda(cudaRuntimeGetVersion(&info.runtime_version), "cudaRuntimeGetVersion");
   char bus_id[32] = {};
   if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) == cudaSuccess) info.pci_bus_id = bus_id;
   return info;
@@ -53,7 +53,7 @@ GpuInfo gpu_info() {
 
 double create_cuda_context_ms() {
   const auto start = std::chrono::steady_clock::now();
-  cuda::check(cudaFree(nullptr), "cudaFree(nullptr) (CUDA context creation)");
+  validate::check_cuda(cudaFree(nullptr), "cudaFree(nullptr) (CUDA context creation)");
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -67,14 +67,14 @@ struct BatchTime {
 // `runs` back-to-back runs of `body`, timed with `events` on `s`.
 BatchTime time_batch(const std::function<void(void* stream)>& body, int runs, cudaStream_t s,
                      const EventPair& events) {
-  cuda::check(cudaEventRecord(events.start, s), "cudaEventRecord");
+  validate::check_cuda(cudaEventRecord(events.start, s), "cudaEventRecord");
   const auto issue = std::chrono::steady_clock::now();
   for (int i = 0; i < runs; ++i) body(s);
   const auto issued = std::chrono::steady_clock::now();
-  cuda::check(cudaEventRecord(events.stop, s), "cudaEventRecord");
-  cuda::check(cudaEventSynchronize(events.stop), "cudaEventSynchronize");
+  validate::check_cuda(cudaEventRecord(events.stop, s), "cudaEventRecord");
+  validate::check_cuda(cudaEventSynchronize(events.stop), "cudaEventSynchronize");
   float ms = 0;
-  cuda::check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+  validate::check_cuda(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
   return {ms, std::chrono::duration<double, std::milli>(issued - issue).count()};
 }
 
@@ -87,7 +87,7 @@ Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, in
     if (before_each) before_each(stream);
     body(stream);
   }
-  cuda::check(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up)");
+  validate::check_cuda(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up)");
   EventPair events;
   Timing timing;
   if (min_sample_ms > 0 && !before_each) {
@@ -105,7 +105,7 @@ Timing time_on_gpu(const std::function<void(void* stream)>& body, int warmup, in
   }
   std::sort(enqueue.begin(), enqueue.end());
   timing.enqueue_ms = enqueue[enqueue.size() / 2];
-  cuda::check(cudaGetLastError(), "a timed launch");
+  validate::check_cuda(cudaGetLastError(), "a timed launch");
   std::sort(times.begin(), times.end());
   timing.median_ms = times[times.size() / 2];
   timing.min_ms = times.front();
@@ -135,15 +135,15 @@ Timing pooled(const std::vector<Timing>& parts) {
 double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {
   void* a = nullptr;
   void* b = nullptr;
-  cuda::check(cudaMalloc(&a, bytes), "cudaMalloc (memcpy source)");
+  validate::check_cuda(cudaMalloc(&a, bytes), "cudaMalloc (memcpy source)");
   const cudaError_t second = cudaMalloc(&b, bytes);
   if (second != cudaSuccess) cudaFree(a);
-  cuda::check(second, "cudaMalloc (memcpy destination)");
+  validate::check_cuda(second, "cudaMalloc (memcpy destination)");
   cudaMemset(a, 0x3C, bytes);
   double ms = 0;
   try {
     ms = time_on_gpu([&](void* stream) {
-      cuda::check(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)),
+      validate::check_cuda(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)),
                   "cudaMemcpyAsync");
     }, 3, repeats).median_ms;
   } catch (...) {
@@ -158,7 +158,7 @@ double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {
 
 CufftC2C::CufftC2C(const Extents& size) {
   cufftHandle handle;
-  cuda::check_cufft(cufftCreate(&handle), "cufftCreate");
+  validate::check_cufft(cufftCreate(&handle), "cufftCreate");
   handle_ = handle;
   // Volumes of 2^31 elements and more take the 64-bit planner.
   long long lengths[3] = {size.nz, size.ny, size.nx};
@@ -168,14 +168,14 @@ CufftC2C::CufftC2C(const Extents& size) {
                             CUFFT_C2C, &workspace_)
           : cufftMakePlanMany64(handle, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, 1, &workspace_);
   if (made != CUFFT_SUCCESS) cufftDestroy(handle);
-  cuda::check_cufft(made, "cufftMakePlan3d (C2C)");
+  validate::check_cufft(made, "cufftMakePlan3d (C2C)");
 }
 
 CufftC2C::~CufftC2C() { cufftDestroy(handle_); }
 
 void CufftC2C::execute(const void* in, void* out, Direction direction, void* stream) {
-  cuda::check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
-  cuda::check_cufft(cufftExecC2C(handle_, static_cast<cufftComplex*>(const_cast<void*>(in)),
+  validate::check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
+  validate::check_cufft(cufftExecC2C(handle_, static_cast<cufftComplex*>(const_cast<void*>(in)),
                                  static_cast<cufftComplex*>(out),
                                  direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE),
                     "cufftExecC2C");

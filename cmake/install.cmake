@@ -1,17 +1,18 @@
 # cmake --install: the library, its headers, the CLI, the shipped plans and a package config for find_package(fft3d).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS fft3d fft3d_cli EXPORT fft3dTargets
+install(TARGETS fft3d fft3d_support fft3d_emit fft3d_cli EXPORT fft3dTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# The CUDA engine (lowering, kernel generator, NVRTC runtime) where the toolkit was found: fft3d::fft3d_cuda.
+# The GPU transform (NVRTC runtime, kernel cache, executor) where the toolkit was found: fft3d::fft3d_cuda.
 set(FFT3D_WITH_CUDA_ENGINE OFF)
 if(TARGET fft3d_cuda)
   set(FFT3D_WITH_CUDA_ENGINE ON)
-  install(TARGETS fft3d_lowering fft3d_emit fft3d_cuda EXPORT fft3dTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(TARGETS fft3d_cuda EXPORT fft3dTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
+# Only the public API: engine/include/fft3d holds nothing else (the layers below it keep their headers in src/).
 install(DIRECTORY engine/include/fft3d DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY plans/ DESTINATION ${CMAKE_INSTALL_DATADIR}/fft3d/plans)
 install(EXPORT fft3dTargets NAMESPACE fft3d:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fft3d)

@@ -13,7 +13,7 @@
 
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/index_maps.hpp"
-#include "fft3d/parallel_for.hpp"
+#include "parallel_for.hpp"
 
 namespace fft3d::validate {
 namespace {

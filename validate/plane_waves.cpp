@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "fft3d/parallel_for.hpp"
+#include "parallel_for.hpp"
 
 namespace fft3d::validate {
 namespace {

@@ -1,4 +1,4 @@
-#include "fft3d/cache_files.hpp"
+#include "cache_files.hpp"
 
 #include <cstdlib>
 #include <filesystem>

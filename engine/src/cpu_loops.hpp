@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "fft3d/parallel_for.hpp"
+#include "parallel_for.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d::cpu {

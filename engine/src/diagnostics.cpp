@@ -16,6 +16,6 @@ std::string to_string(const std::vector<Diagnostic>& diagnostics) {
 }
 
 PlanError::PlanError(std::vector<Diagnostic> diagnostics)
-    : std::runtime_error(to_string(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+    : Error(to_string(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
 }  // namespace fft3d

@@ -167,7 +167,7 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
       break;
     require_legal(plan);
     const std::optional<double> made =
-        passes ? passes(plan) : std::optional<double>(static_cast<double>(plan.kernels.size()));
+        passes ? passes(plan) : passes_on_its_profile(plan);
     if (!made) continue;
     const bool ranked = std::any_of(best.begin(), best.end(), [&](const RankedPlan& r) { return r.plan == plan; });
     if (ranked || (static_cast<int>(best.size()) == count && *made >= best.back().passes)) continue;

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "fft3d/cache_files.hpp"
+#include "cache_files.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_table.hpp"
 

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "emit_parts.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::emit {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "source_writer.hpp"
 
 namespace fft3d::emit {

@@ -6,7 +6,7 @@
 #include <charconv>
 
 #include "emit_parts.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::emit {
 namespace {

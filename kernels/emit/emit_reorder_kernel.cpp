@@ -1,7 +1,7 @@
 // Kernel level: the digit-reversal pass (natural order when an axis's stages span several kernels). One thread per
 // output element gathers from the digit-reversed position; out-of-place (in != out).
 #include "emit_parts.hpp"
-#include "fft3d/cuda_source.hpp"
+#include "emit/cuda_source.hpp"
 
 namespace fft3d::emit {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "emit_parts.hpp"
-#include "fft3d/cuda_source.hpp"
+#include "emit/cuda_source.hpp"
 
 namespace fft3d {
 

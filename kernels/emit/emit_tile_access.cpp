@@ -5,7 +5,7 @@
 // crosses parts (tile::crosses_parts) reaches the other blocks' words through distributed shared memory, between
 // cluster barriers.
 #include "emit_parts.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::emit {
 namespace {

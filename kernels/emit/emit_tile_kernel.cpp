@@ -9,8 +9,8 @@
 #include <set>
 
 #include "emit_parts.hpp"
-#include "fft3d/cuda_source.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "emit/cuda_source.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::emit {
 namespace {

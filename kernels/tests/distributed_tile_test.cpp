@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "fft3d/cuda_compiler.hpp"
-#include "fft3d/cuda_source.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "cuda/cuda_compiler.hpp"
+#include "fft3d/planner.hpp"
+#include "emit/cuda_source.hpp"
+#include "lowering/tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 

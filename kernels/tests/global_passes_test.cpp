@@ -5,7 +5,7 @@
 #include <set>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 

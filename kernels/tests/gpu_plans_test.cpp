@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "fft3d/cuda_engine.hpp"
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"

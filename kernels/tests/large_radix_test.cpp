@@ -10,8 +10,8 @@
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/cpu_backend.hpp"
-#include "fft3d/cuda_compiler.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "cuda/cuda_compiler.hpp"
+#include "lowering/tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 

@@ -10,7 +10,7 @@
 #include <array>
 #include <vector>
 
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "fft3d/planner.hpp"
+#include "lowering/tile_maps.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"
 #include "tile_interpreter.hpp"

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cuda_compiler.hpp"
-#include "fft3d/cuda_source.hpp"
+#include "cuda/cuda_compiler.hpp"
+#include "emit/cuda_source.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {

@@ -4,7 +4,7 @@
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/diagnostics.hpp"
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"

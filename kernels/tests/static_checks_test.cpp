@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"
 #include "validate/random_plans.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d::testing {

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cuda_compiler.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "cuda/cuda_compiler.hpp"
+#include "lowering/tile_maps.hpp"
 #include "fft3d/planner.hpp"
 #include "lowering_rules.hpp"
 #include "test_plans.hpp"

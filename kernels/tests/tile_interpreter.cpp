@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "fft3d/index_maps.hpp"
 
 namespace fft3d::testing {

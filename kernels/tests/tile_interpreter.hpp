@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "fft3d/transform.hpp"
 
 namespace fft3d::testing {

@@ -12,7 +12,7 @@
 #ifdef FFT3D_HAVE_CUDA
 #include "bench/bench_table.hpp"
 #include "fft3d/cuda_engine.hpp"
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/index_maps.hpp"
 #include "validate/cuda/forward_check.hpp"
 #endif

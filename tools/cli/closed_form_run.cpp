@@ -14,7 +14,7 @@
 #include "cuda_report.hpp"
 #include "report_lines.hpp"
 #include "fft3d/cuda_engine.hpp"
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/cuda/closed_form_check.hpp"
 

@@ -8,7 +8,7 @@
 #include "cuda_report.hpp"
 #include "bench/gpu_timing.hpp"
 #include "fft3d/cuda_engine.hpp"
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/oracle.hpp"

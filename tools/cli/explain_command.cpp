@@ -6,11 +6,9 @@
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "options.hpp"
-#ifdef FFT3D_HAVE_CUDA
-#include "fft3d/cuda_source.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
-#include "fft3d/kernel_spec.hpp"
-#endif
+#include "emit/cuda_source.hpp"
+#include "lowering/kernel_spec.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::cli {
 namespace {
@@ -18,7 +16,6 @@ namespace {
 // The KernelSpecs of the CUDA lowering (tiles, launch shape, shared-memory layout, bank conflicts, coalescing),
 // and with a directory each kernel's generated CUDA source as a self-contained .cu file.
 void explain_lowering(const Plan& plan, const std::string& plan_name, const std::string& dump_dir) {
-#ifdef FFT3D_HAVE_CUDA
   const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch), plan_name);
   if (const std::optional<double> passes = passes_on_its_profile(plan))
     std::cout << "model    " << std::setprecision(2) << *passes << " pass-equivalents (what the default planner ranks "
@@ -36,11 +33,6 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
     if (!(out << emit_cuda_source(*spec))) throw UsageError(path + ": cannot write the generated kernel");
     std::cout << "wrote " << path << "\n";
   }
-#else
-  (void)plan;
-  (void)plan_name;
-  if (!dump_dir.empty()) throw UsageError("--dump-cuda needs a build with the CUDA toolkit (the kernel generator)");
-#endif
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <new>
 
 #include "commands.hpp"
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/diagnostics.hpp"
 
 namespace {

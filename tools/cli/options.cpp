@@ -4,9 +4,6 @@
 
 #include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
-#ifdef FFT3D_HAVE_CUDA
-#include "fft3d/kernel_spec.hpp"
-#endif
 
 namespace fft3d::cli {
 
@@ -27,14 +24,6 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
   return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
 }
 
-PlanPasses planner_passes() {
-#ifdef FFT3D_HAVE_CUDA
-  return passes_on_its_profile;
-#else
-  return {};
-#endif
-}
-
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how, bool in_place) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
@@ -43,7 +32,7 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
     return load_plan_file(*file);
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
-  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, planner_passes());
+  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes_on_its_profile);
   how = std::move(chosen.source);
   return std::move(chosen.parsed);
 }

@@ -21,10 +21,6 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 // The value of a string option, if it was given.
 std::optional<std::string> optional_string(const po::variables_map& vm, const char* key);
 
-// How the default planner counts a candidate's passes: with the CUDA kernel generator built in, as lowered on its
-// profile (nothing where a tile does not fit; the digit-reversal pass counted); otherwise one per kernel.
-PlanPasses planner_passes();
-
 // The options that name a plan: a positional plan file, or --size with --arch (remembered wisdom for runs in place
 // or not, else the table's plan, else the default planner's); and the plan they name, with where it came from in
 // `how`.

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
 #include "options.hpp"
@@ -72,7 +72,7 @@ std::vector<Measured> measure_candidates(const Extents& size, const std::vector<
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, std::string& header) {
   if (measure == 0) {
     header = "# Written by `fft3d plan`: the default planner's plan.\n";
-    return default_plan(size, arch, planner_passes());
+    return default_plan(size, arch);
   }
 #ifndef FFT3D_HAVE_CUDA
   (void)size, (void)arch, (void)in_place;
@@ -80,7 +80,7 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
 #else
   if (validate::gpu_count() == 0) throw GpuUnavailable("--measure: no CUDA device (or no driver) on this machine");
   const std::vector<Measured> measured =
-      measure_candidates(size, ranked_plans(size, arch, planner_passes(), measure), in_place);
+      measure_candidates(size, ranked_plans(size, arch, passes_on_its_profile, measure), in_place);
   const Measured* fastest = &measured.front();
   for (const Measured& m : measured)
     if (m.median_ms < fastest->median_ms) fastest = &m;

@@ -5,7 +5,7 @@
 
 #include "backends.hpp"
 #include "closed_form_run.hpp"
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 #include "options.hpp"
 #include "report_lines.hpp"
 #include "validate/oracle.hpp"

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "fft3d/cuda_compiler.hpp"
-#include "fft3d/cuda_errors.hpp"
-#include "fft3d/kernel_spec.hpp"
+#include "cuda/cuda_compiler.hpp"
+#include "fft3d/errors.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/transform.hpp"
 

@@ -1,9 +1,10 @@
 // Located errors: "plans/x.yaml:6:7: error: Z(16, 16, 16, 156, tw): span 156 does not divide the Z length 256".
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "fft3d/errors.hpp"
 
 namespace fft3d {
 
@@ -25,7 +26,7 @@ std::string to_string(const Diagnostic& diagnostic);
 std::string to_string(const std::vector<Diagnostic>& diagnostics);  // one per line
 
 // Thrown by the library for a plan that does not parse or does not pass its checks; holds every error found.
-class PlanError : public std::runtime_error {
+class PlanError : public Error {
  public:
   explicit PlanError(std::vector<Diagnostic> diagnostics);
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
@@ -34,10 +35,5 @@ class PlanError : public std::runtime_error {
   std::vector<Diagnostic> diagnostics_;
 };
 
-// Bad arguments to the library (an impossible size, an unknown profile, a missing file).
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 }  // namespace fft3d

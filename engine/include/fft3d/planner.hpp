@@ -30,13 +30,18 @@ std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vec
 
 // The passes over memory a plan makes where it is meant to run (its kernels plus any digit-reversal pass natural
 // order needs), in pass-equivalents where a kernel costs more than one pass, or nothing when it cannot run there
-// (e.g. a tile over the profile's shared memory): the CUDA lowering's answer. The planner knows nothing of tiles; a
-// caller that does passes this.
+// (e.g. a tile over the profile's shared memory).
 using PlanPasses = std::function<std::optional<double>(const Plan&)>;
+
+// The lowering's answer, the planner's default: the passes of a legal plan lowered on its own profile (plan.arch) in
+// natural order, in pass-equivalents: its kernels plus the digit-reversal pass when one is needed, each kernel
+// charged what such kernels measured beyond their copy twins (the profile's cost model); nothing when a kernel does
+// not lower. Pure CPU code: the same answer on every build.
+std::optional<double> passes_on_its_profile(const Plan& plan);
 
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
 // profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
-// one with the fewest passes by `passes` (one per kernel, without it), ties broken by the largest radices. Throws
+// one with the fewest passes by `passes` (passes_on_its_profile without it), ties broken by the largest radices. Throws
 // UsageError for a size that is not a power of two per axis, an unknown arch, or when no candidate can run.
 Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 

@@ -1,19 +1,16 @@
-#include "fft3d/cuda_check.hpp"
+#include "cuda/cuda_check.hpp"
 
-#include "fft3d/cuda_errors.hpp"
+#include "fft3d/errors.hpp"
 
 namespace fft3d {
 
 CudaError::CudaError(const std::string& call, int code, const std::string& what)
-    : std::runtime_error(call + " failed: " + what + " (code " + std::to_string(code) + ")"), call_(call),
-      code_(code) {}
+    : Error(call + " failed: " + what + " (code " + std::to_string(code) + ")"), call_(call), code_(code) {}
 
-namespace cuda {
-
-void check(cudaError_t code, const std::string& call) {
-  if (code == cudaSuccess) return;
-  const std::string what = std::string(cudaGetErrorName(code)) + ": " + cudaGetErrorString(code);
-  switch (code) {
+void throw_cuda_error(int code, const std::string& call) {
+  const auto error = static_cast<cudaError_t>(code);
+  const std::string what = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+  switch (error) {
     case cudaErrorNoDevice:
     case cudaErrorInsufficientDriver:
     case cudaErrorStubLibrary:
@@ -23,14 +20,8 @@ void check(cudaError_t code, const std::string& call) {
     case cudaErrorMemoryAllocation:
       throw OutOfMemory(call + ": out of device memory (" + what + ")");
     default:
-      throw CudaError(call, static_cast<int>(code), what);
+      throw CudaError(call, code, what);
   }
 }
 
-void check_cufft(cufftResult code, const std::string& call) {
-  if (code == CUFFT_ALLOC_FAILED) throw OutOfMemory(call + ": cuFFT could not allocate its work area");
-  if (code != CUFFT_SUCCESS) throw CudaError(call, static_cast<int>(code), "cuFFT error");
-}
-
-}  // namespace cuda
 }  // namespace fft3d

@@ -8,9 +8,9 @@
 #include <future>
 #include <map>
 
-#include "fft3d/cuda_check.hpp"
+#include "cuda/cuda_check.hpp"
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cuda_source.hpp"
+#include "emit/cuda_source.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/wisdom.hpp"

@@ -5,8 +5,8 @@
 #include <iomanip>
 #include <sstream>
 
-#include "fft3d/cache_files.hpp"
-#include "fft3d/cuda_compiler.hpp"
+#include "cache_files.hpp"
+#include "cuda/cuda_compiler.hpp"
 #include "fft3d/diagnostics.hpp"
 
 namespace fft3d {

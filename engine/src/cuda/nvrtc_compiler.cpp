@@ -4,10 +4,10 @@
 #include <chrono>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cache_files.hpp"
-#include "fft3d/cuda_compiler.hpp"
-#include "fft3d/cuda_errors.hpp"
-#include "fft3d/cuda_source.hpp"
+#include "cache_files.hpp"
+#include "cuda/cuda_compiler.hpp"
+#include "fft3d/errors.hpp"
+#include "emit/cuda_source.hpp"
 #include "kernel_cache.hpp"
 
 namespace fft3d {

@@ -1,7 +1,7 @@
 // Reading ptxas's verbose report out of the NVRTC log.
 #include <regex>
 
-#include "fft3d/cuda_compiler.hpp"
+#include "cuda/cuda_compiler.hpp"
 
 namespace fft3d {
 namespace {

@@ -2,7 +2,7 @@
 // order is reached.
 #include <sstream>
 
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::tile {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fft3d/checks.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "lowering_rules.hpp"
 
 namespace fft3d {

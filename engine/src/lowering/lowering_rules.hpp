@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cuda_tile_maps.hpp"
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/tile_maps.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d::lowering {

@@ -4,7 +4,7 @@
 // butterfly b = thread + i*threads for stages. A distributed tile's block runs the share of part 0 (elements and
 // butterflies tile::part_butterfly gives it); an access to another part's element counts at its local word, in
 // that part's banks.
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::tile {
 namespace {

@@ -12,7 +12,7 @@
 #include <tuple>
 #include <unordered_set>
 
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {

@@ -2,7 +2,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 
 namespace fft3d {
 namespace {

@@ -8,7 +8,7 @@
 // the output m, so the last pass applies it with the natural m as it writes each output to its place.
 #include <algorithm>
 
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "lowering_rules.hpp"
 
 namespace fft3d {

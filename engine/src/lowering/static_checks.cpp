@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d::tile {
 namespace {

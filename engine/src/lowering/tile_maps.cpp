@@ -2,7 +2,7 @@
 #include <bit>
 #include <stdexcept>
 
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "fft3d/index_maps.hpp"
 
 namespace fft3d::tile {

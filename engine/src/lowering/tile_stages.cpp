@@ -1,6 +1,6 @@
 // Rule: where a stage's butterfly inputs sit in the tile. Input k of a butterfly is k*stride further along the
 // axis; inside the tile that is (stride / mode.stride) steps of the tile mode whose strides cover it.
-#include "fft3d/cuda_tile_maps.hpp"
+#include "lowering/tile_maps.hpp"
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {

@@ -12,11 +12,11 @@
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d {
@@ -178,20 +178,8 @@ struct LoweredPlan {
   }
 };
 
-// A kernel that cannot be lowered onto its profile (tile over shared memory, too many threads). The message names
-// the kernel and the numbers.
-class LoweringError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // Lowers a legal plan (require_legal is called) for `profile`. Throws LoweringError.
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>");
-// Passes over memory of a legal plan lowered on its own profile (plan.arch) in natural order, in pass-equivalents:
-// its kernels plus the digit-reversal pass when one is needed, each kernel charged what such kernels measured
-// beyond their copy twins (lowering/lower_plan.cpp); nothing when a kernel does not lower. The default planner's
-// PlanPasses for the CUDA engine.
-std::optional<double> passes_on_its_profile(const Plan& plan);
 // Largest radix one thread computes in registers on `profile`; larger radices are split across threads
 // (TileStage::split_radices). See lowering/split_radix.cpp for how the limit follows from the register file.
 std::int64_t register_radix_limit(const ArchProfile& profile);

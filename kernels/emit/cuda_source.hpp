@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 
 namespace fft3d {
 

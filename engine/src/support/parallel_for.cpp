@@ -1,4 +1,4 @@
-#include "fft3d/parallel_for.hpp"
+#include "parallel_for.hpp"
 
 #include <algorithm>
 #include <exception>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "fft3d/kernel_spec.hpp"
+#include "lowering/kernel_spec.hpp"
 
 namespace fft3d::tile {
 
