@@ -1,4 +1,0 @@
-#!/usr/bin/env bash
-# Version 19 reference bench on the GPU machine: the same sweep as version 18's (the twelve table sizes and the twenty
-# off-table sizes, each result checked before it is printed), with this version's binaries in .carry.
-exec bash bench/experiments/radix32/bench_v18.sh
