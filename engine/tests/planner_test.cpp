@@ -45,7 +45,7 @@ TEST(Planner, XRidesInsideTheYAndZKernels) {
   const Plan plan = default_plan({256, 256, 256}, "tesla");
   ASSERT_EQ(plan.kernels.size(), 4u) << to_yaml(plan);
   for (const Kernel& kernel : plan.kernels) EXPECT_NE(kernel.subs.back().axis, Axis::x) << to_yaml(plan);
-  // Hopper: two passes for 256^3 (DESIGN.md).
+  // Hopper: two passes for 256^3.
   EXPECT_EQ(default_plan({256, 256, 256}, "hopper").kernels.size(), 2u);
 }
 

@@ -235,7 +235,7 @@ struct HopperCase {
   std::vector<std::string> kernels;
 };
 
-// The 256^3 two-pass plan of DESIGN.md, its 128^3 analogue, and the largest radices with the tiles that
+// The 256^3 two-pass plan with an X split, its 128^3 analogue, and the largest radices with the tiles that
 // fit one SM: 512x256x256 (X 4 x 128 over two kernels, Z separately) and a 1024-point Z axis.
 std::vector<HopperCase> hopper_cases() {
   return {{"256, 256, 256", {"X(64, 4, 64, 256, tw), Y(1, 256, 1, 256, no-tw)",
