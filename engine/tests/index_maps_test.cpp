@@ -71,7 +71,8 @@ TEST(DigitReversal, IsABijectionInvertedByFrequencyAtPosition) {
   }
 }
 
-// Enumerates the digit tuples (k1, ..., km), ki < ri, and builds both sides of DESIGN.md's formula from them.
+// Enumerates the digit tuples (k1, ..., km), ki < ri, and builds both sides of the digit-reversal formula
+// (docs/plan-language.md, "Output order") from them.
 TEST(DigitReversal, MatchesTheFormulaOfTheDesign) {
   for (const auto& radices : all_small_splits()) {
     SCOPED_TRACE(describe(radices));

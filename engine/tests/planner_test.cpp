@@ -45,7 +45,7 @@ TEST(Planner, XRidesInsideTheYAndZKernels) {
   const Plan plan = default_plan({256, 256, 256}, "tesla");
   ASSERT_EQ(plan.kernels.size(), 4u) << to_yaml(plan);
   for (const Kernel& kernel : plan.kernels) EXPECT_NE(kernel.subs.back().axis, Axis::x) << to_yaml(plan);
-  // Hopper: two passes for 256^3 (DESIGN.md).
+  // Hopper: two passes for 256^3.
   EXPECT_EQ(default_plan({256, 256, 256}, "hopper").kernels.size(), 2u);
 }
 
@@ -88,9 +88,9 @@ TEST(PlanTable, FindsEveryShippedPlanBySize) {
   EXPECT_FALSE(find_table_plan("tesla", {64, 64, 64}).has_value());
 }
 
-// Measured (bench/NOTES.md versions 23 and 24): the two-pass Z splits of 512^3 and 256x512x1024 beat three passes
-// out of place (2.04 and 2.01 ms against 2.25-2.27) and lose in place (2.43-2.45), so the hopper table gives each
-// placement its own plan; every other hopper size has one plan for both.
+// The two-pass Z splits of 512^3 and 256x512x1024 beat three passes out of place and lose to them in place
+// (docs/performance.md, ledger "buffer placement"), so the hopper table gives each placement its own plan; every
+// other hopper size has one plan for both.
 TEST(PlanTable, HopperGivesTheLargeSplitsToOutOfPlaceRunsOnly) {
   int in_place_entries = 0;
   for (const TableEntry& entry : table_entries("hopper")) {

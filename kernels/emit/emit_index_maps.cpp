@@ -1,4 +1,4 @@
-// Index-map level: the formulas of cuda_tile_maps.hpp printed as device functions, mode by mode, so the checked
+// Index-map level: the formulas of lowering/tile_maps.hpp printed as device functions, mode by mode, so the checked
 // maps and the executed maps are the same maps.
 #include <array>
 

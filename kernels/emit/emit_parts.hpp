@@ -55,7 +55,7 @@ TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std:
 // A butterfly's words, for the k loop over its inputs or outputs base + offset_k. With an identity or XOR-swizzled
 // layout (every layout but the tesla/fermi paddings), smem, part_local and part_of are linear over XOR, and a
 // butterfly's base has zeros in its k field: the word of base + offset_k is the base's word XOR the word of
-// offset_k, a constant once k is unrolled (bench/NOTES.md version 30). declare_butterfly_base_word, before the loop,
+// offset_k, a constant once k is unrolled (one XOR per k). declare_butterfly_base_word, before the loop,
 // declares the base's word `name` where the layout allows (nothing otherwise); declare_butterfly_word, inside it,
 // declares the word of base + `offset` from it, or in full (declare_tile_word) where the layout is padded.
 void declare_butterfly_base_word(SourceWriter& out, const KernelSpec& spec, bool cross, const std::string& name);
@@ -97,8 +97,9 @@ void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std
 // of natural_destination(first)) with the block's origins. write_global_store_at, inside it: the float2 `value`,
 // scaled and conjugated when the flags say so, stored at g0 plus the offset of `constant` with zero origins. Every
 // map on the way (natural order, the sorted layout, the axes' digit fields) permutes bits, so the offsets add over
-// disjoint bits, and once k is unrolled the second term is a constant for each value of the flags (bench/NOTES.md
-// version 30: the spread second kernels' stores were 22 PTX instructions an output, recomputed in full).
+// disjoint bits, and once k is unrolled the second term is a constant for each value of the flags. Why: recomputed in
+// full, the spread second kernels' stores took 22 PTX instructions an output (docs/performance.md, ledger "butterfly
+// addressing").
 void declare_first_output_offset(SourceWriter& out, const KernelSpec& spec, const std::string& first);
 void write_global_store_at(SourceWriter& out, const KernelSpec& spec, const std::string& constant,
                            const std::string& value);

@@ -59,10 +59,9 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   // Stores to global memory need no barrier, except after reads of other parts (no block leaves while another still
   // reads its shared memory), or in a tile spread over a cluster: every block's loads (of its own part) come before
   // any block's stores (to the whole tile's positions), in place. After a crossing pass, its cluster barrier has
-  // ordered them already, and blocks of up to 256 threads go on without another: measured on an H100
-  // (bench/NOTES.md version 33), their kernels ran 0-3.6% faster without it, and a 512-thread block's 3% slower
-  // (128x1024x1024's second kernel: its stores then queue with other blocks' loads, Nsight Compute showed), so
-  // larger blocks keep it.
+  // ordered them already, and blocks of up to 256 threads go on without another. Why: their kernels ran 0-3.6%
+  // faster without it, a 512-thread block's 3% slower (its stores then queue with other blocks' loads), so larger
+  // blocks keep it (docs/performance.md, ledger "cluster barriers").
   const bool loads_ordered =
       spec.tile_blocks == 1 || (spec.threads <= 256 && earlier_pass_crosses_parts(spec, index));
   if (!store_global || cross || !loads_ordered) write_barrier(out, cross || !loads_ordered);

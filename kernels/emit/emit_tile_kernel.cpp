@@ -279,7 +279,8 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
   const bool loads_held = loop.load_global && iterations * loop.radix <= max_values_in_flight(spec);
   // A crossing first pass that loads global memory stores into the other blocks' shared memory, which exist once
   // every block of the cluster has started: it arrives before its loads and waits after them, so the loads are in
-  // flight while the cluster gathers (bench/NOTES.md version 26: the spread second kernels 2.5-6.5% faster).
+  // flight while the cluster gathers (the spread second kernels ran 2.5-6.5% faster; docs/performance.md, ledger
+  // "cluster barriers").
   const bool split_start = loop.cross && loads_held;
   if (split_start)
     write_cluster_arrive(out, false);

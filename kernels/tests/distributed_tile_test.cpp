@@ -85,12 +85,12 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
     }
 }
 
-// What the planner is told a spread kernel costs (lowering/lower_plan.cpp, measured in bench/NOTES.md versions 9
-// to 12): over 2 blocks 1.2 of a pass more when a pass after the global loads crosses parts (0.4 when only the first
-// does: PlannerCost), over 8 blocks 1.5, and 0.1 for a part that leaves room for one block per multiprocessor. And the
-// 256 KB tile of a 2048-point line (on a profile that does not narrow X runs to keep it in one block,
-// narrow_x_runs.cpp) keeps both global passes, with only its first pass crossing, and so takes 4 parts of 64 KB
-// (version 28), charged as the 2 blocks of 128 KB they were measured as.
+// What the planner is told a spread kernel costs (lowering/lower_plan.cpp; docs/performance.md, ledger "spread
+// tiles and parts"): over 2 blocks 1.2 of a pass more when a pass after the global loads crosses parts (0.4 when only
+// the first does: PlannerCost), over 8 blocks 1.5, and 0.1 for a part that leaves room for one block per
+// multiprocessor. And the 256 KB tile of a 2048-point line (on a profile that does not narrow X runs to keep it in
+// one block, narrow_x_runs.cpp) keeps both global passes, with only its first pass crossing, and so takes 4 parts of
+// 64 KB, charged as the 2 blocks of 128 KB they were measured as.
 TEST(DistributedTile, PlannerChargesSpreadKernelsByTheirParts) {
   const Plan lines = parse_plan("size: [2048, 2048, 2048]\narch: hopper\nplan: \"{Y(1, 2048, 1, 2048, no-tw)} "
                                 "{Z(1, 2048, 1, 2048, no-tw)} {X(1, 2048, 1, 2048, no-tw)}\"\n").plan;
@@ -122,9 +122,8 @@ KernelSpec second_kernel_of_the_512_cubed_split() {
 }
 
 // The part field goes where only the first pass, loading from global memory, crosses parts where there is such a
-// place, before fewer crossings in all (version 23: 512^3's split {X 512, Z 32 at stride 16} {Z 16, Y 512} took 2.04
-// ms with the field on Z's bits, crossed by the first pass alone, against 2.38-2.42 on Y's top bits, crossed by one
-// middle pass).
+// place, before fewer crossings in all (512^3's split {X 512, Z 32 at stride 16} {Z 16, Y 512} ran 15% faster with
+// the field on Z's bits, crossed by the first pass alone, than on Y's top bits, crossed by one middle pass).
 TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossible) {
   const KernelSpec second = second_kernel_of_the_512_cubed_split();
   ASSERT_EQ(second.tile_blocks, 8);
@@ -133,12 +132,12 @@ TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossibl
   ASSERT_GE(passes.size(), 2u);
   EXPECT_TRUE(passes.front().cross);  // the Z pass of radix 16: 8 X x 512 Y below the field's bits
   for (std::size_t p = 1; p < passes.size(); ++p) EXPECT_FALSE(passes[p].cross) << "pass " << p;
-  EXPECT_EQ(second.part_shift, 3 + 9 + 1);  // Z's top 3 bits, above 8 X (64-byte runs since version 28) and 512 Y
+  EXPECT_EQ(second.part_shift, 3 + 9 + 1);  // Z's top 3 bits, above 8 X (64-byte runs) and 512 Y
 }
 
-// Version 28: a tile spread anyway whose first pass alone crosses takes parts of 64 KB, so that two blocks share a
+// A tile spread anyway whose first pass alone crosses takes parts of 64 KB, so that two blocks share a
 // multiprocessor: 256x512x512's {Z 8, Y 512} (512 KB) over 8 blocks, not 4 of 128 KB. Its kernel asks for two blocks
-// in its launch bounds and fits the registers that leaves a thread without spills (since version 32, 256 threads of
+// in its launch bounds and fits the registers that leaves a thread without spills (256 threads of
 // 128 registers for its 512-point Y line in two passes). A tile whose middle pass crosses keeps parts of 128 KB, and
 // so does every tile on a profile of one block a multiprocessor.
 TEST(DistributedTile, TilesSpreadAnywayShareAMultiprocessorWhereOnlyTheFirstPassCrosses) {
@@ -176,10 +175,10 @@ TEST(DistributedTile, TilesSpreadAnywayShareAMultiprocessorWhereOnlyTheFirstPass
   EXPECT_EQ(crossing_later.blocks_per_multiprocessor, 1);
 }
 
-// Version 32 (split_radix.cpp): a spread tile whose blocks share a multiprocessor runs a 512-point Y line in two
+// split_radix.cpp: a spread tile whose blocks share a multiprocessor runs a 512-point Y line in two
 // passes, [16,32] on 256 threads, where the in-register limit would make it [8,8,8] on 512; the part field, and so
 // the one crossing first pass, stay where they were. A 1024-point Y line ([8,8,16]) and a 512-point Z line behind 8 Y
-// measured slower that way and keep their passes and 512 threads.
+// ran slower that way and keep their passes and 512 threads.
 TEST(DistributedTile, SharedSpreadTilesRunA512PointYLineInTwoPasses) {
   const ArchProfile hopper = *find_arch_profile("hopper");
   const KernelSpec y512 = second_kernel_of_the_512_cubed_split();
@@ -212,7 +211,7 @@ TEST(DistributedTile, SharedSpreadTilesRunA512PointYLineInTwoPasses) {
 
 // A spread tile whose first pass loads global memory and stores into the other blocks waits for the cluster (every
 // block started) only after issuing its loads: the arrival comes before the first load, the wait after the last one
-// and before the first store to another block, and no full cluster barrier precedes that store (version 26).
+// and before the first store to another block, and no full cluster barrier precedes that store.
 TEST(DistributedTile, TheFirstPassLoadsWhileTheClusterGathers) {
   const KernelSpec second = second_kernel_of_the_512_cubed_split();
   ASSERT_EQ(second.tile_blocks, 8);
@@ -238,7 +237,7 @@ TEST(DistributedTile, TheFirstPassLoadsWhileTheClusterGathers) {
       << "a cluster wait before the first pass's loads";
 }
 
-// Version 33 (emit_split_stage.cpp): in a spread tile whose crossing first pass ends with a cluster barrier, every
+// emit_split_stage.cpp: in a spread tile whose crossing first pass ends with a cluster barrier, every
 // block's global loads are behind that barrier, so a last pass that reads its own part stores to global memory
 // without another, in blocks of up to 256 threads (measured faster there). A 512-thread block (128x1024x1024's
 // second kernel, measured 3% slower without it) keeps the cluster barrier between its reads and its stores.

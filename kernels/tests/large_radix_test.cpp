@@ -142,7 +142,7 @@ TEST(LargeRadix, TheHopperInRegisterLimitSplitsRadicesAbove16) {
 }
 
 // A tile that holds a Hopper SM alone (128 KB: one block, the whole register file) takes radix-32 passes on 512
-// threads (split_radix.cpp's pass_radix_limit; bench/NOTES.md version 18); tiles that share an SM, tiles spread over
+// threads (split_radix.cpp's pass_radix_limit); tiles that share an SM, tiles spread over
 // a cluster and the paper's profiles keep the in-register limit.
 TEST(LargeRadix, OneBlockHopperTilesTakeRadix32Passes) {
   const ArchProfile hopper = *find_arch_profile("hopper");
@@ -235,7 +235,7 @@ struct HopperCase {
   std::vector<std::string> kernels;
 };
 
-// The 256^3 two-pass plan of DESIGN.md and issue 4, its 128^3 analogue, and the largest radices with the tiles that
+// The 256^3 two-pass plan with an X split, its 128^3 analogue, and the largest radices with the tiles that
 // fit one SM: 512x256x256 (X 4 x 128 over two kernels, Z separately) and a 1024-point Z axis.
 std::vector<HopperCase> hopper_cases() {
   return {{"256, 256, 256", {"X(64, 4, 64, 256, tw), Y(1, 256, 1, 256, no-tw)",

@@ -1,9 +1,9 @@
-// The premises of the emitter's butterfly addressing (emit_parts.hpp: declare_butterfly_word, write_global_store_at;
-// bench/NOTES.md version 30). With an identity or XOR-swizzled layout, the distributed-shared-memory word of tile
-// element base + k*element_step (base with a zero k field, as every butterfly's first element has) is the base's
-// word XOR the word of k*element_step, so the emitter declares the base's word once and takes one XOR per k. The
-// paddings are not linear, and the emitter keeps their full form. And the global offset the last pass stores output
-// k to is output 0's plus a constant per value of the flags, whatever the block.
+// The premises of the emitter's butterfly addressing (emit_parts.hpp: declare_butterfly_word, write_global_store_at).
+// With an identity or XOR-swizzled layout, the distributed-shared-memory word of tile element base + k*element_step
+// (base with a zero k field, as every butterfly's first element has) is the base's word XOR the word of
+// k*element_step, so the emitter declares the base's word once and takes one XOR per k. The paddings are not linear,
+// and the emitter keeps their full form. And the global offset the last pass stores output k to is output 0's plus a
+// constant per value of the flags, whatever the block.
 #include <gtest/gtest.h>
 
 #include <algorithm>

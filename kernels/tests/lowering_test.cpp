@@ -235,7 +235,7 @@ TEST(Lowering, VolumePassesCountTheReorderPassWhereARunTakesIt) {
 
 // The check can fail: half the cluster the two-pass 256^3 plan's last kernel needs stores outside what it loads.
 TEST(Lowering, ClusterStoreCheckCatchesAClusterTooSmall) {
-  // The two-pass 256^3 plan of DESIGN.md: its second kernel stores natural order across a cluster of 4 X tiles.
+  // The two-pass 256^3 plan with an X split: its second kernel stores natural order across a cluster of 4 X tiles.
   const Plan two_pass = parse_plan("size: [256, 256, 256]\narch: hopper\nplan: \"{X(64, 4, 64, 256, tw), "
                                    "Y(1, 256, 1, 256, no-tw)} {X(4, 64, 1, 64, no-tw), Z(1, 256, 1, 256, no-tw)}\"\n")
                             .plan;

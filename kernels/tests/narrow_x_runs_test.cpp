@@ -95,8 +95,8 @@ TEST(NarrowXRuns, NotTakenWhereTheyWouldNotKeepATileInOneBlockOrTheProfileSaysNo
 }
 
 // A tile of 1 MB (8 blocks of 128 KB) narrows to 512 KB and spreads over 8 parts of 64 KB, two blocks a
-// multiprocessor (distribute_tile.cpp): 128x1024x1024's {Z 8, Y 1024} (version 27, crossed in radix 8) and 512^3's
-// {Z 16, Y 512} (version 28, crossed in radix 16). Their accesses are whole 64-byte runs, only the first pass
+// multiprocessor (distribute_tile.cpp): 128x1024x1024's {Z 8, Y 1024} (crossed in radix 8) and 512^3's
+// {Z 16, Y 512} (crossed in radix 16). Their accesses are whole 64-byte runs, only the first pass
 // crosses (the part field on Z's top 3 bits, above 8 X and the Y line), and the same shapes on small volumes,
 // interpreted, are the DFT.
 TEST(NarrowXRuns, TakenWhereTheyHalveATileThatFillsEightBlocks) {

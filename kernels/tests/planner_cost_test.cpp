@@ -1,5 +1,5 @@
 // What the default planner is told a lowered hopper plan costs (passes_on_its_profile, lowering/lower_plan.cpp), and
-// the choices it makes with it that bench/NOTES.md (versions 11 and 12) measured on an H100.
+// the choices it makes with it, which match what the plans measured on an H100 (docs/performance.md, ledger).
 #include <gtest/gtest.h>
 
 #include "fft3d/arch_profile.hpp"
@@ -36,7 +36,7 @@ TEST(PlannerCost, ChargesTheExchangeByWhatItReadsFromOtherBlocks) {
 }
 
 // A 4-tile exchange with several blocks per multiprocessor (64 KB tiles) is overlapped by memory traffic when the
-// volume is over the L2 cache (0.75 * 0.6), not when it stays in L2 between kernels (0.75 * 1.2; version 15).
+// volume is over the L2 cache (0.75 * 0.6), not when it stays in L2 between kernels (0.75 * 1.2).
 TEST(PlannerCost, ChargesAnExchangeInL2LikeOneWithNothingToHideBehind) {
   const auto four_tile_exchange = [](const std::string& ny) {
     return hopper_plan("256, " + ny + ", 128", "{X(64, 4, 64, 256, tw), Y(1, " + ny + ", 1, " + ny + ", no-tw)} "
@@ -68,11 +68,10 @@ TEST(PlannerCost, CountsWholePassesOnTheTeslaAndFermiProfiles) {
   }
 }
 
-// Measured (bench/NOTES.md versions 12, 15 and 17): 256^3 and 512x256x256 in two passes with Y split and stored in
-// the sorted layout, 0.250 and 0.507 ms, against 0.287 and 0.571 for three whole-line passes and 0.313-0.328 and 0.76
-// for the two-pass plans with an exchange across clusters; 512x64x64 likewise, 0.023 against 0.027 for its X split
-// with an exchange across 2 tiles; 1024x1024x16 and 1024x512x64 with Z split, 0.260 and 0.531 against 0.276 for the
-// X split with an exchange over 2 tiles and 0.596 for three passes.
+// The default plans take the forms that measured fastest (docs/performance.md, ledger "sorted layout" and "spread
+// tiles and parts"): two passes stored in the sorted layout with no exchange (Y split for 256^3, 512x256x256 and
+// 512x64x64, Z split for 1024x1024x16 and 1024x512x64) beat three whole-line passes and the two-pass plans with an
+// exchange across a cluster (256^3: 0.250 against 0.287 and 0.313 ms).
 TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
   const ArchProfile hopper = *find_arch_profile("hopper");
   for (const Extents& size : {Extents{256, 256, 256}, Extents{512, 256, 256}, Extents{512, 64, 64},
@@ -84,11 +83,10 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
     EXPECT_TRUE(lowered.sorted_layout_in_place);
     EXPECT_EQ(lowered.kernels[1].tiles_per_cluster(), 1);  // no exchange
   }
-  // Version 17: the Y-split plans whose first kernel is spread over a cluster measured slower than three passes
-  // (1024x256x256: 1.31 against 1.17 ms). Version 22: its Z split with X whole in a one-block first kernel took
-  // 0.92-0.93 ms out of place and, that kernel in clusters of its 16 Z tiles (over the portable 8, opted in), 1.07-1.08
-  // in place: the planner takes it. Its second tile, 512 KB, is spread (over 8 blocks of 64 KB since version 28) and
-  // crosses only in its first pass.
+  // 1024x256x256: a Y split would spread its first kernel over a cluster, slower than three passes; the Z split with
+  // X whole in a one-block first kernel is faster, and in place runs that kernel in clusters of its 16 Z tiles (over
+  // the portable 8, opted in). Its second tile, 512 KB, is spread over 8 blocks of 64 KB and crosses only in its
+  // first pass.
   {
     const Plan plan = default_plan({1024, 256, 256}, "hopper", passes_on_its_profile);
     ASSERT_EQ(plan.kernels.size(), 2u);
@@ -99,9 +97,8 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
     EXPECT_EQ(8 * lowered.kernels[1].tile_elements, 512 << 10);
     EXPECT_EQ(lowered.kernels[1].tile_blocks, 8);
   }
-  // Version 18: a second kernel spread over 4-8 blocks that crosses only in its first pass (the Z splits) measured
-  // 0.86-0.96 of three passes' time (1024x1024x64: 1.015 against 1.176 ms, 256x512x512: 0.953 against 1.143), so
-  // the planner takes two passes there.
+  // A second kernel spread over 4-8 blocks that crosses only in its first pass (the Z splits) takes 0.86-0.96 of
+  // three passes' time, so the planner takes two passes there.
   for (const Extents& size : {Extents{1024, 1024, 64}, Extents{256, 512, 512}}) {
     SCOPED_TRACE(to_string(size));
     const Plan plan = default_plan(size, "hopper", passes_on_its_profile);
@@ -110,13 +107,11 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
     EXPECT_GT(lowered.kernels[1].tile_blocks, 2);
     EXPECT_TRUE(lowered.sorted_layout_in_place);
   }
-  // Version 24: with the part field crossed by the first pass alone, 2^27-point sizes take Z or Y splits whose
-  // second tile spreads over 8 blocks (512^3 2.04 ms against 2.25 for three passes, 1024x512x256 1.89 against 2.31,
-  // 1024x128x1024 1.96 against 2.35); but where a Z split's second tile spreads Y lines over 4 blocks, it beats the Y
-  // split whose second tile spreads Z lines of 512-1024 planes over 8 (512x256x512 0.92 against 1.02 ms, 256x256x1024
-  // 0.97 against 0.99). (Since version 28 the 1 MB tiles of Y lines take 64-byte X runs, narrow_x_runs.cpp, and every
-  // such tile is cut into 8 parts of 64 KB, distribute_tile.cpp: "over N blocks" below is the 128 KB blocks the tile
-  // of 128-byte runs would fill.)
+  // With the part field crossed by the first pass alone, 2^27-point sizes take Z or Y splits whose second tile
+  // spreads over 8 blocks (512^3: 2.04 ms against 2.25 for three passes); but where a Z split's second tile spreads
+  // Y lines over 4 blocks, it beats the Y split whose second tile spreads Z lines of 512-1024 planes over 8. (The 1 MB
+  // tiles of Y lines take 64-byte X runs, narrow_x_runs.cpp, and every such tile is cut into 8 parts of 64 KB,
+  // distribute_tile.cpp: "over N blocks" here is the 128 KB blocks the tile of 128-byte runs would fill.)
   const auto tile_bytes_at_128_byte_runs = [](const KernelSpec& spec) {
     return 8 * spec.tile_elements * (16 / spec.x_run_elements);
   };
@@ -127,9 +122,8 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
     EXPECT_EQ(tile_bytes_at_128_byte_runs(lowered.kernels[1]), 1 << 20);
     EXPECT_EQ(lowered.kernels[1].tile_blocks, 8);
   }
-  // The same for Y lines behind 8 Z values over 4 blocks against 16 over 8 (512x512x256 0.95 against 1.01 ms,
-  // 1024x512x128 0.93 against 0.97); but not for 4 Z values over 4 blocks against 8 over 8 (1024x1024x64 1.07
-  // against 1.02 ms). Since version 27 the 8 Z values behind the Y line of 1024 take 64-byte X runs, a 512 KB tile
+  // The same for Y lines behind 8 Z values over 4 blocks against 16 over 8; but not for 4 Z values over 4 blocks
+  // against 8 over 8 (1024x1024x64). The 8 Z values behind the Y line of 1024 take 64-byte X runs, a 512 KB tile
   // (narrow_x_runs.cpp).
   for (const Extents& size : {Extents{512, 256, 512}, Extents{256, 256, 1024}, Extents{512, 512, 256},
                               Extents{1024, 512, 128}}) {
@@ -145,10 +139,9 @@ TEST(PlannerCost, DefaultPlansFollowTheMeasuredCosts) {
   EXPECT_EQ(wide.kernels[1].subs.front().radix, 8);  // Z8 x Y1024
 }
 
-// Version 19: a tile of 128-byte runs from 256 or more Z planes of a volume over the L2 cache costs 0.1 more (the
-// Y split's second kernel, 16 X behind whole Z lines); the Z split of the same radices reads whole X rows and Y lines.
-// Measured: 64x512x512's Z split 0.260 ms against 0.303 for the Y split; 256x512x128's Y split (128 Z planes) 0.228
-// against 0.246 for the Z split.
+// A tile of 128-byte runs from 256 or more Z planes of a volume over the L2 cache costs 0.1 more (the Y split's
+// second kernel, 16 X behind whole Z lines); the Z split of the same radices reads whole X rows and Y lines. Why:
+// 64x512x512's Z split ran in 0.260 ms against 0.303 for its Y split, where with 128 Z planes the Y split won.
 TEST(PlannerCost, ChargesZLinesOfShortRunsOverTheL2Cache) {
   const auto split = [](const std::string& size, char axis, char other, int n, int first, int whole) {
     const std::string a(1, axis), o(1, other), second = std::to_string(n / first);
@@ -176,15 +169,15 @@ TEST(PlannerCost, ChargesZLinesOfShortRunsOverTheL2Cache) {
   EXPECT_NEAR(*passes_on_its_profile(three_pass("256")), 3.1, 1e-12);
 }
 
-// Version 17: a kernel of 16 blocks on a GPU of 132 multiprocessors cost 1024x16x16 twice the time (0.0145 against
-// 0.0071 ms with 128 blocks). The charge keeps every kernel of such small volumes' plans at 64 blocks or more;
-// a 64-block kernel is hardly charged (plans with one measured mostly faster than the alternatives).
+// A kernel of 16 blocks on a GPU of 132 multiprocessors doubled 1024x16x16's time against 128 blocks
+// (docs/performance.md, ledger "small-volume grids"). The charge keeps every kernel of such small volumes' plans at
+// 64 blocks or more; a 64-block kernel is hardly charged (plans with one mostly ran faster than the alternatives).
 TEST(PlannerCost, SmallVolumesKeepHalfTheGpuBusy) {
   const ArchProfile hopper = *find_arch_profile("hopper");
   for (const Extents& size : {Extents{1024, 16, 16}, Extents{128, 64, 16}, Extents{16, 1024, 16}}) {
     SCOPED_TRACE(to_string(size));
     const LoweredPlan lowered = lower_plan(default_plan(size, "hopper", passes_on_its_profile), hopper);
-    for (const KernelSpec& spec : lowered.kernels) EXPECT_GE(spec.launch_blocks(), 64);  // old plans: 16
+    for (const KernelSpec& spec : lowered.kernels) EXPECT_GE(spec.launch_blocks(), 64);  // without the charge: 16
   }
 }
 

@@ -64,8 +64,8 @@ TEST(SharedLayoutSearch, PatternReportEqualsTheFullReportOnEveryCandidate) {
   }
 }
 
-// Measured on an H100 (bench/NOTES.md): the default hopper plan of 512x256x256 had an X-only kernel with a
-// 32-value tile (1M blocks). It now takes 64 Y rows: 16 KB.
+// The default hopper plan of 512x256x256 has an X-only kernel whose butterfly groups make a 32-value tile (1M
+// blocks, slow even as a copy: docs/performance.md, ledger "small-volume grids"). It takes 64 Y rows: 16 KB.
 TEST(TileGrowth, TheXOnlyKernelOfTheDefaultHopperPlanTakesYRows) {
   Plan plan;
   plan.size = {512, 256, 256};
@@ -83,7 +83,7 @@ TEST(TileGrowth, TheXOnlyKernelOfTheDefaultHopperPlanTakesYRows) {
   EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
 }
 
-// The default hopper plans of the sizes off the table that the GPU checks run (bench/NOTES.md), with grown tiles:
+// The default hopper plans of the sizes off the table that the GPU checks run, with grown tiles:
 // conflict-free, coalesced, and compiled by NVRTC for sm_90 without spills.
 TEST(TileGrowth, DefaultHopperPlansStayConflictFreeCoalescedAndSpillFree) {
   const ArchProfile hopper = *find_arch_profile("hopper");

@@ -13,7 +13,7 @@ namespace fft3d::validate {
 // How many CUDA devices the runtime sees: 0 without a GPU or a driver. Never throws.
 int gpu_count();
 
-// Device memory owned by a value. Throws OutOfMemory or CudaError (fft3d/cuda_errors.hpp).
+// Device memory owned by a value. Throws OutOfMemory or CudaError (fft3d/errors.hpp).
 class DeviceBuffer {
  public:
   explicit DeviceBuffer(std::size_t bytes);

@@ -20,7 +20,7 @@ constexpr std::uint64_t first_seed = 20261122;
 constexpr int plan_count = 320;
 constexpr double bound = 1e-12;
 
-// FFTW's natural-order result moved to where the plan's DIF stages leave each frequency (DESIGN.md).
+// FFTW's natural-order result moved to where the plan's DIF stages leave each frequency (docs/plan-language.md).
 Values digit_reversed(const Plan& plan, const Values& natural) {
   const Extents& n = plan.size;
   const auto px = digit_reversed_positions(radices_of(plan, Axis::x));

@@ -1,5 +1,5 @@
-// Index maps of the plan language (DESIGN.md): where a stage's butterflies read and write, which twiddle they
-// apply, and where the in-place DIF stages of one axis leave each frequency. Plain integer functions with stated
+// Index maps of the plan language (docs/plan-language.md): where a stage's butterflies read and write, which twiddle
+// they apply, and where the in-place DIF stages of one axis leave each frequency. Plain integer functions with stated
 // contracts, shared by the CPU backend, the CUDA emitter and the checkers; they depend on PlanIR only.
 #pragma once
 

@@ -1,4 +1,4 @@
-// PlanIR: the plan language of DESIGN.md as plain value types.
+// PlanIR: the plan language (docs/plan-language.md) as plain value types.
 //
 // A sub-computation A(count, radix, stride, span, tw) on axis A of length N means: for every line along A, every
 // group g < N/span and offset j < stride, a radix-point DFT over positions g*span + j + k*stride (k < radix),

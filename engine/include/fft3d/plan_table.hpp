@@ -1,6 +1,7 @@
 // Tuning tables: plans/<arch>/<NX>x<NY>x<NZ>.yaml, one plan per size and architecture, for both placements; beside
 // it an optional <NX>x<NY>x<NZ>-in-place.yaml that in-place runs take instead, where the fastest plan differs by
-// placement (bench/NOTES.md version 24: a two-pass split whose sorted stores cost more in place than a third pass).
+// placement (a two-pass split whose sorted stores cost more in place than a third pass; docs/performance.md, ledger
+// "buffer placement").
 #pragma once
 
 #include <optional>

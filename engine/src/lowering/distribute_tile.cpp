@@ -6,16 +6,12 @@
 // parts read and write the other blocks' shared memory (tile::crosses_parts). Bounded by the profile's portable
 // cluster size, counting the tiles a cluster already holds for natural order.
 //
-// Measured (bench/NOTES.md, version 5): spreading 128 KB tiles as two 64 KB parts, for two blocks per SM, made the
-// kernels slower (256^3: 0.337 -> 0.377 ms), and a spread kernel costs 2.1-2.4 times its copy twin; so tiles that
-// fit one block stay whole, and the planner charges a spread kernel two extra passes.
-//
-// Version 28: a tile spread anyway, whose first pass alone crosses, takes parts of half that size (64 KB on hopper,
-// profile field spread_blocks_per_multiprocessor), so that two blocks of different clusters share a multiprocessor
-// and one issues while the other waits at a cluster barrier or on its loads. The 512 KB tiles of the hopper table
-// went from 4 blocks to 8 and their kernels took 4-7% less time (1024x256x256 0.499 -> 0.466 ms); 1 MB tiles over
-// 16 blocks (the non-portable cluster) did not gain (512^3 +-0, 256x512x1024 +2%), so the portable cluster bounds
-// it as before, and narrow_x_runs.cpp halves those tiles instead.
+// Tiles that fit one block stay whole: a spread kernel costs 2.1-2.4 times its copy twin, and the planner charges
+// it two extra passes. A tile spread anyway, whose first pass alone crosses, takes parts of 1 /
+// spread_blocks_per_multiprocessor of that size (64 KB on hopper), so that two blocks of different clusters share a
+// multiprocessor and one issues while the other waits at a cluster barrier or on its loads. The portable cluster size
+// still bounds the blocks; tiles that would need more are halved by narrow_x_runs.cpp instead.
+// Measured: docs/performance.md, ledger "spread tiles and parts".
 #include <algorithm>
 #include <tuple>
 
@@ -33,7 +29,7 @@ namespace {
 
 // What crossing parts costs with the part field at `shift`: the passes that go through distributed shared memory
 // after the first one (first pass loading from global memory only writes the other parts, and remote writes do not
-// wait: bench/NOTES.md version 18), then all of them, then their radices (as larger radices hold more values in
+// wait), then all of them, then their radices (as larger radices hold more values in
 // registers around the remote accesses), and a store that reads other parts (natural order inside the tile). A
 // split last stage stores its outputs to global memory from its last pass (global_passes.cpp), so that pass crosses
 // only by its reads, and no store reads the tile.
@@ -71,8 +67,8 @@ std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
 
 // Spreads the tile over blocks of at most `part_bytes` (within the portable cluster size) and places the part field:
 // any bits above the X runs (each part keeps whole runs along X), where crossing_cost is least; ties go to the
-// highest field. Version 23 (bench/NOTES.md): 512^3's split {X 512, Z 32 at stride 16} {Z 16, Y 512} took 2.04 ms
-// with the field on Z (only the first pass crosses) against 2.38-2.42 on Y (one crossing pass, a middle one).
+// highest field. Why: a field crossed by the first pass alone beat one crossed by a middle pass by 15% (512^3's
+// {Z 16, Y 512} tile; docs/performance.md, ledger "spread tiles and parts").
 // Returns the field's crossing_cost.
 std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfile& profile,
                                                std::int64_t part_bytes) {

@@ -9,7 +9,7 @@
 // - the store: no natural order across a cluster (the exchange and strided forms store from shared memory after
 //   cluster barriers); in a tile spread over a cluster's blocks, a split last stage (see below).
 // Why: the one-block 128 KB tiles of the hopper table spend their time over the copy twin in shared-memory sweeps
-// that no other block overlaps (bench/NOTES.md, versions 5 and 6); spread tiles gain the same (version 9).
+// that no other block overlaps; spread tiles gain the same. Measured: docs/performance.md, ledger "global passes".
 #include "lowering_rules.hpp"
 
 namespace fft3d::tile {

@@ -1,11 +1,12 @@
 // Rule: grow small tiles. A kernel whose butterfly groups make a small tile (an X-only kernel: one 32-value X
 // segment per block; the paper's tesla last kernels: 2 KB) launches millions of tiny blocks, and even a copy with
-// those tiles runs at 23-74% of memcpy on an H100 (bench/NOTES.md). Such a tile is doubled along an axis that has
-// no stage in the kernel (Y first, then Z, then X by whole 128-byte chunks) until it reaches target_elements (16 KB
-// of fp32 complex), half the profile's shared memory (room for the layout's padding), or the axis's length. The
-// grid stays exact (powers of two). The block size does not grow: each thread takes more butterflies and elements
-// (the emitter's loops are thread-strided); a kernel with a split stage keeps at most block_threads.cpp's 16
-// elements per thread of the profile's block size, since its last pass holds them all in registers.
+// those tiles runs at 23-74% of memcpy on an H100 (docs/performance.md, ledger "small-volume grids"). Such a tile is
+// doubled along an axis that has no stage in the kernel (Y first, then Z, then X by whole 128-byte chunks) until it
+// reaches target_elements (16 KB of fp32 complex), half the profile's shared memory (room for the layout's padding),
+// or the axis's length. The grid stays exact (powers of two). The block size does not grow: each thread takes more
+// butterflies and elements (the emitter's loops are thread-strided); a kernel with a split stage keeps at most
+// block_threads.cpp's 16 elements per thread of the profile's block size, since its last pass holds them all in
+// registers.
 #include <algorithm>
 
 #include "lowering_rules.hpp"

@@ -1,9 +1,9 @@
 // KernelSpec: one plan kernel lowered against an architecture profile. Plain value types that the CUDA emitter,
 // the static checkers and `explain` read; nothing here depends on CUDA.
 //
-// Tiles (DESIGN.md, paper §4.3-4.4): for an axis with stages in the kernel, S = the first stage's span and T = the
-// last stage's stride; one block holds the S/T positions {g*S + j + m*T : m < S/T} for one (g, j), i.e. whole
-// butterfly groups of every stage of that axis. Along X the tile is made of aligned 16-element (128-byte) chunks.
+// Tiles (docs/architecture.md, paper §4.3-4.4): for an axis with stages in the kernel, S = the first stage's span
+// and T = the last stage's stride; one block holds the S/T positions {g*S + j + m*T : m < S/T} for one (g, j), i.e.
+// whole butterfly groups of every stage of that axis. Along X the tile is made of aligned 16-element (128-byte) chunks.
 // (A kernel without X stages may narrow them to 8-element, 64-byte runs on hopper: KernelSpec::x_run_elements.)
 // Every extent is a power of two, so a tile element's linear index e = lx + EX*(ly + EY*lz) is a bit field and every
 // index map below is shifts and masks.

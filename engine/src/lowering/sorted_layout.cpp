@@ -11,11 +11,10 @@
 // store. The first kernel walks the sorted axes' tiles first (KernelSpec::grid_order), so those tiles are
 // consecutive blocks, and when they fit one cluster of the profile (up to its opt-in size: 16 on an H100, where a
 // launch of more than the portable 8 asks for it) it runs in such clusters, every block loading before any stores.
-// Otherwise in place keeps the reorder pass. (Version 22: 1024x256x256's 16 Z tiles in clusters of 16 ran in place
-// at 1.07-1.08 ms, against 1.66 with the reorder pass and 1.17 for three whole-line passes.)
-// Why: the two-pass plans that split Y ({X whole, Y part} {Y rest, Z whole}) need no exchange between tiles, and
-// digit-reversed they ran at 1.2-1.35x cuFFT on an H100 where the three-pass table plans ran at 1.06-1.1x
-// (bench/NOTES.md, version 17).
+// Otherwise in place keeps the reorder pass.
+// Why: the two-pass plans that split Y ({X whole, Y part} {Y rest, Z whole}) need no exchange between tiles, but a
+// reorder pass made them slower than three whole-line passes; sorted, they are faster (1024x256x256 in place: 1.07 ms
+// sorted, 1.66 with the reorder pass, 1.17 in three passes). Measured: docs/performance.md, ledger "sorted layout".
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {

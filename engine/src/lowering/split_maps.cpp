@@ -1,6 +1,6 @@
-// The index maps of a split stage's passes (contracts in cuda_tile_maps.hpp). The passes are the DIF stages of an
-// r-point line, so their order and twiddles follow the plan language's own rule (DESIGN.md) on that line, and the
-// group's outputs come out where fft3d::digit_reversed_position puts them; the last pass undoes that in-group.
+// The index maps of a split stage's passes (contracts in tile_maps.hpp). The passes are the DIF stages of an
+// r-point line, so their order and twiddles follow the plan language's own rule (docs/plan-language.md) on that line,
+// and the group's outputs come out where fft3d::digit_reversed_position puts them; the last pass undoes that in-group.
 #include "lowering/tile_maps.hpp"
 #include "fft3d/index_maps.hpp"
 

@@ -14,8 +14,8 @@
 namespace fft3d {
 
 // A radix-r stage in registers holds 2r floats of values, and a twiddled one also the r - 1 twiddles that ptxas
-// loads ahead of their multiplies. Measured on sm_90 (NVRTC ptxas -v): kernels with radix-32 stages 164-168
-// registers (3 blocks of 128 threads per SM, 36-49% of memcpy in bench/NOTES.md), radix 16: 71-92, radix 8: 40-64.
+// loads ahead of their multiplies. Measured on sm_90 (NVRTC ptxas -v): kernels with radix-32 stages take 164-168
+// registers, radix 16: 71-92, radix 8: 40-64 (hence the estimate 5 * radix + 16).
 // The limit keeps a stage within half the per-thread share of the register file at the profile's block size (two
 // blocks per SM), and never above the profile's own per-thread maximum: hopper and tesla 16, fermi 8.
 std::int64_t register_radix_limit(const ArchProfile& profile) {
@@ -47,14 +47,12 @@ std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) 
 // shared memory leaves no room for a second block, so its threads share the whole register file: 16384 elements
 // (128 KB) at 32 values a thread is 512 threads of 128 registers, where ptxas fits radix-32 passes (97-118
 // registers for the hopper table's 512- and 1024-point lines, none spilled). Why: with one block per SM nothing
-// overlaps a tile's shared-memory round trips, and each one beyond the copy's costs 5-10% of the kernel (bench/
-// NOTES.md version 18: four radix-16 passes 1.18x their copy twin, three 1.06x, two radix-32 passes 1.00-1.035x);
-// a 1024-point line takes two passes (32 x 32) instead of three (8 x 8 x 16). Tiles that share an SM keep the
-// in-register limit: they overlap their round trips with the other blocks' memory traffic, and measured slower with
-// radix 32 (256^3's 64 KB first kernel: 0.115 against 0.100 ms at 249 registers), as did a spread tile (128x512x512's
-// second kernel, 0.348 against 0.303 ms, one block a multiprocessor then) and the 16 KB X tiles, whose 2048 elements
-// leave a radix-32 pass 64 of 256 threads (1024^3's X kernel: 7.6 against 6.2 ms). Since version 32 the 512-point Y
-// lines of spread tiles that share an SM take radix 32 after all (widen_shared_spread_passes below).
+// overlaps a tile's shared-memory round trips, and each one beyond the copy's costs 5-10% of the kernel, so a
+// 1024-point line takes two passes (32 x 32) instead of three (8 x 8 x 16). Tiles that share an SM keep the
+// in-register limit: they overlap their round trips with the other blocks' memory traffic, and ran slower with
+// radix 32, as did spread tiles with one block a multiprocessor and the 16 KB X tiles, whose 2048 elements leave a
+// radix-32 pass 64 of 256 threads. The 512-point Y lines of spread tiles that share an SM are the exception
+// (widen_shared_spread_passes below). Measured: docs/performance.md, ledger "split radix".
 std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = register_radix_limit(profile);
   const std::int64_t wide = profile.one_block_tile_radix;
@@ -72,12 +70,10 @@ void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std
 // Rule: a spread tile whose blocks share a multiprocessor (distribute_tile.cpp, 64 KB parts on hopper) takes the
 // one-block radix for a Y stage that the in-register limit cuts into three radix-8 passes: a 512-point Y line runs
 // as [16,32], two passes over the part instead of three, on 256 threads of 32 values (block_threads.cpp) with the
-// 128 registers that two blocks of 256 leave. Measured (bench/NOTES.md version 32): the kernels of 512-point Y lines
-// 0.6-6.9% faster (four table sizes and ten off it, six of those with a 2048- or 4096-point axis), their transforms
-// from 0.1% slower to 2.7% faster, although the copy twins run 2-3% slower on half the threads. Not the others: a
-// 1024-point Y line, [8,8,16] into [32,32], 2.3-3.3% slower (its kernel kept its ratio to the twin), and 512-point Z
-// lines behind 8 Y (1024x64x512, 32x2048x512) 14% slower. The re-split must leave the part field where it was, so
-// that the same first pass alone crosses the parts.
+// 128 registers that two blocks of 256 leave. Why: those kernels ran 0.6-6.9% faster, where a 1024-point Y line
+// ([8,8,16] into [32,32]) and 512-point Z lines ran slower, so only this stage widens (docs/performance.md, ledger
+// "split radix"). Contract: the re-split leaves the part field where it was, so that the same first pass alone
+// crosses the parts; otherwise the spec is kept.
 void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, const ArchProfile& profile) {
   if (spec.blocks_per_multiprocessor < 2) return;
   const std::vector<std::int64_t> three_radix8{8, 8, 8};

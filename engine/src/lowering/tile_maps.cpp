@@ -1,4 +1,4 @@
-// The index maps of a tile kernel (contracts in cuda_tile_maps.hpp).
+// The index maps of a tile kernel (contracts in tile_maps.hpp).
 #include <bit>
 #include <stdexcept>
 
