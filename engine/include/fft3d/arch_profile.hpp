@@ -14,10 +14,10 @@ namespace fft3d {
 // every kernel costs one pass, as in the paper. The shape thresholds say where the charges were measured.
 struct CostModel {
   // Tiles spread over the blocks of a cluster, by how many one-block parts (part_bytes_limit) the tile fills.
-  double spread_crossing = 0;         // over 3 or more parts, a pass after the global loads crosses the parts
-  double spread_first_pass = 0;       // over 3 or more parts, only the first pass (loading) crosses
-  double spread_wide_cluster = 0;     // more over `spread_wide_cluster_parts` parts, tiles of fewer Z values
-  double spread_few_lines = 0;        // more for `few_lines` or fewer Y or Z lines (tiles of 128-byte runs)
+  double spread_crossing = 0;         // over more than 2 parts, a pass after the global loads crosses the parts
+  double spread_first_pass = 0;       // over more than 2 parts, only the first pass (loading) crosses
+  double spread_wide_cluster = 0;     // added to it for 128-byte runs over wide clusters and few Z values (below)
+  double spread_few_lines = 0;        // added to it for 128-byte runs in `few_lines` or fewer Y or Z lines
   double pair_crossing = 0;           // over 2 parts, a pass after the global loads crosses
   double pair_first_pass = 0;         // over 2 parts, only the first pass crosses
   // The natural-order exchange across a cluster of tiles, per share of the tile read from other blocks.
@@ -31,8 +31,8 @@ struct CostModel {
   double deep_z_spread = 0;           // the same tile spread over a cluster
   double sorted_layout = 0;           // a kernel that loads rows in the sorted layout
   double busy_grid_share = 0.5;       // grids of at least this share of the multiprocessors are not charged idle
-  std::int64_t spread_wide_cluster_parts = 4;  // spread_wide_cluster applies over more parts than this
-  std::int64_t spread_wide_cluster_z = 256;    // ... to tiles of fewer Z values than this
+  std::int64_t spread_wide_cluster_parts = 4;  // spread_wide_cluster: over more parts than this,
+  std::int64_t spread_wide_cluster_z = 256;    // and fewer Z values than this
   std::int64_t few_lines = 4;                  // spread_few_lines applies to tiles of at most this many Y or Z lines
   std::int64_t deep_z_planes = 256;            // deep_z applies to tiles of at least this many Z planes
 
