@@ -22,13 +22,7 @@ int stages_needed(std::int64_t n, std::int64_t max_radix) {
 }  // namespace
 
 PlannerLimits planner_limits(const ArchProfile& profile) {
-  // Tesla and Fermi: the paper's register radices (16/32 along Y and Z, 2-8 along X). Hopper: a whole Y or Z line
-  // of up to 1024 points inside one block (16 X by 1024 is 128 KB; DESIGN.md: two passes for 256^3), or of 2048
-  // spread over a 2-block cluster (bench/NOTES.md, version 9: 128x128x2048 in two passes 0.508 ms against 0.818
-  // for four), and X radices as large through shared memory; the caller's lowering says which tiles fit.
-  if (profile.name == "tesla") return {16, 8};
-  if (profile.name == "fermi") return {32, 8};
-  return {2048, 2048};
+  return {profile.planner_max_yz_radix, profile.planner_max_x_radix};
 }
 
 std::vector<std::int64_t> balanced_radices(std::int64_t n, int stages) {

@@ -85,7 +85,7 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
     }
 }
 
-// What the planner is told a spread kernel costs (lowering/lower_plan.cpp; docs/performance.md, ledger "spread
+// What the planner is told a spread kernel costs (lowering/cost_model.cpp; docs/performance.md, ledger "spread
 // tiles and parts"): over 2 blocks 1.2 of a pass more when a pass after the global loads crosses parts (0.4 when only
 // the first does: PlannerCost), over 8 blocks 1.5, and 0.1 for a part that leaves room for one block per
 // multiprocessor. And the 256 KB tile of a 2048-point line (on a profile that does not narrow X runs to keep it in

@@ -144,7 +144,7 @@ TEST(NarrowXRuns, TakenWhereTheyHalveATileThatFillsEightBlocks) {
 // The planner charges a narrowed kernel what a one-block kernel costs (0.1) and 0.1 for its 64-byte runs, where
 // spread over 2 blocks it cost 0.4 more; the Z kernel, still spread (over 4 parts of 64 KB, two blocks a
 // multiprocessor, so no one-block charge), costs 0.4 and 0.2 for its short runs from 2048 Z planes spread over a
-// cluster (lowering/lower_plan.cpp).
+// cluster (lowering/cost_model.cpp).
 TEST(NarrowXRuns, PlannerChargesANarrowedKernelAsOneBlockAndItsRuns) {
   EXPECT_NEAR(*passes_on_its_profile(lines_2048()), 3 + (0.1 + 0.1) + (0.4 + 0.2), 1e-12);
 }

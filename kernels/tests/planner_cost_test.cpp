@@ -1,4 +1,4 @@
-// What the default planner is told a lowered hopper plan costs (passes_on_its_profile, lowering/lower_plan.cpp), and
+// What the default planner is told a lowered hopper plan costs (passes_on_its_profile, lowering/cost_model.cpp), and
 // the choices it makes with it, which match what the plans measured on an H100 (docs/performance.md, ledger).
 #include <gtest/gtest.h>
 

@@ -1,12 +1,43 @@
 // Architecture profiles: the hardware limits a plan's kernels are lowered against (DESIGN.md).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace fft3d {
+
+// What a kernel costs the default planner beyond one pass over memory, in passes, by the features of its lowered
+// tile (lowering/cost_model.cpp applies it; docs/cost-model.md gives the measurements). The charges default to zero:
+// every kernel costs one pass, as in the paper. The shape thresholds say where the charges were measured.
+struct CostModel {
+  // Tiles spread over the blocks of a cluster, by how many one-block parts (part_bytes_limit) the tile fills.
+  double spread_crossing = 0;         // over more than 2 parts, a pass after the global loads crosses the parts
+  double spread_first_pass = 0;       // over more than 2 parts, only the first pass (loading) crosses
+  double spread_wide_cluster = 0;     // added to it for 128-byte runs over wide clusters and few Z values (below)
+  double spread_few_lines = 0;        // added to it for 128-byte runs in `few_lines` or fewer Y or Z lines
+  double pair_crossing = 0;           // over 2 parts, a pass after the global loads crosses
+  double pair_first_pass = 0;         // over 2 parts, only the first pass crosses
+  // The natural-order exchange across a cluster of tiles, per share of the tile read from other blocks.
+  double exchange_overlapped = 0;     // several blocks a multiprocessor, cluster of 2 or volume over L2
+  double exchange_exposed = 0;        // otherwise
+  double one_block_per_multiprocessor = 0;  // a tile that leaves no room for a second block
+  double narrow_x_runs = 0;           // 64-byte X runs (narrow_x_runs.cpp)
+  double narrow_x_runs_spread = 0;    // 64-byte X runs in a spread tile
+  double idle_multiprocessors = 0;    // per missing share of a grid under `busy_grid_share` of the multiprocessors
+  double deep_z = 0;                  // a tile of 128-byte runs from `deep_z_planes` or more Z planes, volume over L2
+  double deep_z_spread = 0;           // the same tile spread over a cluster
+  double sorted_layout = 0;           // a kernel that loads rows in the sorted layout
+  double busy_grid_share = 0.5;       // grids of at least this share of the multiprocessors are not charged idle
+  std::int64_t spread_wide_cluster_parts = 4;  // spread_wide_cluster: over more parts than this,
+  std::int64_t spread_wide_cluster_z = 256;    // and fewer Z values than this
+  std::int64_t few_lines = 4;                  // spread_few_lines applies to tiles of at most this many Y or Z lines
+  std::int64_t deep_z_planes = 256;            // deep_z applies to tiles of at least this many Z planes
+
+  friend bool operator==(const CostModel&, const CostModel&) = default;
+};
 
 struct ArchProfile {
   std::string name;                     // "tesla", "fermi", "hopper"
@@ -31,6 +62,9 @@ struct ArchProfile {
   int spread_blocks_per_multiprocessor = 1;  // blocks of tiles spread over a cluster that share a multiprocessor:
                                              // their parts are 1/this of a one-block tile (Hopper 2:
                                              // lowering/distribute_tile.cpp)
+  std::int64_t planner_max_yz_radix = 16;   // the largest Y or Z radix of one stage the default planner tries
+  std::int64_t planner_max_x_radix = 8;     // the largest X radix of one stage it tries
+  CostModel cost;                           // what the default planner charges a kernel beyond one pass
 
   friend bool operator==(const ArchProfile&, const ArchProfile&) = default;
 };

@@ -1,0 +1,115 @@
+// The default planner's cost model: passes over memory in pass-equivalents, each kernel one pass plus the charges of
+// its profile's CostModel for what its lowered tile does (docs/cost-model.md). The features are read off the
+// KernelSpec; the coefficients are profile data (arch_profile.cpp).
+#include "cost_model.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "lowering/tile_maps.hpp"
+#include "lowering_rules.hpp"
+
+namespace fft3d::lowering {
+namespace {
+
+constexpr std::int64_t segment_elements = 16;  // complex fp32 values in one 128-byte run of global memory
+constexpr std::int64_t element_bytes = 8;      // one complex fp32 value
+constexpr std::int64_t pair = 2;               // a tile spread over two one-block parts
+
+// Whether a pass of a spread tile other than a first pass that loads from global memory reads or writes other
+// blocks' shared memory (tile::pass_crosses_parts). Such a first pass only stores to the other parts, and stores do
+// not wait.
+bool crosses_after_its_global_loads(const KernelSpec& spec) {
+  const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(spec);
+  return std::any_of(passes.begin() + (spec.load_in_first_pass ? 1 : 0), passes.end(),
+                     [](const tile::ButterflyPass& pass) { return pass.cross; });
+}
+
+// The elements of one contiguous run of the tile in global memory: its first X digit where that is contiguous, times
+// the first Y digit where the tile holds whole X rows and that digit is contiguous too.
+std::int64_t contiguous_run_elements(const KernelSpec& spec) {
+  const auto contiguous = [](const AxisTile& axis) {
+    return axis.tile.empty() || axis.tile.front().stride != 1 ? std::int64_t{1} : axis.tile.front().extent;
+  };
+  const AxisTile& x = spec.axes[axis_index(Axis::x)];
+  const std::int64_t run = contiguous(x);
+  return run == x.length ? run * contiguous(spec.axes[axis_index(Axis::y)]) : run;
+}
+
+// A tile spread over more than a pair of parts whose first pass alone crosses: the first-pass charge, and for tiles
+// of 128-byte runs (where it was measured) more for wide clusters without Z lines and for tiles of few lines.
+double spread_first_pass_cost(const KernelSpec& spec, std::int64_t whole_blocks, const CostModel& cost) {
+  const std::int64_t y = spec.axes[axis_index(Axis::y)].extent(), z = spec.axes[axis_index(Axis::z)].extent();
+  double extra = cost.spread_first_pass;
+  if (contiguous_run_elements(spec) > segment_elements) return extra;
+  if (whole_blocks > cost.spread_wide_cluster_parts && z < cost.spread_wide_cluster_z)
+    extra += cost.spread_wide_cluster;
+  if (std::min(y, z) <= cost.few_lines) extra += cost.spread_few_lines;
+  return extra;
+}
+
+// A tile spread over a cluster: crossing passes wait on other blocks' shared memory. The charges go by the one-block
+// parts of part_bytes_limit the tile fills (they were measured on such parts), not by its blocks, which may be
+// smaller parts that share a multiprocessor.
+double spread_cost(const KernelSpec& spec, const ArchProfile& profile) {
+  const CostModel& cost = profile.cost;
+  if (spec.tile_blocks <= 1) return 0.0;
+  const std::int64_t whole_blocks = element_bytes * spec.tile_elements / part_bytes_limit(profile);
+  if (whole_blocks < pair) return 0.0;
+  const bool crosses = crosses_after_its_global_loads(spec);
+  if (whole_blocks == pair) return crosses ? cost.pair_crossing : cost.pair_first_pass;
+  return crosses ? cost.spread_crossing : spread_first_pass_cost(spec, whole_blocks, cost);
+}
+
+// The natural-order exchange across a cluster of tiles reads (C-1)/C of the tile from other blocks; several blocks
+// a multiprocessor hide it behind memory traffic, unless a cluster of 4 or more works on a volume that stays in L2.
+double exchange_cost(const KernelSpec& spec, const ArchProfile& profile, bool one_block_per_multiprocessor,
+                     bool volume_in_l2) {
+  if (!tile::exchanges_across_cluster(spec)) return 0.0;
+  const double remote = 1.0 - 1.0 / static_cast<double>(spec.tiles_per_cluster());
+  const bool overlapped = !one_block_per_multiprocessor && (spec.tiles_per_cluster() == pair || !volume_in_l2);
+  return remote * (overlapped ? profile.cost.exchange_overlapped : profile.cost.exchange_exposed);
+}
+
+}  // namespace
+
+double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) {
+  const CostModel& cost = profile.cost;
+  const bool spread = spec.tile_blocks > 1;
+  const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
+  const bool volume_in_l2 = spec.size.elements() * element_bytes <= profile.l2_cache_bytes;
+  double extra = spread_cost(spec, profile);
+  extra += exchange_cost(spec, profile, one_block_per_multiprocessor, volume_in_l2);
+  if (one_block_per_multiprocessor) extra += cost.one_block_per_multiprocessor;
+  if (spec.x_run_elements < segment_elements) extra += spread ? cost.narrow_x_runs_spread : cost.narrow_x_runs;
+  // A grid too small to fill the GPU leaves multiprocessors idle, charged by the share of the busy grid it lacks.
+  const double blocks = static_cast<double>(spec.launch_blocks());
+  const double busy_grid = profile.multiprocessors * cost.busy_grid_share;
+  if (blocks < busy_grid) extra += cost.idle_multiprocessors * (busy_grid / blocks - 1.0);
+  // 128-byte runs from many Z planes of a volume over L2 open more DRAM pages than Y rows do.
+  if (!volume_in_l2 && contiguous_run_elements(spec) <= segment_elements &&
+      spec.axes[axis_index(Axis::z)].extent() >= cost.deep_z_planes)
+    extra += spread ? cost.deep_z_spread : cost.deep_z;
+  if (tile::loads_sorted(spec)) extra += cost.sorted_layout;
+  return extra;
+}
+
+}  // namespace fft3d::lowering
+
+namespace fft3d {
+
+std::optional<double> passes_on_its_profile(const Plan& plan) {
+  const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
+  if (!profile) return std::nullopt;
+  try {
+    const LoweredPlan lowered = lower_plan(plan, *profile);
+    // The reorder pass counts unless the sorted layout spares it in place too (and so out of place).
+    double passes = static_cast<double>(lowered.kernels.size()) + (lowered.reorders(false) ? 1 : 0);
+    for (const KernelSpec& spec : lowered.kernels) passes += lowering::cost_beyond_one_pass(spec, *profile);
+    return passes;
+  } catch (const LoweringError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace fft3d
