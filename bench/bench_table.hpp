@@ -14,7 +14,7 @@ namespace fft3d::bench {
 struct BenchRow {
   Extents size;
   std::string plan;      // where the plan came from: a table file or "default planner"
-  int passes = 0;        // reads and writes of the volume (CudaEngine::volume_passes: the reorder pass included)
+  int passes = 0;        // reads and writes of the volume (GpuProfiler::volume_passes: the reorder pass included)
   bool checked = false;  // both results within the bound of the fp64 oracle; no figure is written otherwise
   std::string failure;   // why not, when !checked
   double fft3d_l2 = 0, cufft_l2 = 0;

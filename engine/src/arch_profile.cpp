@@ -1,5 +1,7 @@
 #include "fft3d/arch_profile.hpp"
 
+#include "fft3d/errors.hpp"
+
 namespace fft3d {
 namespace {
 
@@ -64,6 +66,17 @@ std::string arch_profile_names() {
   std::string names;
   for (const ArchProfile& p : arch_profiles()) names += (names.empty() ? "" : ", ") + p.name;
   return names;
+}
+
+const ArchProfile& arch_profile_for_device(int compute_capability) {
+  const ArchProfile* newest = nullptr;
+  for (const ArchProfile& p : arch_profiles())
+    if (p.compute_capability <= compute_capability && (!newest || p.compute_capability > newest->compute_capability))
+      newest = &p;
+  if (!newest)
+    throw UsageError("compute capability " + std::to_string(compute_capability) + ": no profile (known: " +
+                     arch_profile_names() + ")");
+  return *newest;
 }
 
 }  // namespace fft3d

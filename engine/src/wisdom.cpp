@@ -52,4 +52,9 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
   return chosen;
 }
 
+SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu) {
+  require_supported(desc, on_gpu);
+  return plan_for_size(desc.extents, arch, desc.placement == Placement::in_place, passes_on_its_profile);
+}
+
 }  // namespace fft3d

@@ -12,7 +12,7 @@
 #include "cpu_loops.hpp"
 #include "cpu_tables.hpp"
 #include "fft3d/checks.hpp"
-#include "fft3d/cpu_backend.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_text.hpp"
 
@@ -71,51 +71,51 @@ double max_abs_difference(const Values& a, const Values& b) {
   return worst;
 }
 
-TEST(CpuBackend, SingleStagePlanEqualsTheDirectDft) {
+TEST(CpuTransform, SingleStagePlanEqualsTheDirectDft) {
   const Plan plan = plan_of("[8, 4, 2]", single_stage_8x4x2);
   const Values in = random_values(plan.size.elements(), 1);
   for (Direction direction : {Direction::forward, Direction::inverse}) {
     Values out(in.size());
-    CpuBackend(plan).execute(in, out, {.direction = direction});
+    CpuTransform(plan).execute(in, out, {.direction = direction});
     EXPECT_LT(max_abs_difference(out, direct_dft(plan.size, in, direction)), 1e-13) << to_string(direction);
   }
 }
 
-TEST(CpuBackend, MultiStagePlanEqualsTheDirectDftInEveryOrderAndScaling) {
+TEST(CpuTransform, MultiStagePlanEqualsTheDirectDftInEveryOrderAndScaling) {
   const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
   const Values in = random_values(plan.size.elements(), 2);
   const Values forward = direct_dft(plan.size, in, Direction::forward);
   Values out(in.size());
-  CpuBackend(plan).execute(in, out, {});
+  CpuTransform(plan).execute(in, out, {});
   EXPECT_LT(max_abs_difference(out, forward), 1e-12);
 
   Values scaled_inverse = direct_dft(plan.size, in, Direction::inverse);
   for (auto& v : scaled_inverse) v /= static_cast<double>(plan.size.elements());
-  CpuBackend(plan).execute(in, out, {.direction = Direction::inverse, .scaling = Scaling::full});
+  CpuTransform(plan).execute(in, out, {.direction = Direction::inverse, .scaling = Scaling::full});
   EXPECT_LT(max_abs_difference(out, scaled_inverse), 1e-14);
 }
 
-TEST(CpuBackend, ImpulseAtTheOriginGivesAllOnes) {
+TEST(CpuTransform, ImpulseAtTheOriginGivesAllOnes) {
   const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
   for (Order order : {Order::natural, Order::digit_reversed}) {
     Values data(static_cast<std::size_t>(plan.size.elements()), 0.0);
     data[0] = 1.0;
-    CpuBackend(plan).execute(std::span(data), {.order = order});
+    CpuTransform(plan).execute(std::span(data), {.order = order});
     for (const auto& v : data) ASSERT_EQ(v, std::complex<double>(1.0, 0.0)) << to_string(order);
   }
 }
 
-TEST(CpuBackend, ConstantInputGivesAnImpulseOfHeightN) {
+TEST(CpuTransform, ConstantInputGivesAnImpulseOfHeightN) {
   const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
   Values data(static_cast<std::size_t>(plan.size.elements()), std::complex<double>(1.0, 0.0));
-  CpuBackend(plan).execute(std::span(data), {});
+  CpuTransform(plan).execute(std::span(data), {});
   EXPECT_NEAR(std::abs(data[0] - std::complex<double>(512.0, 0.0)), 0.0, 1e-12);
   for (std::size_t i = 1; i < data.size(); ++i) ASSERT_LT(std::abs(data[i]), 1e-12) << i;
 }
 
-TEST(CpuBackend, RoundTripWithFullScalingReturnsTheInput) {
+TEST(CpuTransform, RoundTripWithFullScalingReturnsTheInput) {
   const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
-  const CpuBackend backend(plan);
+  const CpuTransform backend(plan);
   const Values in = random_values(plan.size.elements(), 3);
   Values data = in;
   backend.execute(std::span(data), {});
@@ -124,7 +124,7 @@ TEST(CpuBackend, RoundTripWithFullScalingReturnsTheInput) {
 }
 
 // Two decompositions of 64^3, the paper's three-pass style and a two-pass one, compute the same transform.
-TEST(CpuBackend, DifferentDecompositionsAgree) {
+TEST(CpuTransform, DifferentDecompositionsAgree) {
   const Plan three_pass = plan_of("[64, 64, 64]",
                                   "{Y(16, 4, 16, 64, tw)} {X(16, 4, 16, 64, tw), Y(4, 16, 1, 16, no-tw)} "
                                   "{X(16, 4, 4, 16, tw), Z(1, 64, 1, 64, no-tw)} {X(16, 4, 1, 4, no-tw)}");
@@ -133,38 +133,38 @@ TEST(CpuBackend, DifferentDecompositionsAgree) {
                                 "{X(2, 32, 1, 32, no-tw), Z(32, 2, 32, 64, tw), Z(2, 32, 1, 32, no-tw)}");
   const Values in = random_values(three_pass.size.elements(), 4);
   Values a(in.size()), b(in.size());
-  CpuBackend(three_pass).execute(in, a, {});
-  CpuBackend(two_pass).execute(in, b, {});
+  CpuTransform(three_pass).execute(in, a, {});
+  CpuTransform(two_pass).execute(in, b, {});
   EXPECT_LT(max_abs_difference(a, b), 1e-11);  // values reach ~500; this is ~1e-14 relative
 }
 
-TEST(CpuBackend, Fp32AgreesWithFp64) {
+TEST(CpuTransform, Fp32AgreesWithFp64) {
   const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
   const Values in = random_values(plan.size.elements(), 5);
   std::vector<std::complex<float>> in32(in.begin(), in.end()), out32(in.size());
   Values out64(in.size());
-  const CpuBackend backend(plan);
+  const CpuTransform backend(plan);
   backend.execute(in, out64, {});
   backend.execute(in32, out32, {});
   for (std::size_t i = 0; i < in.size(); ++i)
     ASSERT_LT(std::abs(std::complex<double>(out32[i]) - out64[i]), 1e-4) << i;
 }
 
-TEST(CpuBackend, InPlaceOutOfPlaceAndThreadCountsGiveIdenticalValuesAndKeepTheInput) {
+TEST(CpuTransform, InPlaceOutOfPlaceAndThreadCountsGiveIdenticalValuesAndKeepTheInput) {
   const Plan plan = plan_of("[64, 64, 64]",
                             "{X(32, 2, 32, 64, tw), Y(1, 64, 1, 64, no-tw)} "
                             "{X(2, 32, 1, 32, no-tw), Z(32, 2, 32, 64, tw), Z(2, 32, 1, 32, no-tw)}");
   const Values in = random_values(plan.size.elements(), 6);
   const Values kept = in;
   Values out(in.size()), in_place = in;
-  CpuBackend(plan, 1).execute(in, out, {});
-  CpuBackend(plan, 3).execute(std::span(in_place), {});
+  CpuTransform(plan, 1).execute(in, out, {});
+  CpuTransform(plan, 3).execute(std::span(in_place), {});
   EXPECT_EQ(in, kept);
   EXPECT_EQ(out, in_place);
 }
 
-TEST(CpuBackend, RejectsWrongBufferSizesAndIllegalPlans) {
-  const CpuBackend backend(plan_of("[8, 4, 2]", single_stage_8x4x2));
+TEST(CpuTransform, RejectsWrongBufferSizesAndIllegalPlans) {
+  const CpuTransform backend(plan_of("[8, 4, 2]", single_stage_8x4x2));
   Values short_buffer(63), right(64);
   std::vector<std::complex<float>> short_float(65);
   EXPECT_THROW(backend.execute(std::span(short_buffer), {}), UsageError);
@@ -177,7 +177,7 @@ TEST(CpuBackend, RejectsWrongBufferSizesAndIllegalPlans) {
 
   Plan illegal = backend.plan();
   illegal.kernels[0].subs[0].span = 4;
-  EXPECT_THROW(CpuBackend{illegal}, PlanError);
+  EXPECT_THROW(CpuTransform{illegal}, PlanError);
 }
 
 // Every power of two n <= 2^14 and every e < n: within half an ulp (plus the long double reference's own error)

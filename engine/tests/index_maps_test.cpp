@@ -5,7 +5,7 @@
 #include <complex>
 #include <vector>
 
-#include "fft3d/cpu_backend.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "fft3d/index_maps.hpp"
 
 namespace fft3d {
@@ -156,7 +156,7 @@ TEST(DigitReversal, DescribesWhereTheCpuBackendLeavesEachFrequency) {
     for (int log2_length = 1; log2_length <= 8; ++log2_length) {
       for (const auto& radices : power_of_two_splits(log2_length)) {
         SCOPED_TRACE(describe(radices) + " along " + axis_letter(axis));
-        const CpuBackend backend(line_plan(axis, radices), 1);
+        const CpuTransform backend(line_plan(axis, radices), 1);
         const std::int64_t length = length_of(radices);
         std::vector<std::complex<double>> input(static_cast<std::size_t>(length));
         for (std::int64_t i = 0; i < length; ++i) input[static_cast<std::size_t>(i)] = {std::cos(i * 1.7), i * 0.25};

@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "fft3d/cuda_engine.hpp"
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/profiling.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_table.hpp"
@@ -51,12 +52,12 @@ bool oracle_check_fits(const Extents& size) {
 // A volume too large for the oracle (2048^3) is checked in closed form, in place: random plane waves, every
 // element of the spectrum, then the round trip.
 void check_plan_in_closed_form(const NamedPlan& named, std::uint64_t seed) {
-  CudaEngine engine(named.plan, named.name);
+  GpuTransform engine(named.plan, named.name);
   validate::DeviceBuffer data(static_cast<std::size_t>(named.plan.size.elements()) * sizeof(std::complex<float>));
   const validate::ClosedFormResult result = validate::check_in_closed_form(
       validate::random_plane_waves(named.plan.size, 4, seed), data,
-      [&] { engine.execute(data.get(), data.get(), {}); },
-      [&] { engine.execute(data.get(), data.get(), {.direction = Direction::inverse, .scaling = Scaling::full}); });
+      [&] { engine.execute(data.complex32(), data.complex32(), {}); },
+      [&] { engine.execute(data.complex32(), data.complex32(), {.direction = Direction::inverse, .scaling = Scaling::full}); });
   for (const auto& [what, error] : {std::pair{"closed form", result.spectrum}, {"round trip", result.round_trip}}) {
     EXPECT_EQ(error.non_finite, 0) << named.name << " " << what << ": NaN or Inf left";
     EXPECT_LE(error.relative_l2, error_bound) << named.name << " " << what << ": peak " << error.peak_error;
@@ -71,7 +72,7 @@ void check_plan_on_gpu(const NamedPlan& named, std::uint64_t seed) {
     check_plan_in_closed_form(named, seed);
     return;
   }
-  CudaEngine engine(named.plan, named.name);
+  GpuTransform engine(named.plan, named.name);
   const Extents& size = named.plan.size;
   const std::size_t elements = static_cast<std::size_t>(size.elements());
   std::vector<std::complex<double>> exact(elements);
@@ -95,9 +96,9 @@ void check_plan_on_gpu(const NamedPlan& named, std::uint64_t seed) {
         d_out.poison_nan();
         if (in_place) {
           d_out.copy_from(d_in);
-          engine.execute(d_out.get(), d_out.get(), options);
+          engine.execute(d_out.complex32(), d_out.complex32(), options);
         } else {
-          engine.execute(d_in.get(), d_out.get(), options);
+          engine.execute(d_in.complex32(), d_out.complex32(), options);
         }
         d_out.download(got.data());
         const std::string what = named.name + " " + to_string(direction) + " " + to_string(order) +
@@ -124,8 +125,8 @@ void check_plan_on_gpu(const NamedPlan& named, std::uint64_t seed) {
   // The round trip: the forward transform, then the scaled inverse of its output in place, back to the input.
   d_in.upload(input.data());
   d_out.poison_nan();
-  engine.execute(d_in.get(), d_out.get(), {});
-  engine.execute(d_out.get(), d_out.get(), {.direction = Direction::inverse, .scaling = Scaling::full});
+  engine.execute(d_in.complex32(), d_out.complex32(), {});
+  engine.execute(d_out.complex32(), d_out.complex32(), {.direction = Direction::inverse, .scaling = Scaling::full});
   d_out.download(got.data());
   const validate::ErrorReport round_trip = validate::compare(got, exact);
   EXPECT_EQ(round_trip.non_finite, 0) << named.name << " round trip: NaN or Inf left";
@@ -167,16 +168,16 @@ TEST_F(RandomPlansOnGpu, MatchCufftZ2Z) {
   EXPECT_GT(checked, 0);
 }
 
-using EngineForSize = GpuTest;
+using TransformForDescriptor = GpuTest;
 
 // A size instead of a plan: the table's plan where there is one, else the default planner's plan that lowers
 // (sizes off the table, including one whose balanced X split would not fit the profile's shared memory).
-TEST_F(EngineForSize, UsesTheTableOrAPlanThatLowersAndMatchesCufft) {
-  EXPECT_EQ(CudaEngine::for_size({256, 256, 256}, "hopper").plan(),
+TEST_F(TransformForDescriptor, UsesTheTableOrAPlanThatLowersAndMatchesCufft) {
+  EXPECT_EQ(GpuTransform(TransformDesc{.extents = {256, 256, 256}}).plan(),
             load_plan_file(*find_table_plan("hopper", {256, 256, 256})).plan);
   std::uint64_t seed = 500;
   for (const Extents& size : {Extents{1024, 64, 32}, Extents{512, 256, 256}, Extents{32, 512, 16}}) {
-    const Plan plan = CudaEngine::for_size(size, "hopper").plan();
+    const Plan plan = GpuTransform(TransformDesc{.extents = size}).plan();
     check_plan_on_gpu({"default plan " + to_string(size) + " " + to_brace_string(plan.kernels), plan}, seed++);
   }
 }
@@ -189,28 +190,29 @@ TEST_F(DistributedTilesOnGpu, MatchCufftZ2Z) {
   for (const NamedPlan& named : distributed_tile_plans()) check_plan_on_gpu(named, seed++);
 }
 
-using CudaEngineErrors = GpuTest;
+using GpuTransformErrors = GpuTest;
 
-TEST_F(CudaEngineErrors, NullPointersAndOversizedVolumesAreTypedErrors) {
+TEST_F(GpuTransformErrors, NullPointersAndOversizedVolumesAreTypedErrors) {
   const Plan small = gpu_random_plans(1, 16).front().plan;
-  CudaEngine engine(small);
+  GpuTransform engine(small);
   EXPECT_THROW(engine.execute(nullptr, nullptr), UsageError);
   Plan huge = random_plans(1, 2, 4, "hopper").front().plan;
   huge.size = {4096, 4096, 4096};  // 512 GiB of fp32 complex: over any current GPU's memory
-  EXPECT_THROW(CudaEngine{huge}, OutOfMemory);
+  EXPECT_THROW(GpuTransform{huge}, OutOfMemory);
 }
 
 // `fft3d run --per-kernel` runs each kernel alone, the digit-reversal pass too where the transform never runs it (a
 // plan whose sorted layout stores natural order in place and out of place): the pass still gets a workspace.
-TEST_F(CudaEngineErrors, EachKernelRunsAloneIncludingAReorderPassTheTransformNeverRuns) {
+TEST_F(GpuTransformErrors, EachKernelRunsAloneIncludingAReorderPassTheTransformNeverRuns) {
   const Plan plan = load_plan_file(*find_table_plan("hopper", {256, 128, 128})).plan;
-  CudaEngine engine(plan);
-  ASSERT_EQ(engine.kernels().back().spec.role, KernelRole::digit_reversal);
-  ASSERT_FALSE(engine.runs_reorder_pass(Order::natural, true));
-  ASSERT_FALSE(engine.runs_reorder_pass(Order::natural, false));
+  GpuTransform engine(plan);
+  GpuProfiler profiler(engine);
+  ASSERT_TRUE(profiler.kernels().back().reorder_pass);
+  ASSERT_FALSE(profiler.runs_reorder_pass(Order::natural, Placement::out_of_place));
+  ASSERT_FALSE(profiler.runs_reorder_pass(Order::natural, Placement::in_place));
   const std::size_t bytes = static_cast<std::size_t>(plan.size.elements()) * sizeof(std::complex<float>);
   validate::DeviceBuffer in(bytes), out(bytes);
-  for (std::size_t k = 0; k < engine.kernels().size(); ++k) engine.run_kernel(k, in.get(), out.get(), {});
+  for (std::size_t k = 0; k < profiler.kernels().size(); ++k) profiler.run_kernel(k, in.complex32(), out.complex32(), {});
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 

@@ -1,5 +1,5 @@
 // Radices over the in-register limit (TileStage::split_radices): the passes of tile::split_passes, run on the CPU,
-// equal the plan's own semantics (fft3d::CpuBackend) for every power-of-two radix 2..4096 and several
+// equal the plan's own semantics (fft3d::CpuTransform) for every power-of-two radix 2..4096 and several
 // factorisations; the Hopper two-pass plans lower, are conflict-free and coalesced, and compile without spills.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <random>
 
 #include "fft3d/arch_profile.hpp"
-#include "fft3d/cpu_backend.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "cuda/cuda_compiler.hpp"
 #include "lowering/tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
@@ -157,7 +157,7 @@ TEST(LargeRadix, OneBlockHopperTilesTakeRadix32Passes) {
   for (Complex& v : input) v = {uniform(rng), uniform(rng)};
   for (Order order : {Order::natural, Order::digit_reversed}) {
     std::vector<Complex> expected = input, data = input;
-    CpuBackend(line, 1).execute(std::span<Complex>(expected), {.order = order});
+    CpuTransform(line, 1).execute(std::span<Complex>(expected), {.order = order});
     run_kernel(spec, data, order == Order::natural);
     EXPECT_LT(relative_l2(data, expected), 1e-12) << to_string(order);
   }
@@ -187,7 +187,7 @@ TEST(LargeRadix, SplitPassesEqualThePlanSemanticsForEveryRadixUpTo4096) {
       const KernelSpec lowered = lower_plan(plan, hopper).kernels.at(0);
       std::vector<Complex> input(plan.size.elements());
       for (Complex& v : input) v = {uniform(rng), uniform(rng)};
-      const CpuBackend cpu(plan, 1);
+      const CpuTransform cpu(plan, 1);
       for (const std::vector<std::int64_t>& radices : factorisations(r)) {
         KernelSpec spec = lowered;
         for (TileStage& stage : spec.stages)
@@ -222,7 +222,7 @@ TEST(LargeRadix, RandomPlansWithSplitStagesEqualTheCpuBackend) {
       std::vector<Complex> input(named.plan.size.elements());
       for (Complex& v : input) v = {uniform(rng), uniform(rng)};
       std::vector<Complex> expected = input, data = input;
-      CpuBackend(named.plan, 1).execute(std::span<Complex>(expected), {.order = Order::digit_reversed});
+      CpuTransform(named.plan, 1).execute(std::span<Complex>(expected), {.order = Order::digit_reversed});
       for (const KernelSpec& spec : lowered.kernels) run_kernel(spec, data, false);
       EXPECT_LT(relative_l2(data, expected), 1e-12);
     }

@@ -217,7 +217,7 @@ TEST(Lowering, ClusterReversalsStoreWithinTheirCluster) {
 }
 
 // What `fft3d run` and `fft3d bench` count as passes over the volume: the tile kernels, the reorder pass where natural
-// order takes it, and in place the copy back from its workspace (CudaEngine::execute).
+// order takes it, and in place the copy back from its workspace (GpuTransform::execute).
 TEST(Lowering, VolumePassesCountTheReorderPassWhereARunTakesIt) {
   const auto lowered_table_plan = [](const std::string& arch, const Extents& size) {
     return lower_plan(load_plan_file(find_table_plan(arch, size).value()).plan, *find_arch_profile(arch));

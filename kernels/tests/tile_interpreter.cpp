@@ -92,7 +92,7 @@ void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const Tra
                bool out_of_place) {
   const bool inverse = options.direction == Direction::inverse;
   const bool natural = options.order == Order::natural;
-  const bool sorted = natural && lowered.sorted(out_of_place);  // as CudaEngine sets the flags
+  const bool sorted = natural && lowered.sorted(out_of_place);  // as GpuTransform sets the flags
   const std::vector<Complex> input = out_of_place ? data : std::vector<Complex>{};
   if (out_of_place)  // `out` starts as anything but the input
     std::fill(data.begin(), data.end(), Complex(std::nan(""), std::nan("")));

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <span>
 
-#include "fft3d/cpu_backend.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "validate/oracle.hpp"
 
@@ -12,7 +12,7 @@ namespace fft3d::cli {
 namespace {
 
 template <typename Real>
-std::vector<double> run_cpu(const CpuBackend& cpu, const Volume& in, Volume& out, const RunSettings& settings) {
+std::vector<double> run_cpu(const CpuTransform& cpu, const Volume& in, Volume& out, const RunSettings& settings) {
   using Complex = std::complex<Real>;
   std::vector<Complex> input(in.begin(), in.end());
   std::vector<Complex> output(out.begin(), out.end());  // poisoned like `out`
@@ -34,7 +34,7 @@ std::vector<double> run_cpu(const CpuBackend& cpu, const Volume& in, Volume& out
 Backend cpu_backend(const Plan& plan) {
   Backend backend{"cpu", true, "", 1e-12, validate::fp32_error_bound, {}, validate::fftw_reference, {}, {}};
   backend.run = [plan](const Volume& in, Volume& out, const RunSettings& settings) {
-    const CpuBackend cpu(plan, settings.threads);
+    const CpuTransform cpu(plan, settings.threads);
     return settings.precision == Precision::fp64 ? run_cpu<double>(cpu, in, out, settings)
                                                  : run_cpu<float>(cpu, in, out, settings);
   };

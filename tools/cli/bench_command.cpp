@@ -11,7 +11,8 @@
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
 #include "bench/bench_table.hpp"
-#include "fft3d/cuda_engine.hpp"
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/profiling.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/index_maps.hpp"
 #include "validate/cuda/forward_check.hpp"
@@ -54,12 +55,12 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
   std::string how;
   const Plan plan = plan_from(std::nullopt, to_string(size), arch, how).plan;
   row.plan = how;
-  CudaEngine engine(plan, how);
+  GpuTransform engine(plan, how);
   // Out of place, as the runs below.
-  row.passes = static_cast<int>(engine.volume_passes(order, true));
+  row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(order, Placement::out_of_place));
   validate::ForwardCheck checked(size, seed);
-  void* const in = checked.input();
-  void* const out = checked.output();
+  DeviceComplex32* const in = checked.input();
+  DeviceComplex32* const out = checked.output();
   const TransformOptions options{Direction::forward, order, Scaling::none};
   bench::CufftC2C cufft(size);
   const validate::ErrorReport ours = checked.check([&] { engine.execute(in, out, options); },
@@ -75,8 +76,8 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
     return row;
   }
   std::vector<bench::Timing> ours_by_pair, theirs_by_pair;
-  const auto time_pair = [&](const void* pair_in, void* pair_out) {
-    ours_by_pair.push_back(bench::time_on_gpu([&](void* s) { engine.execute(pair_in, pair_out, options, s); }, 3,
+  const auto time_pair = [&](const DeviceComplex32* pair_in, DeviceComplex32* pair_out) {
+    ours_by_pair.push_back(bench::time_on_gpu([&](void* s) { engine.execute(pair_in, pair_out, options, static_cast<Stream>(s)); }, 3,
                                               repeats, nullptr, {}, bench::batched_sample_ms));
     theirs_by_pair.push_back(bench::time_on_gpu(
         [&](void* s) { cufft.execute(pair_in, pair_out, Direction::forward, s); }, 3, repeats, nullptr, {},
@@ -97,7 +98,7 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
     validate::DeviceBuffer& pair_in = more_pairs[more_pairs.size() - 2];
     validate::DeviceBuffer& pair_out = more_pairs.back();
     const validate::ErrorReport again = checked.check(
-        pair_out, [&] { engine.execute(pair_in.get(), pair_out.get(), options); },
+        pair_out, [&] { engine.execute(pair_in.complex32(), pair_out.complex32(), options); },
         order == Order::digit_reversed ? &plan : nullptr);
     if (!again.passes(error_bound)) {
       std::ostringstream why;
@@ -106,7 +107,7 @@ bench::BenchRow measure(const Extents& size, const std::string& arch, Order orde
       row.failure = why.str();
       return row;
     }
-    time_pair(pair_in.get(), pair_out.get());
+    time_pair(pair_in.complex32(), pair_out.complex32());
   }
   row.clocks = driver.current_clocks();
   more_pairs.clear();  // before the memcpy's two buffers

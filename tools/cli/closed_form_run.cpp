@@ -13,7 +13,8 @@
 #include "closed_form_run.hpp"
 #include "cuda_report.hpp"
 #include "report_lines.hpp"
-#include "fft3d/cuda_engine.hpp"
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/profiling.hpp"
 #include "fft3d/errors.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/cuda/closed_form_check.hpp"
@@ -34,7 +35,7 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
   // The ceiling first, on buffers of at most 2 GiB, while the volume does not yet hold the device's memory.
   const std::int64_t memcpy_bytes = std::min<std::int64_t>(static_cast<std::int64_t>(bytes), std::int64_t{2} << 30);
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(memcpy_bytes);
-  CudaEngine engine(plan, how);
+  GpuTransform engine(plan, how);
   if (engine.workspace_bytes() > 0)
     throw OutOfMemory("plan " + how + " reaches natural order through a digit-reversal workspace of " +
                       std::to_string(engine.workspace_bytes()) + " B beside the volume; the closed-form check runs "
@@ -50,8 +51,8 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
   const TransformOptions forward{Direction::forward, Order::natural, Scaling::none};
   const TransformOptions inverse{Direction::inverse, Order::natural, Scaling::full};
   const validate::ClosedFormResult checked = validate::check_in_closed_form(
-      waves, data, [&] { engine.execute(data.get(), data.get(), forward); },
-      [&] { engine.execute(data.get(), data.get(), inverse); });
+      waves, data, [&] { engine.execute(data.complex32(), data.complex32(), forward); },
+      [&] { engine.execute(data.complex32(), data.complex32(), inverse); });
   const validate::ErrorReport& error = checked.spectrum;
   const validate::ErrorReport& round_trip = checked.round_trip;
   print_error("error     ", error, size, settings.bound);
@@ -62,11 +63,11 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
     return exit_failed;
   }
 
-  auto undo = [&](void* stream) { engine.execute(data.get(), data.get(), inverse, stream); };
+  auto undo = [&](void* stream) { engine.execute(data.complex32(), data.complex32(), inverse, static_cast<Stream>(stream)); };
   const bench::Timing ours = bench::time_on_gpu(
-      [&](void* stream) { engine.execute(data.get(), data.get(), forward, stream); }, 1, settings.repeats, nullptr,
+      [&](void* stream) { engine.execute(data.complex32(), data.complex32(), forward, static_cast<Stream>(stream)); }, 1, settings.repeats, nullptr,
       undo);
-  print_timing(plan, sizeof(Complex32), engine.volume_passes(Order::natural, false), ours.median_ms / 1e3,
+  print_timing(plan, sizeof(Complex32), GpuProfiler(engine).volume_passes(Order::natural, Placement::in_place), ours.median_ms / 1e3,
                ours.min_ms / 1e3, ours.max_ms / 1e3, settings.repeats);
   const double one_pass_ms = 2.0 * static_cast<double>(bytes) / (memcpy_gbs * 1e6);
   std::cout << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write, measured on "
@@ -83,8 +84,8 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
   } catch (const std::exception& e) {  // e.g. its work area does not fit beside the volume
     std::cout << "cuFFT     not run: " << e.what() << "\n";
   }
-  if (settings.per_kernel) report_kernels(engine, data.get(), data.get(), forward, one_pass_ms, std::cout);
-  std::cout << "setup     " << engine.setup_ms() << " ms to a ready plan, after " << context_ms
+  if (settings.per_kernel) report_kernels(engine, data.complex32(), data.complex32(), forward, one_pass_ms, std::cout);
+  std::cout << "setup     " << GpuProfiler(engine).setup_times().total_ms << " ms to a ready plan, after " << context_ms
             << " ms of CUDA context creation\n";
   return exit_ok;
 }

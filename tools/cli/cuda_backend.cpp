@@ -7,7 +7,8 @@
 #include "backends.hpp"
 #include "cuda_report.hpp"
 #include "bench/gpu_timing.hpp"
-#include "fft3d/cuda_engine.hpp"
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/profiling.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
@@ -21,7 +22,7 @@ constexpr int warmup_runs = 3;
 
 // What the runs share: the engine (compiled once) and the device buffers.
 struct CudaSession {
-  std::unique_ptr<CudaEngine> engine;
+  std::unique_ptr<GpuTransform> engine;
   double context_ms = 0;  // CUDA context creation, paid once per process before the plan's setup
   double setup_ms = 0;
   int cold_kernels = 0;  // compiled by NVRTC in this process, not loaded from the disk cache
@@ -40,13 +41,13 @@ void ensure_buffers(CudaSession& session, const Plan& plan) {
 
 std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out, const RunSettings& settings) {
   if (settings.precision != Precision::fp32) throw UsageError("the cuda backend runs fp32 (--precision fp32)");
-  CudaEngine& engine = *session.engine;
+  GpuTransform& engine = *session.engine;
   ensure_buffers(session, engine.plan());
   std::vector<Complex32> host(in.begin(), in.end());
   session.input->upload(host.data());
   session.output->poison_nan();
-  void* source = session.input->get();
-  void* target = session.output->get();
+  DeviceComplex32* source = session.input->complex32();
+  DeviceComplex32* target = session.output->complex32();
 
   // The checked run, first and cold.
   if (settings.in_place) session.output->copy_from(*session.input);
@@ -66,7 +67,9 @@ std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out
   if (settings.in_place)
     restore = [&](void* stream) { session.output->copy_from(*session.input, stream); };
   const bench::Timing timing = bench::time_on_gpu(
-      [&](void* stream) { engine.execute(settings.in_place ? target : source, target, settings.options, stream); },
+      [&](void* stream) {
+        engine.execute(settings.in_place ? target : source, target, settings.options, static_cast<Stream>(stream));
+      },
       warmup_runs, settings.repeats, nullptr, restore, settings.in_place ? 0.0 : bench::batched_sample_ms);
   session.timed[settings.options.direction] = timing;
   std::vector<double> seconds;
@@ -75,12 +78,13 @@ std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out
 }
 
 void report_cuda_extras(CudaSession& session, const RunSettings& settings, double median_seconds, std::ostream& out) {
-  CudaEngine& engine = *session.engine;
+  GpuTransform& engine = *session.engine;
+  GpuProfiler profiler(engine);
   const Plan& plan = engine.plan();
   const double bytes = static_cast<double>(volume_bytes(plan));
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(bytes));
-  void* source = session.input->get();
-  void* target = session.output->get();
+  DeviceComplex32* source = session.input->complex32();
+  DeviceComplex32* target = session.output->complex32();
   bench::CufftC2C cufft(plan.size);
   void* const cufft_input = settings.in_place ? target : source;
   const bench::Timing theirs = bench::time_on_gpu(
@@ -94,9 +98,9 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
       << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
       << theirs.median_ms / (median_seconds * 1e3) << "\n"
       << "setup     " << session.setup_ms << " ms to a ready plan (" << session.cold_kernels << " of "
-      << engine.kernels().size() << " kernels compiled by NVRTC, the rest from the disk cache; lowering "
-      << engine.setup_times().lowering_ms << ", kernels " << engine.setup_times().kernels_ms << ", module loads "
-      << engine.setup_times().loading_ms << "), after " << session.context_ms << " ms of CUDA context creation\n"
+      << profiler.kernels().size() << " kernels compiled by NVRTC, the rest from the disk cache; lowering "
+      << profiler.setup_times().lowering_ms << ", kernels " << profiler.setup_times().kernels_ms << ", module loads "
+      << profiler.setup_times().loading_ms << "), after " << session.context_ms << " ms of CUDA context creation\n"
       << "timing    a sample is " << ours.batch << " back-to-back fft3d transforms, " << theirs.batch
       << " cuFFT ones (each sample at least " << bench::batched_sample_ms << " ms; single runs in place); the host "
       << "issues one in " << ours.enqueue_ms * 1e3 << " us (fft3d), " << theirs.enqueue_ms * 1e3 << " us (cuFFT)\n";
@@ -105,24 +109,26 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
 
 }  // namespace
 
-void report_kernels(CudaEngine& engine, void* source, void* target, const TransformOptions& options,
+void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target, const TransformOptions& options,
                     double one_pass_ms, std::ostream& out) {
   const double bytes = static_cast<double>(engine.plan().size.elements()) * sizeof(Complex32);
-  for (std::size_t k = 0; k < engine.kernels().size(); ++k) {
-    const CudaKernelInfo& info = engine.kernels()[k];
-    if (info.spec.role == KernelRole::digit_reversal && !engine.runs_reorder_pass(options.order, source != target)) {
+  GpuProfiler profiler(engine);
+  const Placement placement = source == target ? Placement::in_place : Placement::out_of_place;
+  for (std::size_t k = 0; k < profiler.kernels().size(); ++k) {
+    const GpuKernelInfo& info = profiler.kernels()[k];
+    if (info.reorder_pass && !profiler.runs_reorder_pass(options.order, placement)) {
       out << "kernel " << k + 1 << "  digit-reversal pass: not run by this transform\n";
       continue;
     }
     const bench::Timing kernel = bench::time_on_gpu(
-        [&](void* stream) { engine.run_kernel(k, source, target, options, stream); }, warmup_runs, 10, nullptr, {},
+        [&](void* stream) { profiler.run_kernel(k, source, target, options, static_cast<Stream>(stream)); }, warmup_runs, 10, nullptr, {},
         bench::batched_sample_ms);
     out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << 2.0 * bytes / (kernel.median_ms * 1e6)
         << " GB/s (" << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
-        << info.compile.registers << " registers";
-    if (info.spec.role == KernelRole::tile) {
+        << info.registers << " registers";
+    if (!info.reorder_pass) {
       const bench::Timing twin = bench::time_on_gpu(
-          [&](void* stream) { engine.run_copy_twin(k, source, target, stream); }, warmup_runs, 10, nullptr, {},
+          [&](void* stream) { profiler.run_copy_twin(k, source, target, static_cast<Stream>(stream)); }, warmup_runs, 10, nullptr, {},
           bench::batched_sample_ms);
       out << std::setprecision(3) << "; copy twin " << twin.median_ms << " ms, kernel/twin "
           << kernel.median_ms / twin.median_ms;
@@ -139,9 +145,10 @@ Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
   }
   auto session = std::make_shared<CudaSession>();
   session->context_ms = bench::create_cuda_context_ms();
-  session->engine = std::make_unique<CudaEngine>(plan, plan_name);
-  session->setup_ms = session->engine->setup_ms();
-  for (const CudaKernelInfo& info : session->engine->kernels()) session->cold_kernels += info.compile.from_cache ? 0 : 1;
+  session->engine = std::make_unique<GpuTransform>(plan, plan_name);
+  GpuProfiler profiler(*session->engine);
+  session->setup_ms = profiler.setup_times().total_ms;
+  for (const GpuKernelInfo& info : profiler.kernels()) session->cold_kernels += info.from_cache ? 0 : 1;
   backend.available = true;
   backend.run = [session](const Volume& in, Volume& out, const RunSettings& settings) {
     return run_cuda(*session, in, out, settings);
@@ -150,7 +157,7 @@ Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
     report_cuda_extras(*session, settings, median_seconds, out);
   };
   backend.volume_passes = [session](const RunSettings& settings) {
-    return session->engine->volume_passes(settings.options.order, !settings.in_place);
+    return GpuProfiler(*session->engine).volume_passes(settings.options.order, settings.in_place ? Placement::in_place : Placement::out_of_place);
   };
   return backend;
 }

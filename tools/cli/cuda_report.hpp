@@ -3,7 +3,7 @@
 
 #include <ostream>
 
-#include "fft3d/cuda_engine.hpp"
+#include "fft3d/gpu_transform.hpp"
 #include "fft3d/transform.hpp"
 
 namespace fft3d::cli {
@@ -11,7 +11,7 @@ namespace fft3d::cli {
 // Each kernel of `engine` timed alone on `source` -> `target` (in place when equal): milliseconds, GB/s and the
 // share of one memcpy pass (`one_pass_ms`), registers, and its copy twin's time. Kernels run on whatever the
 // buffers hold: the figures are timings, not results.
-void report_kernels(CudaEngine& engine, void* source, void* target, const TransformOptions& options,
+void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target, const TransformOptions& options,
                     double one_pass_ms, std::ostream& out);
 
 }  // namespace fft3d::cli

@@ -12,7 +12,7 @@
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
 #include "bench/gpu_timing.hpp"
-#include "fft3d/cuda_engine.hpp"
+#include "fft3d/gpu_transform.hpp"
 #include "validate/cuda/forward_check.hpp"
 #endif
 
@@ -35,15 +35,15 @@ struct Measured {
 std::vector<Measured> measure_candidates(const Extents& size, const std::vector<RankedPlan>& candidates,
                                          bool in_place) {
   validate::ForwardCheck checked(size, 1);
-  void* const in = checked.input();
-  void* const out = checked.output();
+  DeviceComplex32* const in = checked.input();
+  DeviceComplex32* const out = checked.output();
   const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
   std::function<void(void*)> restore_input;
   if (in_place) restore_input = [&](void* stream) { checked.copy_input_to_output(stream); };
-  void* const source = in_place ? out : in;
+  DeviceComplex32* const source = in_place ? out : in;
   std::vector<Measured> measured;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    CudaEngine engine(candidates[i].plan, "candidate " + std::to_string(i + 1));
+    GpuTransform engine(candidates[i].plan, "candidate " + std::to_string(i + 1));
     const validate::ErrorReport error = checked.check([&] {
       if (in_place) checked.copy_input_to_output();
       engine.execute(source, out, options);
@@ -55,7 +55,7 @@ std::vector<Measured> measure_candidates(const Extents& size, const std::vector<
       throw std::runtime_error(why.str());
     }
     const bench::Timing timing =
-        bench::time_on_gpu([&](void* s) { engine.execute(source, out, options, s); }, 3, 20, nullptr, restore_input,
+        bench::time_on_gpu([&](void* s) { engine.execute(source, out, options, static_cast<Stream>(s)); }, 3, 20, nullptr, restore_input,
                            in_place ? 0.0 : bench::batched_sample_ms);
     measured.push_back({candidates[i], timing.median_ms});
     std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << candidates[i].passes

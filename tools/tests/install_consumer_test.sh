@@ -7,6 +7,22 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 test -x "$work/prefix/bin/fft3d" && test -f "$work/prefix/include/fft3d/plan_ir.hpp"
 test -f "$work/prefix/share/fft3d/plans/tesla/128x128x128.yaml"
+# Only the public API is installed: the umbrella header and what it includes, nothing of the layers below.
+test -f "$work/prefix/include/fft3d/fft3d.hpp"
+for internal in kernel_spec.hpp tile_maps.hpp cuda_tile_maps.hpp cuda_check.hpp cuda_compiler.hpp cuda_source.hpp \
+                parallel_for.hpp cache_files.hpp; do
+  if find "$work/prefix/include" -name "$internal" | grep -q .; then
+    echo "install_consumer_test: internal header $internal was installed" >&2
+    exit 1
+  fi
+done
+for header in "$work/prefix/include/fft3d/"*.hpp; do
+  name=$(basename "$header")
+  grep -q "\"fft3d/$name\"" "$work/prefix/include/fft3d/fft3d.hpp" || [ "$name" = fft3d.hpp ] || {
+    echo "install_consumer_test: $name is installed but not in the umbrella header" >&2
+    exit 1
+  }
+done
 cmake -S "$source/tools/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer"

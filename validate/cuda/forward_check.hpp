@@ -18,8 +18,8 @@ namespace fft3d::validate {
 class ForwardCheck {
  public:
   ForwardCheck(const Extents& size, std::uint64_t seed);
-  void* input() const { return in_.get(); }
-  void* output() const { return out_.get(); }
+  std::complex<float>* input() const { return in_.complex32(); }
+  std::complex<float>* output() const { return out_.complex32(); }
   // Copies the input into the output buffer (asynchronously on `stream`): what a run in place transforms there.
   void copy_input_to_output(void* stream = nullptr) { out_.copy_from(in_, stream); }
   // Poisons the output with NaN, runs `transform` (which writes output()), and compares the output with the

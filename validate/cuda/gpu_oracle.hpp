@@ -24,6 +24,7 @@ class DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   void* get() const { return data_; }
+  std::complex<float>* complex32() const { return static_cast<std::complex<float>*>(data_); }  // fp32 complex data
   std::size_t bytes() const { return bytes_; }
   void upload(const void* host);
   void download(void* host) const;

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <numbers>
 
-#include "fft3d/cpu_backend.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "fft3d/plan_text.hpp"
 #include "validate/oracle.hpp"
 #include "validate/random_plans.hpp"
@@ -52,7 +52,7 @@ Case case_of(int property, int i) {
 Values transform(const Case& c, const Values& in) {
   Values out(in.size());
   poison(out);
-  CpuBackend(c.plan).execute(in, out, {.direction = c.direction});
+  CpuTransform(c.plan).execute(in, out, {.direction = c.direction});
   return out;
 }
 
@@ -123,7 +123,7 @@ TEST(CpuBackendProperties, ACircularShiftMultipliesByAPhaseRamp) {
 TEST(CpuBackendProperties, ForwardThenScaledInverseReturnsTheInput) {
   for (int i = 0; i < plans_per_property; ++i) {
     const Case c = case_of(4, i);
-    const CpuBackend backend(c.plan);
+    const CpuTransform backend(c.plan);
     Values x(static_cast<std::size_t>(c.plan.size.elements())), spectrum(x.size()), back(x.size());
     fill_random(x, c.seed);
     poison(spectrum);
@@ -150,7 +150,7 @@ kernels:
   Values in(static_cast<std::size_t>(plan.size.elements())), ref(in.size());
   fill_random(in, 64);
   const std::vector<std::complex<float>> in32(in.begin(), in.end());
-  const CpuBackend backend(plan);
+  const CpuTransform backend(plan);
   for (Direction direction : {Direction::forward, Direction::inverse}) {
     std::vector<std::complex<float>> out32(in.size());
     poison(out32);

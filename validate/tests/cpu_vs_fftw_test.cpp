@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "fft3d/checks.hpp"
-#include "fft3d/cpu_backend.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "fft3d/index_maps.hpp"
 #include "fft3d/planner.hpp"
 #include "validate/oracle.hpp"
@@ -45,7 +45,7 @@ std::string describe(const Variant& v) {
          (v.in_place ? ", in place" : ", out of place");
 }
 
-Values run(const CpuBackend& backend, const Values& in, const Variant& variant) {
+Values run(const CpuTransform& backend, const Values& in, const Variant& variant) {
   Values out(in.size());
   if (variant.in_place) {
     out = in;
@@ -66,7 +66,7 @@ TEST(CpuBackendAgainstFftw, RandomLegalPlansInEveryVariant) {
     std::mt19937_64 random(seed);
     const Plan plan = random_legal_plan(random);
     ASSERT_TRUE(check_plan(plan).empty()) << "seed " << seed << "\n" << to_yaml(plan);
-    const CpuBackend backend(plan);
+    const CpuTransform backend(plan);
     Values in(static_cast<std::size_t>(plan.size.elements()));
     fill_random(in, seed);
     const Values kept = in;
@@ -134,7 +134,7 @@ TEST(CpuBackendAgainstFftw, DigitReversedOutputOfEveryRadixSplitIsFftwPermuted) 
         fill_random(in, static_cast<std::uint64_t>(length));
         fftw_reference(plan.size, in, natural, Direction::forward);
         poison(out);
-        CpuBackend(plan).execute(in, out, {.order = Order::digit_reversed});
+        CpuTransform(plan).execute(in, out, {.order = Order::digit_reversed});
         const ErrorReport report = compare(out, digit_reversed(plan, natural));
         ASSERT_TRUE(report.passes(bound)) << report.relative_l2 << "\n" << to_yaml(plan);
       }

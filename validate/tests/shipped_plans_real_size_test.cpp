@@ -10,7 +10,7 @@
 #include <filesystem>
 
 
-#include "fft3d/cpu_backend.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "fft3d/plan_text.hpp"
 #include "validate/oracle.hpp"
 
@@ -56,7 +56,7 @@ TEST_P(ShippedPlan, MatchesFftwAtItsRealSizeAndRoundTrips) {
                  << "reference; this machine has " << static_cast<double>(host_memory_bytes()) / 1e9
                  << " GB: not checked on the CPU here (the GPU tests check it: against cuFFT Z2Z, or in closed form "
                  << "where no oracle fits)";
-  const CpuBackend backend(plan);
+  const CpuTransform backend(plan);
   Values in(static_cast<std::size_t>(plan.size.elements())), out(in.size()), ref(in.size());
   fill_random(in, stable_hash(plan));
   poison(out);

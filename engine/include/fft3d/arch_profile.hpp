@@ -71,6 +71,9 @@ struct ArchProfile {
 
 const std::vector<ArchProfile>& arch_profiles();
 std::optional<ArchProfile> find_arch_profile(std::string_view name);
+// The profile a device of compute capability `compute_capability` (major * 10 + minor) runs descriptors on: the
+// newest profile whose capability it has (an sm_90 device: hopper). Throws UsageError below every profile's.
+const ArchProfile& arch_profile_for_device(int compute_capability);
 std::string arch_profile_names();  // "tesla, fermi, hopper"
 
 }  // namespace fft3d

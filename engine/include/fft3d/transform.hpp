@@ -1,7 +1,11 @@
-// What a transform is asked to do, shared by every backend.
+// What a transform is asked to do, shared by every backend: the descriptor a transform is built from, and the
+// options of one execution.
 #pragma once
 
+#include <cstdint>
 #include <string>
+
+#include "fft3d/plan_ir.hpp"
 
 namespace fft3d {
 
@@ -21,9 +25,33 @@ struct TransformOptions {
   Scaling scaling = Scaling::none;
 };
 
+// Complex to complex. Real to complex and complex to real are named for the descriptor's sake and not offered yet.
+enum class TransformKind { c2c, r2c, c2r };
+enum class Placement { out_of_place, in_place };
+
+// What to transform, as cufftPlanMany's shape or heFFTe's boxes say it: the extents, the kind, the precision of the
+// device data, the batch and the placement. Direction and scaling come at execution (TransformOptions). Fields that
+// the library does not offer yet (require_supported says which) are refused with UsageError, never ignored.
+struct TransformDesc {
+  Extents extents;                                 // NX, NY, NZ; X contiguous
+  TransformKind kind = TransformKind::c2c;
+  Precision precision = Precision::fp32;           // of the data a GPU transform reads and writes
+  std::int64_t batch = 1;                          // volumes one after another
+  std::int64_t batch_stride = 0;                   // elements from one volume's start to the next; 0: the volume
+  Placement placement = Placement::out_of_place;
+
+  friend bool operator==(const TransformDesc&, const TransformDesc&) = default;
+};
+
+// Throws UsageError naming the field when `desc` asks for what this build does not offer: a kind other than c2c,
+// a batch other than 1 (or a batch stride), an empty or overflowing extent, or, on the GPU (`on_gpu`), fp64.
+void require_supported(const TransformDesc& desc, bool on_gpu);
+
 std::string to_string(Direction direction);
 std::string to_string(Order order);
 std::string to_string(Scaling scaling);
 std::string to_string(Precision precision);
+std::string to_string(TransformKind kind);
+std::string to_string(Placement placement);
 
 }  // namespace fft3d

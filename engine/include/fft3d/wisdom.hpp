@@ -9,6 +9,7 @@
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
 
 namespace fft3d {
 
@@ -22,7 +23,7 @@ std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extent
 // its path.
 std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text);
 
-// The plan a size takes (`run --size`, `bench`, CudaEngine::for_size): the wisdom for the profile, size and placement
+// The plan a size takes (`run --size`, `bench`, GpuTransform for a descriptor): the wisdom for the profile, size and placement
 // if there is one, else the profile's table plan for the placement (find_table_plan), else the default planner's,
 // ranked by `passes`. `source` says which: "<file> (wisdom: measured on this machine[, in place])", "<file> (the
 // <arch> table)", "the default planner for <arch>".
@@ -31,5 +32,9 @@ struct SizedPlan {
   std::string source;
 };
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes);
+
+// The plan a transform built from `desc` runs on profile `arch`: require_supported(desc, on_gpu), then
+// plan_for_size for its extents and placement, ranked by passes_on_its_profile.
+SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu);
 
 }  // namespace fft3d

@@ -171,7 +171,7 @@ struct LoweredPlan {
   bool reorders(bool out_of_place) const { return reorder && !sorted(out_of_place); }
   std::int64_t workspace_bytes(bool out_of_place = false) const;
   // Reads and writes of the whole volume a run makes: one per tile kernel, one for the reorder pass where natural
-  // order takes it, and in place one more for copying the workspace back (CudaEngine::execute).
+  // order takes it, and in place one more for copying the workspace back (GpuTransform::execute).
   std::int64_t volume_passes(bool natural_order, bool out_of_place) const {
     const bool reordering = natural_order && reorders(out_of_place);
     return static_cast<std::int64_t>(kernels.size()) + (reordering ? (out_of_place ? 1 : 2) : 0);

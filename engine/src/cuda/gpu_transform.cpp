@@ -1,6 +1,6 @@
 // The executor: compiled kernels launched in plan order with their bindings (the first reads `in`, the rest run in
 // place on `out`), then the digit-reversal pass through the workspace when natural order needs it.
-#include "fft3d/cuda_engine.hpp"
+#include "fft3d/gpu_transform.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,11 +9,14 @@
 #include <map>
 
 #include "cuda/cuda_check.hpp"
-#include "fft3d/arch_profile.hpp"
+#include "cuda/cuda_compiler.hpp"
 #include "emit/cuda_source.hpp"
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/profiling.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/wisdom.hpp"
+#include "lowering/kernel_spec.hpp"
 
 namespace fft3d {
 namespace {
@@ -138,25 +141,28 @@ struct CopyTwin {
   LoadedKernel loaded;
 };
 
-struct CudaEngine::Impl {
+struct GpuTransform::Impl {
   Plan plan;
+  std::string plan_source;
   LoweredPlan lowered;
-  std::vector<CudaKernelInfo> infos;
-  std::vector<LoadedKernel> loaded;
+  std::vector<KernelSpec> specs;       // the plan's kernels, then the reorder pass if the lowering has one
+  std::vector<LoadedKernel> loaded;    // one per spec
+  std::vector<GpuKernelInfo> infos;    // one per spec
   int arch = 0;
-  double setup_ms = 0;
-  CudaSetupTimes setup;
-  void* workspace = nullptr;
-  std::map<std::size_t, CopyTwin> copy_twins;  // built on first use (benchmarks only)
+  GpuSetupTimes setup;
+  void* own_workspace = nullptr;       // allocated at the first run that needs it, unless the caller gave one
+  void* caller_workspace = nullptr;
+  std::int64_t caller_workspace_bytes = 0;
+  std::map<std::size_t, CopyTwin> copy_twins;  // built on first use (profiling only)
 
   ~Impl() {
-    if (workspace) cudaFree(workspace);
+    if (own_workspace) cudaFree(own_workspace);
     for (LoadedKernel& k : loaded) cudaLibraryUnload(k.library);
     for (auto& [index, twin] : copy_twins) cudaLibraryUnload(twin.loaded.library);
   }
 
   void launch(std::size_t index, const void* in, void* out, float scale, int flags, cudaStream_t stream) const {
-    launch_spec(infos[index].spec, loaded[index], in, out, scale, flags, stream, arch);
+    launch_spec(specs[index], loaded[index], in, out, scale, flags, stream, arch);
   }
 
   // Flags and scale of tile kernel `index` in a run with `options`, out of place or not.
@@ -173,17 +179,45 @@ struct CudaEngine::Impl {
     return {scaled ? static_cast<float>(1.0 / static_cast<double>(plan.size.elements())) : 1.0f, flags};
   }
 
-  // The digit-reversal pass's target, as large as the volume it reverses: also where a transform never runs the
-  // pass (its sorted layout gives natural order) and run_kernel runs it alone.
+  // The digit-reversal pass's target, as large as the volume it reverses: the caller's workspace where it gave one
+  // large enough, else the transform's own.
   void* workspace_for_reorder() {
-    if (!workspace)
-      cuda::check(cudaMalloc(&workspace, static_cast<std::size_t>(lowered.reorder->size.elements()) * 8),
-                  "cudaMalloc(workspace)");
-    return workspace;
+    const std::int64_t bytes = lowered.reorder->size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32));
+    if (caller_workspace) {
+      if (caller_workspace_bytes < bytes)
+        throw UsageError("GpuTransform: the caller's workspace holds " + std::to_string(caller_workspace_bytes) +
+                         " B; this run needs " + std::to_string(bytes) + " B (workspace_bytes)");
+      return caller_workspace;
+    }
+    if (!own_workspace) cuda::check(cudaMalloc(&own_workspace, static_cast<std::size_t>(bytes)), "cudaMalloc(workspace)");
+    return own_workspace;
+  }
+
+  bool runs_reorder_pass(Order order, bool out_of_place) const {
+    return order == Order::natural && lowered.reorders(out_of_place);
+  }
+
+  // Launches only spec `index` as an in-place or out-of-place run without a caller's workspace would.
+  void run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
+    if (index == lowered.kernels.size()) {  // the digit-reversal pass, out of place into the workspace
+      launch(index, out, workspace_for_reorder(), 1.0f, 0, s);
+      return;
+    }
+    const auto [scale, flags] = bindings(index, options, in != out);
+    launch(index, index == 0 ? in : out, out, scale, flags, s);
   }
 };
 
-CudaEngine::CudaEngine(const Plan& plan, std::string plan_name) : impl_(std::make_unique<Impl>()) {
+namespace {
+
+GpuKernelInfo kernel_info(const KernelSpec& spec, const CompileReport& report) {
+  return {spec.entry_name(), spec.role == KernelRole::digit_reversal, report.registers, report.from_cache,
+          spec.launch_blocks(), spec.threads, spec.shared_bytes};
+}
+
+}  // namespace
+
+GpuTransform::GpuTransform(const Plan& plan, std::string plan_name) : impl_(std::make_unique<Impl>()) {
   const auto start = std::chrono::steady_clock::now();
   const auto ms_since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -191,65 +225,71 @@ CudaEngine::CudaEngine(const Plan& plan, std::string plan_name) : impl_(std::mak
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
   if (!profile) throw UsageError("unknown arch profile '" + plan.arch + "' (known: " + arch_profile_names() + ")");
   impl_->plan = plan;
+  impl_->plan_source = plan_name;
   impl_->arch = current_arch();  // GpuUnavailable first: nothing below is useful without a device
   require_fits_device(plan);     // before lowering, so an oversized volume is OutOfMemory whatever its plan
   impl_->lowered = lower_plan(plan, *profile, plan_name);
   impl_->setup.lowering_ms = ms_since(start);
-  std::vector<KernelSpec> specs = impl_->lowered.kernels;
-  if (impl_->lowered.reorder) specs.push_back(*impl_->lowered.reorder);
+  impl_->specs = impl_->lowered.kernels;
+  if (impl_->lowered.reorder) impl_->specs.push_back(*impl_->lowered.reorder);
   // NVRTC runs are independent: compile every kernel at once, then load in order (a cold plan costs its slowest
   // kernel's compile rather than the sum).
   const auto compile_start = std::chrono::steady_clock::now();
   std::vector<std::future<CompiledKernel>> compiling;
-  for (const KernelSpec& spec : specs)
+  for (const KernelSpec& spec : impl_->specs)
     compiling.push_back(std::async(std::launch::async, [&spec, arch = impl_->arch] { return compile_kernel(spec, arch); }));
   std::vector<CompiledKernel> compiled;
   for (std::future<CompiledKernel>& kernel : compiling) compiled.push_back(kernel.get());
   impl_->setup.kernels_ms = ms_since(compile_start);
   const auto load_start = std::chrono::steady_clock::now();
-  for (std::size_t k = 0; k < specs.size(); ++k) {
-    impl_->loaded.push_back(load(compiled[k], specs[k]));
-    impl_->infos.push_back({specs[k], std::move(compiled[k].report)});
+  for (std::size_t k = 0; k < impl_->specs.size(); ++k) {
+    impl_->loaded.push_back(load(compiled[k], impl_->specs[k]));
+    impl_->infos.push_back(kernel_info(impl_->specs[k], compiled[k].report));
   }
   impl_->setup.loading_ms = ms_since(load_start);
   if (impl_->lowered.sorted_layout_in_place &&
       !holds_a_sorted_store_cluster(impl_->lowered.kernels.front(), impl_->loaded.front()))
     impl_->lowered.sorted_layout_in_place = false;
-  impl_->setup_ms = ms_since(start);
+  impl_->setup.total_ms = ms_since(start);
 }
 
-CudaEngine::~CudaEngine() = default;
-CudaEngine CudaEngine::from_file(const std::string& path) { return CudaEngine(load_plan_file(path).plan, path); }
+GpuTransform::GpuTransform(const TransformDesc& desc)
+    : GpuTransform([&desc] {
+        const ArchProfile& profile = arch_profile_for_device(current_arch());
+        SizedPlan chosen = plan_for_descriptor(desc, profile.name, true);
+        return std::pair{std::move(chosen.parsed.plan), std::move(chosen.source)};
+      }()) {}
 
-CudaEngine CudaEngine::for_size(const Extents& size, const std::string& arch, bool in_place) {
-  const SizedPlan chosen = plan_for_size(size, arch, in_place, passes_on_its_profile);
-  return CudaEngine(chosen.parsed.plan, chosen.source);
-}
+GpuTransform::GpuTransform(std::pair<Plan, std::string> plan) : GpuTransform(plan.first, std::move(plan.second)) {}
 
-CudaEngine::CudaEngine(CudaEngine&&) noexcept = default;
-CudaEngine& CudaEngine::operator=(CudaEngine&&) noexcept = default;
+GpuTransform::~GpuTransform() = default;
+GpuTransform GpuTransform::from_file(const std::string& path) { return GpuTransform(load_plan_file(path).plan, path); }
 
-void CudaEngine::execute(const void* in, void* out, const TransformOptions& options, void* stream) {
-  if (!in || !out) throw UsageError("CudaEngine::execute: null device pointer (in or out)");
+GpuTransform::GpuTransform(GpuTransform&&) noexcept = default;
+GpuTransform& GpuTransform::operator=(GpuTransform&&) noexcept = default;
+
+void GpuTransform::execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options,
+                           Stream stream) {
+  if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
   const auto s = static_cast<cudaStream_t>(stream);
-  const std::size_t bytes = static_cast<std::size_t>(impl_->plan.size.elements()) * 8;
+  const auto bytes = static_cast<std::size_t>(impl_->plan.size.elements()) * sizeof(DeviceComplex32);
   if (impl_->lowered.kernels.empty()) {  // a 1x1x1 volume: the transform is the identity
     if (in != out) cuda::check(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
     return;
   }
   const std::size_t reorder = impl_->lowered.kernels.size();  // index of the digit-reversal pass
-  const bool reordering = runs_reorder_pass(options.order, in != out);
+  const bool reordering = impl_->runs_reorder_pass(options.order, in != out);
   if (reordering && in != out) {
     // Out of place: the tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
     void* workspace = impl_->workspace_for_reorder();
     for (std::size_t k = 0; k < reorder; ++k) {
       const auto [scale, flags] = impl_->bindings(k, options, true);
-      impl_->launch(k, k == 0 ? in : workspace, workspace, scale, flags, s);
+      impl_->launch(k, k == 0 ? static_cast<const void*>(in) : workspace, workspace, scale, flags, s);
     }
     impl_->launch(reorder, workspace, out, 1.0f, 0, s);
     return;
   }
-  for (std::size_t k = 0; k < reorder; ++k) run_kernel(k, in, out, options, stream);
+  for (std::size_t k = 0; k < reorder; ++k) impl_->run_kernel(k, in, out, options, s);
   if (reordering) {  // in place: reorder into the workspace, then copy back
     void* workspace = impl_->workspace_for_reorder();
     impl_->launch(reorder, out, workspace, 1.0f, 0, s);
@@ -257,58 +297,65 @@ void CudaEngine::execute(const void* in, void* out, const TransformOptions& opti
   }
 }
 
-void CudaEngine::run_copy_twin(std::size_t index, const void* in, void* out, void* stream) {
-  if (!in || !out) throw UsageError("CudaEngine::run_copy_twin: null device pointer (in or out)");
-  if (index >= impl_->lowered.kernels.size())
-    throw UsageError("CudaEngine::run_copy_twin: no tile kernel " + std::to_string(index));
-  auto twin = impl_->copy_twins.find(index);
-  if (twin == impl_->copy_twins.end()) {
-    KernelSpec spec = impl_->lowered.kernels[index];
+void GpuTransform::forward(const DeviceComplex32* in, DeviceComplex32* out, Stream stream) {
+  execute(in, out, {}, stream);
+}
+
+void GpuTransform::inverse(const DeviceComplex32* in, DeviceComplex32* out, Scaling scaling, Stream stream) {
+  execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
+}
+
+std::int64_t GpuTransform::workspace_bytes(Order order, Placement placement) const {
+  return order == Order::natural ? impl_->lowered.workspace_bytes(placement == Placement::out_of_place) : 0;
+}
+
+void GpuTransform::set_workspace(void* device_memory, std::int64_t bytes) {
+  if (!device_memory || bytes < 0) throw UsageError("GpuTransform::set_workspace: null pointer or negative size");
+  impl_->caller_workspace = device_memory;
+  impl_->caller_workspace_bytes = bytes;
+}
+
+const Plan& GpuTransform::plan() const { return impl_->plan; }
+const std::string& GpuTransform::plan_source() const { return impl_->plan_source; }
+int GpuTransform::device_arch() const { return impl_->arch; }
+
+GpuProfiler::GpuProfiler(GpuTransform& transform) : transform_(&transform) {}
+
+const std::vector<GpuKernelInfo>& GpuProfiler::kernels() const { return transform_->impl_->infos; }
+const GpuSetupTimes& GpuProfiler::setup_times() const { return transform_->impl_->setup; }
+
+bool GpuProfiler::runs_reorder_pass(Order order, Placement placement) const {
+  return transform_->impl_->runs_reorder_pass(order, placement == Placement::out_of_place);
+}
+
+std::int64_t GpuProfiler::volume_passes(Order order, Placement placement) const {
+  return transform_->impl_->lowered.volume_passes(order == Order::natural, placement == Placement::out_of_place);
+}
+
+void GpuProfiler::run_kernel(std::size_t index, const DeviceComplex32* in, DeviceComplex32* out,
+                             const TransformOptions& options, Stream stream) {
+  GpuTransform::Impl& impl = *transform_->impl_;
+  if (!in || !out) throw UsageError("GpuProfiler::run_kernel: null device pointer (in or out)");
+  if (index >= impl.specs.size()) throw UsageError("GpuProfiler::run_kernel: no kernel " + std::to_string(index));
+  impl.run_kernel(index, in, out, options, static_cast<cudaStream_t>(stream));
+}
+
+void GpuProfiler::run_copy_twin(std::size_t index, const DeviceComplex32* in, DeviceComplex32* out, Stream stream) {
+  GpuTransform::Impl& impl = *transform_->impl_;
+  if (!in || !out) throw UsageError("GpuProfiler::run_copy_twin: null device pointer (in or out)");
+  if (index >= impl.lowered.kernels.size())
+    throw UsageError("GpuProfiler::run_copy_twin: no tile kernel " + std::to_string(index));
+  auto twin = impl.copy_twins.find(index);
+  if (twin == impl.copy_twins.end()) {
+    KernelSpec spec = impl.lowered.kernels[index];
     spec.stages.clear();  // same tile, layout, loads and stores; no arithmetic
     spec.load_in_first_pass = spec.store_in_last_pass = false;  // without passes, the load and store phases copy
     spec.nominal_flops = 0;
     spec.plan_name += " (copy twin)";
-    const CompiledKernel compiled = compile_kernel(spec, impl_->arch);
-    twin = impl_->copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec)}).first;
+    const CompiledKernel compiled = compile_kernel(spec, impl.arch);
+    twin = impl.copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec)}).first;
   }
-  launch_spec(twin->second.spec, twin->second.loaded, in, out, 1.0f, 0, static_cast<cudaStream_t>(stream),
-              impl_->arch);
-}
-
-void CudaEngine::run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options,
-                            void* stream) {
-  if (!in || !out) throw UsageError("CudaEngine::run_kernel: null device pointer (in or out)");
-  if (index >= impl_->infos.size()) throw UsageError("CudaEngine::run_kernel: no kernel " + std::to_string(index));
-  const auto s = static_cast<cudaStream_t>(stream);
-  if (index == impl_->lowered.kernels.size()) {  // the digit-reversal pass, out of place into the workspace
-    impl_->launch(index, out, impl_->workspace_for_reorder(), 1.0f, 0, s);
-    return;
-  }
-  const auto [scale, flags] = impl_->bindings(index, options, in != out);
-  impl_->launch(index, index == 0 ? in : out, out, scale, flags, s);
-}
-
-void CudaEngine::forward(const void* in, void* out, void* stream) { execute(in, out, {}, stream); }
-
-void CudaEngine::inverse(const void* in, void* out, Scaling scaling, void* stream) {
-  execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
-}
-
-std::int64_t CudaEngine::workspace_bytes(Order order, bool out_of_place) const {
-  return order == Order::natural ? impl_->lowered.workspace_bytes(out_of_place) : 0;
-}
-
-const std::vector<CudaKernelInfo>& CudaEngine::kernels() const { return impl_->infos; }
-const Plan& CudaEngine::plan() const { return impl_->plan; }
-int CudaEngine::arch() const { return impl_->arch; }
-double CudaEngine::setup_ms() const { return impl_->setup_ms; }
-const CudaSetupTimes& CudaEngine::setup_times() const { return impl_->setup; }
-bool CudaEngine::runs_reorder_pass(Order order, bool out_of_place) const {
-  return order == Order::natural && impl_->lowered.reorders(out_of_place);
-}
-
-std::int64_t CudaEngine::volume_passes(Order order, bool out_of_place) const {
-  return impl_->lowered.volume_passes(order == Order::natural, out_of_place);
+  launch_spec(twin->second.spec, twin->second.loaded, in, out, 1.0f, 0, static_cast<cudaStream_t>(stream), impl.arch);
 }
 
 }  // namespace fft3d

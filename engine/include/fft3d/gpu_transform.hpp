@@ -1,0 +1,75 @@
+// The GPU transform: a plan lowered to kernels, each compiled by NVRTC for the current device (through the disk
+// cache), run on the caller's stream. CUDA's headers stay out of this one: a stream is a cudaStream_t by its
+// runtime name, CUstream_st*.
+//
+//   fft3d::GpuTransform fft({.extents = {256, 256, 256}});
+//   fft.forward(d_in, d_out, stream);                  // std::complex<float>* device pointers
+//   fft.inverse(d_out, d_out, fft3d::Scaling::full, stream);
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/plan_ir.hpp"
+#include "fft3d/transform.hpp"
+
+struct CUstream_st;
+
+namespace fft3d {
+
+using Stream = CUstream_st*;  // a cudaStream_t; nullptr: the default stream
+using DeviceComplex32 = std::complex<float>;  // layout-compatible with cufftComplex and float2
+
+class GpuProfiler;
+
+class GpuTransform {
+ public:
+  // For a descriptor, on the profile of the current device's architecture (arch_profile_for_device): the plan
+  // remembered as wisdom on this machine, else the profile's table plan, else the default planner's.
+  // Throws UsageError (a descriptor not offered yet, a size no plan covers), GpuUnavailable, OutOfMemory,
+  // CompileError, CudaError.
+  explicit GpuTransform(const TransformDesc& desc);
+  // For a plan, lowered on its own profile (plan.arch) and compiled for the current device. Throws as above, and
+  // PlanError, LoweringError.
+  explicit GpuTransform(const Plan& plan, std::string plan_name = "<plan>");
+  // From a plan file (located errors as PlanError).
+  static GpuTransform from_file(const std::string& path);
+  ~GpuTransform();
+  GpuTransform(GpuTransform&&) noexcept;
+  GpuTransform& operator=(GpuTransform&&) noexcept;
+  GpuTransform(const GpuTransform&) = delete;
+  GpuTransform& operator=(const GpuTransform&) = delete;
+
+  // `in` and `out`: device pointers to plan().size.elements() values, natural order in. in == out: in place. Out of
+  // place, `in` is never written. Asynchronous on `stream`. Throws UsageError (a null pointer, a caller's workspace
+  // too small for this run), CudaError (a failed launch).
+  void execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options = {},
+               Stream stream = nullptr);
+  void forward(const DeviceComplex32* in, DeviceComplex32* out, Stream stream = nullptr);
+  // Inverse with 1/N scaling (Scaling::full) unless told otherwise.
+  void inverse(const DeviceComplex32* in, DeviceComplex32* out, Scaling scaling = Scaling::full,
+               Stream stream = nullptr);
+
+  // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for
+  // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass.
+  std::int64_t workspace_bytes(Order order = Order::natural, Placement placement = Placement::out_of_place) const;
+  // Runs use `device_memory` (at least the workspace_bytes of each run they make, kept alive by the caller while
+  // they run) instead of allocating a workspace of their own at the first run that needs one.
+  void set_workspace(void* device_memory, std::int64_t bytes);
+
+  const Plan& plan() const;
+  const std::string& plan_source() const;  // the plan's file, or how it was chosen for the descriptor
+  int device_arch() const;                 // the current device's compute capability, e.g. 90
+
+ private:
+  friend class GpuProfiler;
+  explicit GpuTransform(std::pair<Plan, std::string> plan);  // the descriptor's plan and how it was chosen
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fft3d
