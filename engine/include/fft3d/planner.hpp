@@ -34,6 +34,10 @@ std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vec
 // caller that does passes this.
 using PlanPasses = std::function<std::optional<double>(const Plan&)>;
 
+// The most candidates one search weighs (checks and passes): far more than any size within max_elements needs to
+// find its best, and a bound on the time of any search.
+inline constexpr int max_planner_candidates = 2048;
+
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
 // profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
 // one with the fewest passes by `passes` (one per kernel, without it), ties broken by the largest radices. Throws
