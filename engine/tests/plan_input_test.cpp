@@ -47,8 +47,8 @@ TEST(PlanInput, ADuplicateKeyIsAnErrorAtTheSecond) {
 
 TEST(PlanInput, AFieldErrorPointsAtTheFieldNotTheSpaceBeforeIt) {
   const std::string errors = errors_of("size: [8, 1, 1]\narch: tesla\nkernels:\n  - \"X(1,   zero, 1, 8, no-tw)\"\n");
-  // `  - "X(1,   zero`: the field starts at column 14.
-  EXPECT_NE(errors.find("4:14: 'X(1,   zero, 1, 8, no-tw)': radix 'zero'"), std::string::npos) << errors;
+  // `  - "X(1,   zero`: the field starts at column 13, after the three spaces.
+  EXPECT_NE(errors.find("4:13: 'X(1,   zero, 1, 8, no-tw)': radix 'zero'"), std::string::npos) << errors;
 }
 
 TEST(PlanInput, AFolderIsNamedAsAFolder) {

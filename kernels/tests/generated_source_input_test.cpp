@@ -10,7 +10,7 @@
 #include "fft3d/kernel_spec.hpp"
 #include "test_plans.hpp"
 
-namespace fft3d {
+namespace fft3d::testing {
 namespace {
 
 KernelSpec first_kernel(const std::string& plan_name) {
@@ -64,4 +64,4 @@ TEST(GeneratedSourceInput, APtxasLogWithLongDigitRunsParsesLinearly) {
 }
 
 }  // namespace
-}  // namespace fft3d
+}  // namespace fft3d::testing
