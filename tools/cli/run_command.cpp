@@ -54,7 +54,11 @@ int run_command(const Args& args) {
 
   check_thread_count(vm["threads"].as<int>());
   const std::uint64_t seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");
-  if (vm.count("size") && vm["backend"].as<std::string>() == "cpu")  // refused before any planning work
+  // Only the closed-form check (CUDA, in place) runs without the host's fp64 oracle: any other run whose host
+  // memory cannot fit is refused before any planning work.
+  const bool closed_form_possible = vm["backend"].as<std::string>() != "cpu" && vm["in-place"].as<bool>() &&
+                                    vm["check"].as<std::string>() != "oracle";
+  if (vm.count("size") && !closed_form_possible)
     check_run_host_memory(parse_extents(vm["size"].as<std::string>()), validate::host_memory_bytes());
   std::string how;
   const Plan plan = plan_from_options(vm, how, vm["in-place"].as<bool>()).plan;

@@ -156,6 +156,7 @@ contains err "2^58" "the size limit is named"
 expect_quick 2 2 "planning a size over 2^58 elements" -- "$fft3d" plan --size 1048576x1048576x524288 --arch tesla
 expect_quick 3 2 "a run whose host memory cannot fit" -- "$fft3d" run --size 65536x65536x65536 --backend cpu
 contains err "of host memory" "the host memory refusal gives the numbers"
+expect_quick 3 2 "a run on any backend whose host memory cannot fit" -- "$fft3d" run --size 65536x65536x65536
 expect_quick 3 2 "the largest size, whose memory must not overflow" -- "$fft3d" run --size 1048576x1048576x262144 --backend cpu --arch tesla
 contains err "needs about" "the largest size is refused for its memory, not by an overflow"
 for threads in 100000 -3; do
