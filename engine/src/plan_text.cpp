@@ -239,10 +239,15 @@ ParsedPlan load_plan_file(const std::string& path) {
     throw UsageError(path + ": error: a directory, not a plan file (give a .yaml file inside it)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(path + ": error: cannot open the plan file");
-  // Read at most one byte past the limit: an endless file (/dev/zero) is refused as soon as it is too long.
-  std::string text(static_cast<std::size_t>(max_plan_file_bytes) + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  // Read in chunks up to one byte past the limit: an endless file (/dev/zero) is refused as soon as it is too long.
+  constexpr std::size_t chunk = std::size_t{1} << 16;
+  std::string text;
+  while (in && static_cast<std::int64_t>(text.size()) <= max_plan_file_bytes) {
+    const std::size_t had = text.size();
+    text.resize(had + chunk);
+    in.read(text.data() + had, static_cast<std::streamsize>(chunk));
+    text.resize(had + static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw UsageError(path + ": error: cannot read the plan file");
   if (static_cast<std::int64_t>(text.size()) > max_plan_file_bytes)
     throw UsageError(path + ": error: over " + std::to_string(max_plan_file_bytes) +

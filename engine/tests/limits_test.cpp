@@ -51,6 +51,20 @@ TEST(Limits, ASizeOverTheBufferLimitIsRefusedBeforePlanning) {
   EXPECT_NE(message_of<UsageError>([&] { plan_for_size(size, "hopper", false, {}); }), "");
 }
 
+// The largest size with passes that reject every candidate: the search stops at its bound instead of building
+// every decomposition.
+TEST(Limits, APlannerSearchIsBoundedEvenWhenNoCandidateRuns) {
+  const Extents size{1 << 20, 1 << 20, 1 << 18};
+  std::string message;
+  const double seconds = seconds_of([&] {
+    message = message_of<UsageError>(
+        [&] { ranked_plans(size, "tesla", [](const Plan&) { return std::optional<double>(); }, 1); });
+  });
+  EXPECT_NE(message.find(std::to_string(max_planner_candidates) + " candidates weighed"), std::string::npos)
+      << message;
+  EXPECT_LT(seconds, 10 * refusal_seconds);
+}
+
 TEST(Limits, SizesOverflowingSixtyFourBitsAreRefusedNotWrapped) {
   const Extents size{std::int64_t{1} << 40, std::int64_t{1} << 40, 1};
   EXPECT_NE(message_of<UsageError>([&] { check_size_limits(size); }).find("2^58"), std::string::npos);

@@ -34,14 +34,16 @@ std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vec
 // caller that does passes this.
 using PlanPasses = std::function<std::optional<double>(const Plan&)>;
 
-// The most candidates one search weighs (checks and passes): far more than any size within max_elements needs to
-// find its best, and a bound on the time of any search.
+// The most candidates one search weighs (checks and passes), a bound on the time of any search: above the count
+// the largest searches of common sizes need (a 4096^3 plan for hopper weighs about 1400). A search that reaches it
+// keeps the best found so far, or throws when none could run.
 inline constexpr int max_planner_candidates = 2048;
 
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
 // profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
 // one with the fewest passes by `passes` (one per kernel, without it), ties broken by the largest radices. Throws
-// UsageError for a size that is not a power of two per axis, an unknown arch, or when no candidate can run.
+// UsageError for a size that is not a power of two per axis or holds more than max_elements (checked before any
+// planning work), an unknown arch, or when no candidate can run.
 Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 
 // The `count` best distinct candidates by `passes`, cheapest first (ties in the order above): the first is
