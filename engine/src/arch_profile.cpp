@@ -9,7 +9,7 @@ namespace {
 constexpr CostModel one_pass_per_kernel = {};
 
 // Hopper's charges: each kernel's time over its copy twin's (a kernel that only copies its tile), less one, on an
-// H100 SXM; docs/cost-model.md gives the measurements behind each line.
+// H100 SXM; docs/performance.md#cost-model gives the measurements behind each line.
 constexpr CostModel hopper_cost_model = {
     .spread_crossing = 1.5,               // crossing passes, 4-8 blocks: 2.2-2.7 twins
     .spread_first_pass = 0.5,             // Z/Y split second kernels at 2^25-2^27 points: ~1.5 twins

@@ -2,13 +2,17 @@
 // plans, wisdom.hpp). Files there are written atomically, so several processes may share the directory.
 #pragma once
 
+#include <filesystem>
 #include <string>
+
+#include "fft3d/file_writes.hpp"
 
 namespace fft3d {
 
-// $FFT3D_CACHE_DIR, else ~/.cache/fft3d, else a directory under the system's temporary one (created on demand).
+// $FFT3D_CACHE_DIR, else ~/.cache/fft3d, else a directory under the system's temporary one. Creates nothing: a
+// reader needs no writable directory.
+std::filesystem::path cache_directory_path();
+// cache_directory_path(), created on demand; throws UsageError when it cannot be created.
 std::string cache_directory();
-// Writes `bytes` to a temporary file beside `path` and renames it over `path`. Throws UsageError when it cannot.
-void write_file_atomically(const std::string& path, const std::string& bytes);
 
 }  // namespace fft3d

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/limits.hpp"
 
 namespace fft3d {
 namespace {
@@ -66,10 +67,18 @@ class PlanChecker {
       error(where, term + "the " + axis_name(sub.axis) + " axis has length 1; a stage on it does nothing");
       return;
     }
+    if (sub.radix < 1 || sub.stride < 1 || sub.span < 1) {  // built in code: the parser takes positive values only
+      error(where, term + "radix, stride and span must be positive");
+      return;
+    }
     if (sub.radix < 2) error(where, term + "radix " + std::to_string(sub.radix) + " does nothing; expected 2 or more");
-    if (sub.radix * sub.stride != sub.span)
+    const std::optional<std::int64_t> product = checked_multiply(sub.radix, sub.stride);
+    if (!product)
+      error(where, term + "radix " + std::to_string(sub.radix) + " * stride " + std::to_string(sub.stride) +
+                       " does not fit in 64 bits, so it is not the span " + std::to_string(sub.span));
+    else if (*product != sub.span)
       error(where, term + "radix " + std::to_string(sub.radix) + " * stride " + std::to_string(sub.stride) + " = " +
-                       std::to_string(sub.radix * sub.stride) + ", not the span " + std::to_string(sub.span));
+                       std::to_string(*product) + ", not the span " + std::to_string(sub.span));
     if (n % sub.span != 0)
       error(where, term + "span " + std::to_string(sub.span) + " does not divide the " + axis_name(sub.axis) +
                        " length " + std::to_string(n));
@@ -110,12 +119,14 @@ class PlanChecker {
         error(at_.kernels, "no stage on the " + axis_name(axis) + " axis of length " + std::to_string(n) +
                                ": its radices must multiply to " + std::to_string(n));
       } else if (expected[a] != 1) {
-        std::int64_t product = 1;
-        for (const SubComputation& stage : stages_of(plan_, axis)) product *= stage.radix;
+        std::optional<std::int64_t> product = 1;
+        for (const SubComputation& stage : stages_of(plan_, axis))
+          product = product ? checked_multiply(*product, stage.radix) : std::nullopt;
         const auto [k, s] = *last[a];
         error(sub_at(k, s), to_string(plan_.kernels[k].subs[s]) + ": the " + axis_name(axis) +
                                 " chain ends at stride " + std::to_string(expected[a]) +
-                                ", expected 1: its radices multiply to " + std::to_string(product) +
+                                ", expected 1: its radices multiply to " +
+                                (product ? std::to_string(*product) : "more than fits in 64 bits") +
                                 ", not the " + axis_name(axis) + " length " + std::to_string(n));
       }
     }
@@ -140,7 +151,7 @@ class PlanChecker {
       if (other == sub.axis || !valid_length_[b] || expected[b] == 1) continue;
       SubComputation renamed = sub;
       renamed.axis = other;
-      if (sub.span == expected[b] && renamed.count == plan_.size[other] / sub.radix)
+      if (sub.radix > 0 && sub.span == expected[b] && renamed.count == plan_.size[other] / sub.radix)
         text += "; did you mean " + to_string(renamed) + "? it would continue the " + axis_name(other) + " chain";
     }
     return text;

@@ -10,6 +10,7 @@
 #include "cpu_tables.hpp"
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/limits.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/wisdom.hpp"
 
@@ -17,6 +18,7 @@ namespace fft3d {
 namespace {
 
 int resolve_threads(int threads) {
+  check_thread_count(threads);
   if (threads > 0) return threads;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }

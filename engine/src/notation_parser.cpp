@@ -54,7 +54,9 @@ class TermParser {
     std::size_t field_begin = pos + 1;
     for (std::size_t i = pos + 1; i < end; ++i) {
       if (text_[i] == ',' || i == end - 1) {
-        fields.push_back({trim(text_.substr(field_begin, i - field_begin)), field_begin});
+        const std::string_view field = trim(text_.substr(field_begin, i - field_begin));
+        // Located at the field's first character, past the spaces after the comma.
+        fields.push_back({field, field.empty() ? field_begin : static_cast<std::size_t>(field.data() - text_.data())});
         field_begin = i + 1;
       } else if (text_[i] == '(' || text_[i] == ')') {
         return fail(i, quoted + ": unexpected '" + std::string(1, text_[i]) + "' inside the field list");

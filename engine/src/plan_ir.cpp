@@ -3,6 +3,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "fft3d/diagnostics.hpp"
+
 namespace fft3d {
 
 char axis_letter(Axis axis) { return "XYZ"[axis_index(axis)]; }
@@ -15,6 +17,13 @@ std::int64_t Extents::operator[](Axis axis) const {
     case Axis::z: return nz;
   }
   return 1;
+}
+
+std::int64_t Extents::elements() const {
+  std::int64_t plane = 0, volume = 0;
+  if (__builtin_mul_overflow(nx, ny, &plane) || __builtin_mul_overflow(plane, nz, &volume))
+    throw UsageError("size " + to_string(*this) + " has more elements than fit in 64 bits");
+  return volume;
 }
 
 std::string to_string(const SubComputation& sub) {

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
+#include <utility>
+
+#include "fft3d/diagnostics.hpp"
+#include "fft3d/limits.hpp"
+#include "fft3d/planner.hpp"
 
 namespace fft3d {
 
@@ -19,18 +23,32 @@ std::vector<std::string> plan_table_dirs() {
 
 namespace {
 
+// "<NX>x<NY>x<NZ>[-in-place].yaml": the size and whether the plan is for runs in place; nothing for another name.
+std::optional<std::pair<Extents, bool>> table_file_name(std::string name) {
+  const std::string yaml = ".yaml", in_place = "-in-place";
+  if (!name.ends_with(yaml)) return std::nullopt;
+  name.resize(name.size() - yaml.size());
+  const bool in_place_only = name.ends_with(in_place);
+  if (in_place_only) name.resize(name.size() - in_place.size());
+  if (name.empty() || name.find_first_not_of("0123456789x") != std::string::npos) return std::nullopt;
+  try {
+    const Extents size = parse_extents(name);
+    check_size_limits(size);
+    return std::pair(size, in_place_only);
+  } catch (const UsageError&) {
+    return std::nullopt;
+  }
+}
+
 std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch) {
-  static const std::regex name(R"((\d+)x(\d+)x(\d+)(-in-place)?\.yaml)");
   std::vector<TableEntry> entries;
   std::error_code ec;
   for (const fs::directory_entry& dir : fs::directory_iterator(root, ec)) {
     if (!dir.is_directory() || (!arch.empty() && dir.path().filename() != arch)) continue;
     for (const fs::directory_entry& file : fs::directory_iterator(dir.path(), ec)) {
-      std::smatch m;
-      const std::string filename = file.path().filename().string();
-      if (!std::regex_match(filename, m, name)) continue;
-      entries.push_back({dir.path().filename().string(), {std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3])},
-                         file.path().string(), m[4].matched});
+      const auto named = table_file_name(file.path().filename().string());
+      if (!named) continue;
+      entries.push_back({dir.path().filename().string(), named->first, file.path().string(), named->second});
     }
   }
   return entries;
@@ -39,6 +57,7 @@ std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch
 }  // namespace
 
 std::vector<TableEntry> table_entries(const std::string& arch) {
+  if (!arch.empty()) require_arch_profile(arch);
   for (const std::string& dir : plan_table_dirs()) {
     std::vector<TableEntry> entries = entries_in(dir, arch);
     if (entries.empty()) continue;

@@ -2,31 +2,37 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "fft3d/checks.hpp"
+#include "fft3d/limits.hpp"
 #include "notation_parser.hpp"
 
 namespace fft3d {
 namespace {
 
-// The raw file text, to turn byte offsets into line:column.
+// A decoded character is looked for at most this far past the previous one in the raw text (escapes and folded
+// line breaks are shorter); past it, later offsets fall back to the node start, so no scalar costs a scan of the
+// whole file.
+constexpr std::size_t max_alignment_gap = 256;
+
+// The raw file text, to turn byte offsets into line:column (a binary search over the line starts, found once).
 class SourceText {
  public:
-  SourceText(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+  SourceText(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {
+    line_starts_.push_back(0);
+    for (std::size_t i = 0; i < text_.size(); ++i)
+      if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  }
 
   SourceLocation at(std::size_t pos) const {
-    SourceLocation where{file_, 1, 1};
-    for (std::size_t i = 0; i < pos && i < text_.size(); ++i) {
-      if (text_[i] == '\n') {
-        ++where.line;
-        where.column = 1;
-      } else {
-        ++where.column;
-      }
-    }
-    return where;
+    pos = std::min(pos, text_.size());
+    const auto line = std::upper_bound(line_starts_.begin(), line_starts_.end(), pos) - 1;
+    return {file_, static_cast<int>(line - line_starts_.begin()) + 1, static_cast<int>(pos - *line) + 1};
   }
   SourceLocation at(const YAML::Mark& mark) const {
     if (mark.is_null()) return {file_, 0, 0};
@@ -42,8 +48,9 @@ class SourceText {
     std::size_t raw = static_cast<std::size_t>(mark.pos);
     for (std::size_t j = 0; j < value.size(); ++j) {
       std::size_t probe = raw;
-      while (probe < text_.size() && text_[probe] != value[j]) ++probe;
-      if (probe >= text_.size()) break;  // cannot align: later offsets fall back to the node start
+      const std::size_t limit = std::min(text_.size(), raw + max_alignment_gap);
+      while (probe < limit && text_[probe] != value[j]) ++probe;
+      if (probe >= limit) break;  // cannot align: later offsets fall back to the node start
       raw_pos[j] = probe;
       raw = probe + 1;
     }
@@ -56,6 +63,7 @@ class SourceText {
  private:
   std::string_view text_;
   std::string file_;
+  std::vector<std::size_t> line_starts_;
 };
 
 class PlanFileParser {
@@ -78,9 +86,14 @@ class PlanFileParser {
     SourceLocation root_at = source_.at(root.Mark());
     parsed_.locations.size = parsed_.locations.arch = parsed_.locations.kernels = root_at;
     bool has_size = false, has_arch = false, has_kernels = false;
+    std::set<std::string> seen;
     for (const auto& entry : root) {
       const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
       const YAML::Node& value = entry.second;
+      if (!key.empty() && !seen.insert(key).second && key != "kernels" && key != "plan") {
+        error(source_.at(entry.first.Mark()), "duplicate key '" + key + "': give it once");
+        continue;
+      }
       if (key == "size") {
         has_size = true;
         parse_size(value);
@@ -221,11 +234,25 @@ ParsedPlan parse_plan(std::string_view yaml_text, const std::string& file) {
 }
 
 ParsedPlan load_plan_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw UsageError(path + ": error: a directory, not a plan file (give a .yaml file inside it)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(path + ": error: cannot open the plan file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_plan(text.str(), path);
+  // Read in chunks up to one byte past the limit: an endless file (/dev/zero) is refused as soon as it is too long.
+  constexpr std::size_t chunk = std::size_t{1} << 16;
+  std::string text;
+  while (in && static_cast<std::int64_t>(text.size()) <= max_plan_file_bytes) {
+    const std::size_t had = text.size();
+    text.resize(had + chunk);
+    in.read(text.data() + had, static_cast<std::streamsize>(chunk));
+    text.resize(had + static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw UsageError(path + ": error: cannot read the plan file");
+  if (static_cast<std::int64_t>(text.size()) > max_plan_file_bytes)
+    throw UsageError(path + ": error: over " + std::to_string(max_plan_file_bytes) +
+                     " bytes, the largest plan file read (a plan of thousands of kernels fits many times over)");
+  return parse_plan(text, path);
 }
 
 }  // namespace fft3d

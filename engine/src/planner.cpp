@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <bit>
-#include <regex>
+#include <array>
+#include <cctype>
+#include <map>
 #include <string>
 
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/limits.hpp"
 
 namespace fft3d {
 namespace {
@@ -113,66 +116,91 @@ Plan split_axis_plan(const Extents& size, const std::string& arch, Axis split, s
   return plan;
 }
 
+// A family of candidates of one kernel count: candidate_plan for every X split of `x_stages` stages, or with
+// `first_radix` > 0 the one split_axis_plan.
+struct CandidateFamily {
+  std::size_t kernels = 0;
+  std::int64_t yz_radix = 0;
+  int x_stages = 0;
+  int riding = 0;
+  Axis split = Axis::y;
+  std::int64_t first_radix = 0;
+};
+
 }  // namespace
 
 std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,
                                      int count) {
   if (count < 1)
     throw UsageError("the planner's candidates: asked for " + std::to_string(count) + ", expected at least 1");
-  const std::optional<ArchProfile> profile = find_arch_profile(arch);
-  if (!profile) throw UsageError("unknown arch '" + arch + "': expected one of " + arch_profile_names());
-  for (Axis axis : all_axes)
-    if (size[axis] <= 0 || (size[axis] & (size[axis] - 1)) != 0)
-      throw UsageError("size " + to_string(size) + ": the " + std::string(1, axis_letter(axis)) +
-                       " length is not a power of two");
+  check_size_limits(size);
+  const std::optional<ArchProfile> profile = require_arch_profile(arch);
   if (size.elements() == 1) throw UsageError("size 1x1x1 has no stage to plan: every axis has length 1");
   const PlannerLimits limits = planner_limits(*profile);
   const int x_bits = size.nx == 1 ? 0 : log2_of(size.nx);
 
   // Candidates in order of preference: fewer kernels first, then larger Y/Z radices, then fewer X stages, then X
   // riding in more Y/Z kernels, then the most balanced X split. X takes at most one stage more than it needs or
-  // than there are Y/Z kernels to ride in (more stages only add kernels).
-  std::vector<Plan> candidates;
+  // than there are Y/Z kernels to ride in (more stages only add kernels). They are listed as families of equal
+  // kernel count and built one at a time, so a search that stops early builds few.
+  std::vector<CandidateFamily> families;
   for (std::int64_t yz_radix = limits.max_yz_radix; yz_radix >= 2; yz_radix /= 2) {
     const int yz_kernels = stages_needed(size.ny, yz_radix) + stages_needed(size.nz, yz_radix);
     const int fewest_x_stages = stages_needed(size.nx, limits.max_x_radix);
     const int most_x_stages = std::min(std::max(fewest_x_stages, yz_kernels) + 1, x_bits);
-    for (int x_stages = fewest_x_stages; x_stages <= most_x_stages; ++x_stages) {
-      const std::vector<std::vector<std::int64_t>> splits = radix_splits(x_bits, x_stages, log2_of(limits.max_x_radix));
+    for (int x_stages = fewest_x_stages; x_stages <= most_x_stages; ++x_stages)
       for (int riding = std::min(x_stages, yz_kernels); riding >= 0; --riding)
-        for (const std::vector<std::int64_t>& x_radices : splits)
-          candidates.push_back(candidate_plan(size, arch, yz_radix, x_radices, static_cast<std::size_t>(riding)));
-    }
+        families.push_back({static_cast<std::size_t>(yz_kernels + x_stages - riding), yz_radix, x_stages, riding});
   }
   for (Axis split : {Axis::y, Axis::z}) {
     const bool fits = size.nx <= limits.max_x_radix && size[split == Axis::y ? Axis::z : Axis::y] <= limits.max_yz_radix;
     if (!fits || profile->max_cluster_size == 1 || size[split] < 4) continue;
     for (std::int64_t first = 2; first < size[split]; first *= 2)
       if (first <= limits.max_yz_radix && size[split] / first <= limits.max_yz_radix)
-        candidates.push_back(split_axis_plan(size, arch, split, first));
+        families.push_back({2, 0, 0, 0, split, first});
   }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Plan& a, const Plan& b) { return a.kernels.size() < b.kernels.size(); });
+  std::stable_sort(families.begin(), families.end(),
+                   [](const CandidateFamily& a, const CandidateFamily& b) { return a.kernels < b.kernels; });
   // The fewest passes win (a plan makes at least one pass per kernel, so the search stops once the count-th best
   // costs no more than the next candidate's kernels); ties keep the order above; a plan already ranked is skipped.
+  // At most max_planner_candidates are weighed, so that no size makes the search run away.
   std::vector<RankedPlan> best;
-  for (const Plan& plan : candidates) {
-    if (static_cast<int>(best.size()) == count && static_cast<double>(plan.kernels.size()) >= best.back().passes)
-      break;
+  std::map<int, std::vector<std::vector<std::int64_t>>> splits_of;  // by X stage count
+  int weighed = 0;
+  const auto done = [&](std::size_t kernels) {
+    return (static_cast<int>(best.size()) == count && static_cast<double>(kernels) >= best.back().passes) ||
+           weighed == max_planner_candidates;
+  };
+  const auto weigh = [&](const Plan& plan) {
+    ++weighed;
     require_legal(plan);
     const std::optional<double> made =
         passes ? passes(plan) : passes_on_its_profile(plan);
-    if (!made) continue;
+    if (!made) return;
     const bool ranked = std::any_of(best.begin(), best.end(), [&](const RankedPlan& r) { return r.plan == plan; });
-    if (ranked || (static_cast<int>(best.size()) == count && *made >= best.back().passes)) continue;
+    if (ranked || (static_cast<int>(best.size()) == count && *made >= best.back().passes)) return;
     const auto at = std::upper_bound(best.begin(), best.end(), *made,
                                      [](double cost, const RankedPlan& r) { return cost < r.passes; });
     best.insert(at, RankedPlan{plan, *made});
     if (static_cast<int>(best.size()) > count) best.pop_back();
+  };
+  for (const CandidateFamily& family : families) {
+    if (done(family.kernels)) break;
+    if (family.first_radix > 0) {
+      weigh(split_axis_plan(size, arch, family.split, family.first_radix));
+      continue;
+    }
+    if (!splits_of.count(family.x_stages))
+      splits_of[family.x_stages] = radix_splits(x_bits, family.x_stages, log2_of(limits.max_x_radix));
+    for (const std::vector<std::int64_t>& x_radices : splits_of[family.x_stages]) {
+      if (done(family.kernels)) break;
+      weigh(candidate_plan(size, arch, family.yz_radix, x_radices, static_cast<std::size_t>(family.riding)));
+    }
   }
   if (best.empty())
     throw UsageError("size " + to_string(size) + ": no decomposition the default planner tries fits the " + arch +
-                     " profile");
+                     " profile (" + std::to_string(weighed) + " candidates weighed" +
+                     (weighed == max_planner_candidates ? ", the most it weighs)" : ")"));
   return best;
 }
 
@@ -180,12 +208,33 @@ Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses
   return ranked_plans(size, arch, passes, 1).front().plan;
 }
 
+// A linear scan (a regex backtracks recursively and overflows the stack on long input): three runs of 1 to
+// max_length_digits digits separated by 'x' or 'X', spaces allowed around each.
 Extents parse_extents(const std::string& text) {
-  static const std::regex pattern(R"(^\s*(\d{1,18})\s*[xX]\s*(\d{1,18})\s*[xX]\s*(\d{1,18})\s*$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, pattern))
-    throw UsageError("size '" + text + "': expected NXxNYxNZ, e.g. 256x256x256");
-  return {std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3])};
+  constexpr std::size_t max_length_digits = 18;
+  const auto refuse = [&] { return UsageError("size '" + shown_text(text) + "': expected NXxNYxNZ, e.g. 256x256x256"); };
+  std::array<std::int64_t, 3> lengths{};
+  std::size_t at = 0;
+  const auto skip_spaces = [&] {
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  };
+  for (std::size_t axis = 0; axis < lengths.size(); ++axis) {
+    skip_spaces();
+    if (axis > 0) {
+      if (at == text.size() || (text[at] != 'x' && text[at] != 'X')) throw refuse();
+      ++at;
+      skip_spaces();
+    }
+    const std::size_t first = at;
+    for (; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at) {
+      if (at - first == max_length_digits) throw refuse();
+      lengths[axis] = lengths[axis] * 10 + (text[at] - '0');
+    }
+    if (at == first) throw refuse();
+  }
+  skip_spaces();
+  if (at != text.size()) throw refuse();
+  return {lengths[0], lengths[1], lengths[2]};
 }
 
 }  // namespace fft3d

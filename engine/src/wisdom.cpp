@@ -4,13 +4,16 @@
 
 #include "cache_files.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/limits.hpp"
 #include "fft3d/plan_table.hpp"
 
 namespace fft3d {
 
 std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place) {
+  require_arch_profile(arch);
+  check_size_limits(size);
   const std::string name = to_string(size) + (in_place ? "-in-place" : "") + ".yaml";
-  return (std::filesystem::path(cache_directory()) / "wisdom" / arch / name).string();
+  return (cache_directory_path() / "wisdom" / arch / name).string();
 }
 
 std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place) {
@@ -41,6 +44,8 @@ std::string remember_plan(const std::string& arch, const Extents& size, bool in_
 }
 
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes) {
+  require_arch_profile(arch);
+  check_size_limits(size);
   if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place))
     return {std::move(*wisdom), wisdom_path(arch, size, in_place) + " (wisdom: measured on this machine" +
                                     (in_place ? ", in place)" : ")")};

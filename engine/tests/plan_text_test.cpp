@@ -96,7 +96,7 @@ TEST(PlanChecks, SyntaxErrorsAreLocatedAndAllReported) {
   EXPECT_TRUE(any_contains(errors, "5:6: 'W(64, 4, 64, 256, tw)': unknown axis 'W'")) << errors.front();
   EXPECT_TRUE(any_contains(errors, "5:29: 'Y(16, 16, 1, 16)': expected 5 fields"));
   EXPECT_TRUE(any_contains(errors_of(with_kernel(1, "\"X(64, four, 64, 256, tw), Y(16, 16, 1, 16, no-tw)\"")),
-                           "5:11: 'X(64, four, 64, 256, tw)': radix 'four' is not an integer"));
+                           "5:12: 'X(64, four, 64, 256, tw)': radix 'four' is not an integer"));
   EXPECT_TRUE(any_contains(errors_of(with_kernel(1, "\"X(64, 4, -64, 256, tw), Y(16, 16, 1, 16, no-tw)\"")),
                            "stride -64 must be a positive integer"));
   EXPECT_TRUE(any_contains(errors_of(with_kernel(1, "\"X(64, 4, 64, 256, twiddle), Y(16, 16, 1, 16, no-tw)\"")),

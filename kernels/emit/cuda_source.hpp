@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "lowering/kernel_spec.hpp"
 
@@ -20,9 +21,17 @@ enum KernelFlags : int {
   kernel_flag_cluster_ordered_stores = 16,  // launched in clusters of sorted_store_cluster: all load, then store
 };
 
+// The header line naming the plan (its name through comment_text), then emit_compiled_source: what
+// `explain --dump-cuda` writes.
 std::string emit_cuda_source(const KernelSpec& spec);
-// The same without the leading comment header (what the kernel cache keys on, so a plan's name or path does not
-// change the key).
+// What NVRTC compiles and the kernel cache keys on, byte for byte: the comment with the flop count and the spec,
+// and the kernel text. It holds no plan name, so a plan's name or path can neither change the key nor reach the
+// compiler.
+std::string emit_compiled_source(const KernelSpec& spec);
+// The device helpers and the kernel, without any comment header.
 std::string emit_cuda_kernel_text(const KernelSpec& spec);
+// `text` safe inside a // comment: control characters, bytes outside printable ASCII and backslashes (a line
+// splice) as \xNN escapes, and "*/" broken to "* /". Printable ASCII other than these passes unchanged.
+std::string comment_text(std::string_view text);
 
 }  // namespace fft3d

@@ -52,6 +52,7 @@ TEST(GlobalPasses, LastPassStoresWhereTheStagedStoreWould) {
   std::vector<NamedPlan> plans = shipped_plans();
   for (const char* arch : {"tesla", "fermi", "hopper"})
     for (NamedPlan& named : random_plans(30, 11, 16, arch)) plans.push_back(std::move(named));
+  ASSERT_FALSE(plans.empty());
   int storing = 0;
   for (const NamedPlan& named : plans) {
     const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
@@ -81,6 +82,7 @@ TEST(GlobalPasses, LastPassStoresWhereTheStagedStoreWould) {
 // The last pass writes every tile element once (its outputs are a permutation of the tile), so its stores cover the
 // tile's global elements exactly once.
 TEST(GlobalPasses, LastPassOutputsCoverTheTileOnce) {
+  ASSERT_FALSE(shipped_plans().empty()) << "no shipped plan found: the loop below would check nothing";
   for (const NamedPlan& named : shipped_plans()) {
     for (const KernelSpec& spec : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels) {
       if (!spec.store_in_last_pass) continue;

@@ -10,6 +10,7 @@ namespace fft3d::testing {
 namespace {
 
 TEST(StaticChecks, EveryShippedKernelIsCoalesced) {
+  ASSERT_FALSE(shipped_plans().empty()) << "no shipped plan found: the loop below would check nothing";
   for (const NamedPlan& named : shipped_plans()) {
     for (const KernelSpec& spec : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels) {
       const tile::CoalescingReport report = tile::check_coalescing(spec);
@@ -21,6 +22,7 @@ TEST(StaticChecks, EveryShippedKernelIsCoalesced) {
 }
 
 TEST(StaticChecks, EveryShippedKernelIsBankConflictFree) {
+  ASSERT_FALSE(shipped_plans().empty()) << "no shipped plan found: the loop below would check nothing";
   for (const NamedPlan& named : shipped_plans()) {
     for (const KernelSpec& spec : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels) {
       const tile::BankReport report = tile::check_bank_conflicts(spec);

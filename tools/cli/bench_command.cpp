@@ -8,12 +8,14 @@
 #include <iostream>
 #include <sstream>
 
+#include "fft3d/limits.hpp"
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
 #include "bench/bench_table.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/profiling.hpp"
 #include "fft3d/errors.hpp"
+#include "fft3d/file_writes.hpp"
 #include "fft3d/index_maps.hpp"
 #include "validate/cuda/forward_check.hpp"
 #endif
@@ -133,7 +135,7 @@ int bench_command(const Args& args) {
       ("buffer-pairs", po::value<int>()->default_value(3), "input/output buffer pairs each size is timed on, both "
                                                             "libraries on each (kernel times can depend on where "
                                                             "the buffers lie); fewer where memory runs short")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random inputs")
+      ("seed", po::value<std::string>()->default_value("1"), "seed of the random inputs")
       ("out", po::value<std::string>()->default_value("bench-out"), "folder for bench.csv and bench.json");
   po::variables_map vm;
   if (!parse_options("bench", "[--sizes LIST] [--arch A] [--order O] [--repeat N] [--buffer-pairs N] [--out DIR]",
@@ -159,15 +161,16 @@ int bench_command(const Args& args) {
     show_progress(i, sizes.size(), to_string(sizes[i]));
     run.rows.push_back(measure(sizes[i], vm["arch"].as<std::string>(),
                                order == "natural" ? Order::natural : Order::digit_reversed, run.repeats,
-                               run.buffer_pairs, vm["seed"].as<std::uint64_t>() + i, driver));
+                               run.buffer_pairs, parse_unsigned(vm["seed"].as<std::string>(), "--seed") + i, driver));
   }
   show_progress(sizes.size(), sizes.size(), "done");
   const std::filesystem::path folder = vm["out"].as<std::string>();
   std::filesystem::create_directories(folder);
-  std::ofstream csv(folder / "bench.csv"), json(folder / "bench.json");
+  std::ostringstream csv, json;
   bench::write_csv(run, csv);
   bench::write_json(run, json);
-  if (!csv || !json) throw UsageError(folder.string() + ": cannot write bench.csv or bench.json");
+  write_file_atomically((folder / "bench.csv").string(), csv.str());
+  write_file_atomically((folder / "bench.json").string(), json.str());
   bench::print_table(run, std::cout);
   std::cout << "\nwrote " << (folder / "bench.csv").string() << " and " << (folder / "bench.json").string()
             << "; plots: python3 tools/plot_bench.py " << (folder / "bench.csv").string() << "\n";

@@ -1,9 +1,11 @@
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/file_writes.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "options.hpp"
 #include "emit/cuda_source.hpp"
@@ -13,10 +15,20 @@
 namespace fft3d::cli {
 namespace {
 
+// A plan `validate` accepts can still hold a tile its profile cannot: the error says so.
+LoweredPlan lowered_or_why(const Plan& plan, const std::string& plan_name) {
+  try {
+    return lower_plan(plan, *find_arch_profile(plan.arch), plan_name);
+  } catch (const LoweringError& e) {
+    throw LoweringError("the plan is legal (fft3d validate accepts it) but does not fit the " + plan.arch +
+                        " profile: " + e.what());
+  }
+}
+
 // The KernelSpecs of the CUDA lowering (tiles, launch shape, shared-memory layout, bank conflicts, coalescing),
 // and with a directory each kernel's generated CUDA source as a self-contained .cu file.
 void explain_lowering(const Plan& plan, const std::string& plan_name, const std::string& dump_dir) {
-  const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch), plan_name);
+  const LoweredPlan lowered = lowered_or_why(plan, plan_name);
   if (const std::optional<double> passes = passes_on_its_profile(plan))
     std::cout << "model    " << std::setprecision(2) << *passes << " pass-equivalents (what the default planner ranks "
               << "candidates by)\n";
@@ -29,8 +41,7 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
   for (const KernelSpec* spec : specs) {
     const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index + 1) + "_" +
                              spec->entry_name() + ".cu";
-    std::ofstream out(path);
-    if (!(out << emit_cuda_source(*spec))) throw UsageError(path + ": cannot write the generated kernel");
+    write_file_atomically(path, emit_cuda_source(*spec));
     std::cout << "wrote " << path << "\n";
   }
 }
@@ -55,7 +66,7 @@ int explain_command(const Args& args) {
   const std::string precision = vm["precision"].as<std::string>();
   if (precision != "fp32" && precision != "fp64") throw UsageError("--precision must be fp32 or fp64");
   const double bandwidth = vm["bandwidth"].as<double>();
-  if (!(bandwidth > 0)) throw UsageError("--bandwidth must be positive");
+  if (!(bandwidth > 0) || !std::isfinite(bandwidth)) throw UsageError("--bandwidth must be positive and finite");
   const Plan& plan = parsed.plan;
   const PlanCost cost = plan_cost(plan, precision == "fp32" ? 8 : 16);
 

@@ -1,4 +1,5 @@
 #include <boost/program_options/errors.hpp>
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -33,6 +34,15 @@ void print_usage(std::ostream& out) {
   out << "\n`fft3d COMMAND --help` describes each command's options.\n";
 }
 
+// A command's output is only done once it reached stdout: a failed flush (a full disk, a closed pipe, /dev/full)
+// turns a success into an error.
+int flushed(const std::string& name, int code) {
+  std::cout.flush();
+  if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  std::cerr << "fft3d " << name << ": error: cannot write to standard output\n";
+  return code == fft3d::cli::exit_ok ? fft3d::cli::exit_failed : code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,7 +55,7 @@ int main(int argc, char** argv) {
   for (const Command& command : commands) {
     if (name != command.name) continue;
     try {
-      return command.run(args);
+      return flushed(name, command.run(args));
     } catch (const fft3d::PlanError& e) {
       std::cerr << e.what();
       return fft3d::cli::exit_failed;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "fft3d/errors.hpp"
+#include "fft3d/file_writes.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
 #include "options.hpp"
@@ -131,9 +132,7 @@ int plan_command(const Args& args) {
   const std::string text = header + to_yaml(plan);
   if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
   if (vm.count("output")) {
-    const std::string path = vm["output"].as<std::string>();
-    std::ofstream out(path);
-    if (!(out << text)) throw UsageError(path + ": cannot write the plan file");
+    write_file_atomically(vm["output"].as<std::string>(), text);
   } else {
     std::cout << text;
   }

@@ -6,6 +6,7 @@
 #include "backends.hpp"
 #include "closed_form_run.hpp"
 #include "fft3d/errors.hpp"
+#include "fft3d/limits.hpp"
 #include "options.hpp"
 #include "report_lines.hpp"
 #include "validate/oracle.hpp"
@@ -24,8 +25,6 @@ Timing summarize(std::vector<double> seconds) {
 
 Direction opposite(Direction d) { return d == Direction::forward ? Direction::inverse : Direction::forward; }
 
-// The check against the fp64 oracle holds three fp64 volumes on the host (input, output, reference).
-std::int64_t oracle_host_bytes(const Extents& size) { return 3 * 16 * size.elements(); }
 
 }  // namespace
 
@@ -40,7 +39,7 @@ int run_command(const Args& args) {
       ("scaling", po::value<std::string>()->default_value("none"), "none, or full (multiply by 1/N)")
       ("precision", po::value<std::string>(), "fp64 or fp32 (default: fp64 on the CPU, fp32 on CUDA)")
       ("in-place", po::bool_switch(), "transform in place (default: out of place, input kept)")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the random input")
+      ("seed", po::value<std::string>()->default_value("1"), "seed of the random input")
       ("repeat", po::value<int>()->default_value(1), "timed runs; the report gives median, min and max")
       ("threads", po::value<int>()->default_value(0), "CPU backend threads (0: all cores)")
       ("per-kernel", po::bool_switch(), "CUDA: each kernel's time and bandwidth, and its copy twin's")
@@ -53,6 +52,14 @@ int run_command(const Args& args) {
                      vm))
     return exit_ok;
 
+  check_thread_count(vm["threads"].as<int>());
+  const std::uint64_t seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");
+  // Only the closed-form check (CUDA, in place) runs without the host's fp64 oracle: any other run whose host
+  // memory cannot fit is refused before any planning work.
+  const bool closed_form_possible = vm["backend"].as<std::string>() != "cpu" && vm["in-place"].as<bool>() &&
+                                    vm["check"].as<std::string>() != "oracle";
+  if (vm.count("size") && !closed_form_possible)
+    check_run_host_memory(parse_extents(vm["size"].as<std::string>()), validate::host_memory_bytes());
   std::string how;
   const Plan plan = plan_from_options(vm, how, vm["in-place"].as<bool>()).plan;
   const Backend backend = select_backend(vm["backend"].as<std::string>(), plan, how);
@@ -84,7 +91,7 @@ int run_command(const Args& args) {
   const std::string check = vm["check"].as<std::string>();
   if (check != "auto" && check != "oracle" && check != "plane-waves")
     throw UsageError("--check must be auto, oracle or plane-waves");
-  const bool oracle_fits = oracle_host_bytes(size) <= validate::host_memory_bytes();
+  const bool oracle_fits = run_host_bytes(size) <= static_cast<double>(validate::host_memory_bytes());
   if (check == "plane-waves" || (check == "auto" && !oracle_fits && backend.name == "cuda")) {
     if (backend.name != "cuda") throw UsageError("--check plane-waves runs on the cuda backend");
     if (!settings.in_place || settings.options.direction != Direction::forward ||
@@ -92,18 +99,14 @@ int run_command(const Args& args) {
       throw UsageError("the closed-form check runs the forward transform in place in natural order, unscaled, "
                        "then the scaled inverse (pass --in-place; no --inverse, --order, --scaling)" +
                        std::string(oracle_fits ? "" : "; " + to_string(size) + " leaves no other check: its fp64 "
-                                                          "oracle needs " + std::to_string(oracle_host_bytes(size)) +
+                                                          "oracle needs " + std::to_string(run_host_bytes(size)) +
                                                           " B of host memory"));
     return run_closed_form_on_cuda(plan, how,
-                                   {vm["seed"].as<std::uint64_t>(), settings.repeats, bound, settings.per_kernel});
+                                   {seed, settings.repeats, bound, settings.per_kernel});
   }
-  if (!oracle_fits)
-    throw OutOfMemory("checking " + to_string(size) + " against the fp64 oracle needs " +
-                      std::to_string(oracle_host_bytes(size)) + " B of host memory (input, output and reference); "
-                      "this machine has " + std::to_string(validate::host_memory_bytes()) + " B (on a GPU, --backend cuda "
-                      "--in-place checks it in closed form instead)");
+  check_run_host_memory(size, validate::host_memory_bytes());
   Volume input(static_cast<std::size_t>(n)), output(input.size()), reference(input.size());
-  validate::fill_random(input, vm["seed"].as<std::uint64_t>());
+  validate::fill_random(input, seed);
   validate::poison(output);
 
   std::cout << "plan      " << how << "\nsize      " << to_string(size) << " (" << n << " points), " << plan.arch

@@ -10,7 +10,14 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo 
   -DFFT3D_BUILD_TESTS=OFF -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" >/dev/null
 cmake --build build-fuzz -j2 --target plan_parser_fuzzer
 mkdir -p fuzz-out/corpus
-for f in plans/*/*.yaml; do cp "$f" "fuzz-out/corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+for f in plans/*/*.yaml tools/fuzz/seeds/*; do cp "$f" "fuzz-out/corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+# Seeds of the bad-input campaign too long to keep as files: long strings, many kernels, deep nesting.
+printf '%3000s8x8x8' '' >fuzz-out/corpus/gen-long-size
+printf '%03000dx8x8' 8 >fuzz-out/corpus/gen-long-digits
+{ printf 'size: [8, 1, 1]\narch: tesla\nkernels:\n'; for i in $(seq 150); do echo '  - "X(1, 8, 1, 8, no-tw)"'; done; } \
+  >fuzz-out/corpus/gen-many-kernels
+{ printf 'size: [8, 1, 1]\narch: tesla\nplan: "'; for i in $(seq 300); do printf '{X(1, 8, 1, 8, no-tw)} '; done; echo '"'; } \
+  >fuzz-out/corpus/gen-many-braces
 ./build-fuzz/plan_parser_fuzzer fuzz-out/corpus -max_total_time="$seconds" -max_len=4096 -timeout=10 \
   -artifact_prefix=fuzz-out/ -print_final_stats=1 2>&1 | tee fuzz-out/fuzz.log | grep -E "^#|ERROR|stat::" | tail -20
 

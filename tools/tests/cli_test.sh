@@ -103,7 +103,10 @@ contains out "floor    " "explain gives the floor time"
 
 # With the kernel generator (a CUDA build): explain shows the KernelSpecs, and every dumped kernel of every shipped
 # plan compiles as it stands with nvcc.
-if "$fft3d" explain "$src/plans/tesla/128x128x128.yaml" | grep -q "^lowering for"; then
+# (Through a file: with pipefail, grep -q leaving early would fail the pipeline through explain's SIGPIPE.)
+"$fft3d" explain "$src/plans/tesla/128x128x128.yaml" >"$work/explain.txt" 2>&1
+has_lowering=0; grep -q "^lowering for" "$work/explain.txt" && has_lowering=1
+if [ "$has_lowering" -eq 1 ]; then
   nvcc="${CUDACXX:-/usr/local/cuda/bin/nvcc}"
   for plan in "$src"/plans/*/*.yaml; do
     name="$(basename "$(dirname "$plan")")-$(basename "$plan" .yaml)"
@@ -132,6 +135,77 @@ for seed in 1 2 3 4 5 6 7 8; do
   expect 0 "random plan $seed" -- "$random_plan" --seed "$seed" -o "$work/r$seed.yaml"
   expect 0 "run random plan $seed on the CPU" -- "$fft3d" run "$work/r$seed.yaml" --backend cpu
 done
+
+# Bad input fails fast and cleanly: a located or numbered message, an exit code below 128, no file half-written.
+# expect_quick CODE SECONDS DESCRIPTION -- COMMAND...: as expect, and within SECONDS.
+expect_quick() {
+  local code="$1" seconds="$2" what="$3"; shift 4
+  local start=$SECONDS
+  expect "$code" "$what" -- timeout 60 "$@" || return 1
+  checks=$((checks + 1))
+  if [ $((SECONDS - start)) -gt "$seconds" ]; then
+    echo "FAIL: $what: took $((SECONDS - start)) s, expected at most $seconds"; failures=$((failures + 1))
+  fi
+}
+long="$(printf '%30000s' '')"
+expect 2 "a size string of 30000 characters" -- "$fft3d" plan --size "${long}8x8x8x"
+contains err "expected NXxNYxNZ" "a long size string is refused by the size parser"
+expect 2 "a size of 30000 digits" -- "$fft3d" plan --size "$(printf '%030000d' 8)x8x8"
+expect_quick 2 2 "a size over 2^58 elements" -- "$fft3d" run --size 1048576x1048576x524288 --backend cpu --arch tesla
+contains err "2^58" "the size limit is named"
+expect_quick 2 2 "planning a size over 2^58 elements" -- "$fft3d" plan --size 1048576x1048576x524288 --arch tesla
+expect_quick 3 2 "a run whose host memory cannot fit" -- "$fft3d" run --size 65536x65536x65536 --backend cpu
+contains err "of host memory" "the host memory refusal gives the numbers"
+expect_quick 3 2 "a run on any backend whose host memory cannot fit" -- "$fft3d" run --size 65536x65536x65536
+expect_quick 3 2 "the largest size, whose memory must not overflow" -- "$fft3d" run --size 1048576x1048576x262144 --backend cpu --arch tesla
+contains err "needs about" "the largest size is refused for its memory, not by an overflow"
+for threads in 100000 -3; do
+  expect 2 "--threads $threads" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" --backend cpu --threads "$threads"
+  contains err "--threads $threads: expected 0" "the thread bound is named"
+done
+expect 2 "--seed -1" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" --backend cpu --seed -1
+contains err "--seed '-1'" "a negative seed is refused"
+expect 2 "--bandwidth inf" -- "$fft3d" explain "$src/plans/tesla/128x128x128.yaml" --bandwidth inf
+expect 2 "table of an unknown arch" -- "$fft3d" table --arch nope
+contains err "unknown arch 'nope'" "table names the unknown arch"
+for arch in ../tesla /tmp "tesla/../hopper"; do
+  expect 2 "an arch that is a path: $arch" -- "$fft3d" run --size 64x64x64 --arch "$arch" --backend cpu
+  contains err "unknown arch" "an arch path is refused as an unknown arch"
+done
+expect 1 "a folder as a plan" -- "$fft3d" validate "$src/plans"
+contains err "a directory, not a plan file" "a folder is named as a folder"
+if [ -e /dev/zero ]; then
+  expect_quick 1 2 "an endless plan file" -- "$fft3d" validate /dev/zero
+  contains err "the largest plan file read" "an endless file is refused by the size limit"
+fi
+{ printf 'size: [8, 1, 1]\narch: tesla\nkernels:\n'; for i in $(seq 20000); do echo '  - "X(1, 8, 1, 8, no-tw)"'; done; } >"$work/many.yaml"
+expect_quick 1 5 "a plan of 20000 kernels" -- "$fft3d" validate "$work/many.yaml"
+printf 'size: [8, 8, 8]\nsize: [16, 16, 16]\narch: tesla\nkernels: []\n' >"$work/twice.yaml"
+expect 1 "a duplicate key" -- "$fft3d" validate "$work/twice.yaml"
+contains err "twice.yaml:2:1: error: duplicate key 'size'" "the second key is located"
+if [ -e /dev/full ]; then
+  expect 2 "plan -o /dev/full" -- "$fft3d" plan --size 64x64x64 -o /dev/full
+  contains err "cannot write /dev/full" "a failed plan write is an error"
+  checks=$((checks + 1))
+  "$fft3d" plan --size 64x64x64 >/dev/full 2>"$work/err"; got=$?
+  if [ "$got" -eq 0 ] || [ "$got" -ge 128 ]; then echo "FAIL: plan > /dev/full: exit $got"; failures=$((failures + 1)); fi
+  contains err "cannot write to standard output" "a failed stdout is an error"
+fi
+expect 2 "plan -o into a missing folder" -- "$fft3d" plan --size 64x64x64 -o "$work/missing/p.yaml"
+[ ! -e "$work/missing" ] || { echo "FAIL: a folder was created"; failures=$((failures + 1)); }
+expect 0 "plan -o writes the whole file" -- "$fft3d" plan --size 64x64x64 -o "$work/whole.yaml"
+expect 0 "the written plan validates" -- "$fft3d" validate "$work/whole.yaml"
+[ "$(ls "$work" | grep -c '\.tmp\.')" -eq 0 ] || { echo "FAIL: temporary files left"; failures=$((failures + 1)); }
+# /proc takes no new folder, not even from root.
+expect 0 "run --size on the CPU with no writable cache folder" -- env HOME=/proc/fft3d-none FFT3D_CACHE_DIR= "$fft3d" run --size 64x64x32 --arch tesla --backend cpu
+# A plan that validates can hold a tile over its profile's shared memory: explain says so (CUDA builds only).
+printf 'size: [256, 256, 1]\narch: tesla\nkernels:\n  - "X(1, 256, 1, 256, no-tw), Y(1, 256, 1, 256, no-tw)"\n' >"$work/wide.yaml"
+expect 0 "a legal plan with a wide tile validates" -- "$fft3d" validate "$work/wide.yaml"
+if [ "$has_lowering" -eq 1 ]; then
+  expect 1 "explain of a plan whose tile does not fit its profile" -- "$fft3d" explain "$work/wide.yaml"
+  contains err "the plan is legal (fft3d validate accepts it) but does not fit the tesla profile" "explain says why"
+  contains err "B of shared memory per block" "explain names the bytes"
+fi
 
 echo "cli_test: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -10,7 +10,7 @@
 namespace fft3d {
 
 // What a kernel costs the default planner beyond one pass over memory, in passes, by the features of its lowered
-// tile (lowering/cost_model.cpp applies it; docs/cost-model.md gives the measurements). The charges default to zero:
+// tile (lowering/cost_model.cpp applies it; docs/performance.md#cost-model gives the measurements). The charges default to zero:
 // every kernel costs one pass, as in the paper. The shape thresholds say where the charges were measured.
 struct CostModel {
   // Tiles spread over the blocks of a cluster, by how many one-block parts (part_bytes_limit) the tile fills.

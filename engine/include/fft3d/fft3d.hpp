@@ -10,6 +10,8 @@
 // - plan_ir.hpp, plan_text.hpp, checks.hpp, diagnostics.hpp: the plan language, its files and its checks;
 // - planner.hpp, plan_table.hpp, wisdom.hpp, arch_profile.hpp: where plans come from;
 // - plan_cost.hpp, index_maps.hpp: what a plan costs and where its stages leave each frequency;
+// - limits.hpp: the largest sizes, plan files and thread counts, checked before any work;
+// - file_writes.hpp: whole-or-nothing file writes;
 // - errors.hpp: fft3d::Error, the base of every error the library throws.
 // The GPU transform is defined in fft3d::fft3d_cuda (a build with the CUDA toolkit); the rest in fft3d::fft3d.
 #pragma once
@@ -19,8 +21,10 @@
 #include "fft3d/cpu_transform.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/errors.hpp"
+#include "fft3d/file_writes.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/index_maps.hpp"
+#include "fft3d/limits.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/plan_table.hpp"

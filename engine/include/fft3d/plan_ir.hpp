@@ -45,7 +45,7 @@ struct Extents {
   std::int64_t nz = 1;
 
   std::int64_t operator[](Axis axis) const;
-  std::int64_t elements() const { return nx * ny * nz; }
+  std::int64_t elements() const;  // nx * ny * nz; throws UsageError when the product does not fit in 64 bits
   friend bool operator==(const Extents&, const Extents&) = default;
 };
 

@@ -24,7 +24,8 @@ struct TableEntry {
 };
 
 // Every plan file of an arch's table (all arches when arch is empty), sorted by arch, element count, then the plan
-// for both placements before the in-place one.
+// for both placements before the in-place one. Throws UsageError for an arch that names no profile (it would name a
+// folder).
 std::vector<TableEntry> table_entries(const std::string& arch = "");
 // The table's plan file for this arch, size and placement, if there is one: in place, the in-place file where there
 // is one, else the plan for both placements.

@@ -39,10 +39,16 @@ using PlanPasses = std::function<std::optional<double>(const Plan&)>;
 // not lower. Pure CPU code: the same answer on every build.
 std::optional<double> passes_on_its_profile(const Plan& plan);
 
+// The most candidates one search weighs (checks and passes), a bound on the time of any search: above the count
+// the largest searches of common sizes need (a 4096^3 plan for hopper weighs about 1400). A search that reaches it
+// keeps the best found so far, or throws when none could run.
+inline constexpr int max_planner_candidates = 2048;
+
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
 // profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
 // one with the fewest passes by `passes` (passes_on_its_profile without it), ties broken by the largest radices. Throws
-// UsageError for a size that is not a power of two per axis, an unknown arch, or when no candidate can run.
+// UsageError for a size that is not a power of two per axis or holds more than max_elements (checked before any
+// planning work), an unknown arch, or when no candidate can run.
 Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 
 // The `count` best distinct candidates by `passes`, cheapest first (ties in the order above): the first is

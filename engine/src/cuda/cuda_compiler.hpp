@@ -41,9 +41,14 @@ std::string nvrtc_version_text();
 // allocation unit of 8 registers per thread: ptxas meets 63 with 64).
 std::vector<std::string> nvrtc_options(int arch, int max_registers_per_thread = 255);
 
-// Compiles the spec's generated source for sm_<arch> within its profile's register limit, or loads it from the
-// cache keyed by the hash of (spec text, generated source, arch, NVRTC version, options). On failure the source is
-// kept next to the log and CompileError names both paths.
+// The kernel cache's key: the hash of every byte NVRTC compiles (emit_compiled_source, which holds the spec
+// text), the NVRTC version and every option (the arch among them).
+std::uint64_t kernel_cache_key(const std::string& compiled_source, const std::vector<std::string>& options,
+                               const std::string& nvrtc_version);
+
+// Compiles the spec's emit_compiled_source for sm_<arch> within its profile's register limit, or loads it from the
+// cache under kernel_cache_key. On failure the compiled source is kept next to the log and CompileError names both
+// paths.
 CompiledKernel compile_kernel(const KernelSpec& spec, int arch);
 
 }  // namespace fft3d

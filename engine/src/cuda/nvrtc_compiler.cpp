@@ -69,16 +69,18 @@ std::vector<std::string> nvrtc_options(int arch, int max_registers_per_thread) {
   return options;
 }
 
+std::uint64_t kernel_cache_key(const std::string& compiled_source, const std::vector<std::string>& options,
+                               const std::string& nvrtc_version) {
+  std::string key_material = compiled_source + "\nnvrtc " + nvrtc_version;
+  for (const std::string& option : options) key_material += "\n" + option;
+  return fnv1a(key_material);
+}
+
 CompiledKernel compile_kernel(const KernelSpec& spec, int arch) {
-  const std::string source = emit_cuda_source(spec);
+  const std::string source = emit_compiled_source(spec);
   const std::optional<ArchProfile> profile = find_arch_profile(spec.profile);
   const std::vector<std::string> options = nvrtc_options(arch, profile ? profile->max_registers_per_thread : 255);
-  // The key covers the spec and the generated kernel text (an emitter change must not hit a stale entry) but not
-  // the header comment that names the plan file.
-  std::string key_material = to_string(spec) + "\n" + emit_cuda_kernel_text(spec) + "\narch " + std::to_string(arch) + "\nnvrtc " +
-                             nvrtc_version_text();
-  for (const std::string& option : options) key_material += "\n" + option;
-  const std::uint64_t key = fnv1a(key_material);
+  const std::uint64_t key = kernel_cache_key(source, options, nvrtc_version_text());
   const std::string cubin_path = cache::entry_path(key, "cubin");
   const std::string log_path = cache::entry_path(key, "log");
 

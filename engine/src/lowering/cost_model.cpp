@@ -1,5 +1,5 @@
 // The default planner's cost model: passes over memory in pass-equivalents, each kernel one pass plus the charges of
-// its profile's CostModel for what its lowered tile does (docs/cost-model.md). The features are read off the
+// its profile's CostModel for what its lowered tile does (docs/performance.md#cost-model). The features are read off the
 // KernelSpec; the coefficients are profile data (arch_profile.cpp).
 #include "cost_model.hpp"
 

@@ -1,4 +1,4 @@
-// The default planner's cost of a lowered kernel on its profile (ArchProfile::cost; docs/cost-model.md).
+// The default planner's cost of a lowered kernel on its profile (ArchProfile::cost; docs/performance.md#cost-model).
 #pragma once
 
 #include "fft3d/arch_profile.hpp"

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -24,10 +27,20 @@ void parallel_for(std::int64_t count, int threads, const std::function<void(std:
       if (!first_error) first_error = std::current_exception();
     }
   };
+  // A thread the system refuses to start ends the call with an error, after the started ones are joined (a
+  // joinable std::thread destroyed unjoined terminates the process).
   std::vector<std::thread> workers;
-  for (std::int64_t part = 1; part < parts; ++part) workers.emplace_back(run_part, part);
-  run_part(0);
+  std::exception_ptr start_error;
+  try {
+    for (std::int64_t part = 1; part < parts; ++part) workers.emplace_back(run_part, part);
+  } catch (const std::system_error& e) {
+    start_error = std::make_exception_ptr(std::runtime_error(
+        "cannot start thread " + std::to_string(workers.size() + 1) + " of " + std::to_string(parts) + ": " +
+        e.what() + " (ask for fewer threads)"));
+  }
+  if (!start_error) run_part(0);
   for (std::thread& worker : workers) worker.join();
+  if (start_error) std::rethrow_exception(start_error);
   if (first_error) std::rethrow_exception(first_error);
 }
 
