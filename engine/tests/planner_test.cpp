@@ -20,18 +20,24 @@ TEST(Planner, BalancedRadicesMultiplyToN) {
     }
 }
 
+// Every candidate family the planner builds is legal: the whole sweep ranked by kernel count (cheap), and one size in
+// `lowered_sample` ranked as users get it, by the lowering's cost (passes_on_its_profile lowers every candidate).
 TEST(Planner, EveryPowerOfTwoSizeGetsALegalPlanOnEveryArch) {
+  const PlanPasses kernel_count = [](const Plan& plan) { return std::optional<double>(plan.kernels.size()); };
+  constexpr int lowered_sample = 5;
   int plans = 0;
   for (const ArchProfile& profile : arch_profiles())
     for (int x = 0; x <= 12; ++x)
       for (int y = 0; y <= 12; y += 3)
         for (int z = 0; z <= 12; z += 2) {
           const Extents size{std::int64_t{1} << x, std::int64_t{1} << y, std::int64_t{1} << z};
+          const bool lowered = plans % lowered_sample == 0;
+          const PlanPasses& ranking = lowered ? PlanPasses{} : kernel_count;
           if (size.elements() == 1) {
-            EXPECT_THROW(default_plan(size, profile.name), UsageError);
+            EXPECT_THROW(default_plan(size, profile.name, ranking), UsageError);
             continue;
           }
-          const Plan plan = default_plan(size, profile.name);
+          const Plan plan = default_plan(size, profile.name, ranking);
           EXPECT_TRUE(check_plan(plan).empty()) << to_yaml(plan);
           EXPECT_EQ(parse_plan(to_yaml(plan)).plan, plan);
           ++plans;
