@@ -7,6 +7,7 @@
 #include "backends.hpp"
 #include "cuda_report.hpp"
 #include "bench/gpu_timing.hpp"
+#include "bench/kernel_profile.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/profiling.hpp"
 #include "fft3d/errors.hpp"
@@ -111,28 +112,19 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
 
 void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target, const TransformOptions& options,
                     double one_pass_ms, std::ostream& out) {
-  const double bytes = static_cast<double>(engine.plan().size.elements()) * sizeof(Complex32);
-  GpuProfiler profiler(engine);
-  const Placement placement = source == target ? Placement::in_place : Placement::out_of_place;
-  for (std::size_t k = 0; k < profiler.kernels().size(); ++k) {
-    const GpuKernelInfo& info = profiler.kernels()[k];
-    if (info.reorder_pass && !profiler.runs_reorder_pass(options.order, placement)) {
+  const std::vector<bench::KernelProfile> profiles = bench::profile_kernels(engine, source, target, options);
+  for (std::size_t k = 0; k < profiles.size(); ++k) {
+    const bench::KernelProfile& kernel = profiles[k];
+    if (!kernel.runs) {
       out << "kernel " << k + 1 << "  digit-reversal pass: not run by this transform\n";
       continue;
     }
-    const bench::Timing kernel = bench::time_on_gpu(
-        [&](void* stream) { profiler.run_kernel(k, source, target, options, static_cast<Stream>(stream)); }, warmup_runs, 10, nullptr, {},
-        bench::batched_sample_ms);
-    out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << 2.0 * bytes / (kernel.median_ms * 1e6)
-        << " GB/s (" << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
-        << info.registers << " registers";
-    if (!info.reorder_pass) {
-      const bench::Timing twin = bench::time_on_gpu(
-          [&](void* stream) { profiler.run_copy_twin(k, source, target, static_cast<Stream>(stream)); }, warmup_runs, 10, nullptr, {},
-          bench::batched_sample_ms);
-      out << std::setprecision(3) << "; copy twin " << twin.median_ms << " ms, kernel/twin "
-          << kernel.median_ms / twin.median_ms;
-    }
+    out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << kernel.gbytes_per_second << " GB/s ("
+        << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
+        << kernel.info.registers << " registers";
+    if (kernel.twin_ms)
+      out << std::setprecision(3) << "; copy twin " << *kernel.twin_ms << " ms, kernel/twin "
+          << kernel.median_ms / *kernel.twin_ms;
     out << std::setprecision(3) << "\n";
   }
 }
