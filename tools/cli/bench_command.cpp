@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "fft3d/transform.hpp"
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
 #include "bench/bench_sweep.hpp"
@@ -71,17 +72,16 @@ int bench_command(const Args& args) {
                      args, options, {}, vm))
     return exit_ok;
   const std::vector<Extents> sizes = parse_size_list(vm["sizes"].as<std::string>());
-  const std::string order = vm["order"].as<std::string>();
-  if (order != "natural" && order != "digit-reversed") throw UsageError("--order must be natural or digit-reversed");
+  const Order order = parse_order(vm["order"].as<std::string>());
   if (vm["repeat"].as<int>() < 1) throw UsageError("--repeat must be at least 1");
   if (vm["buffer-pairs"].as<int>() < 1) throw UsageError("--buffer-pairs must be at least 1");
 #ifndef FFT3D_HAVE_CUDA
+  (void)order;
   std::cerr << "fft3d bench: error: this build has no CUDA backend (no CUDA toolkit was found at build time)\n";
   return exit_unavailable;
 #else
-  bench::SweepSettings sweep{sizes, vm["arch"].as<std::string>(),
-                             order == "natural" ? Order::natural : Order::digit_reversed, vm["repeat"].as<int>(),
-                             vm["buffer-pairs"].as<int>(), vm["seed"].as<std::uint64_t>()};
+  const bench::SweepSettings sweep{sizes, vm["arch"].as<std::string>(), order, vm["repeat"].as<int>(),
+                                   vm["buffer-pairs"].as<int>(), vm["seed"].as<std::uint64_t>()};
   bench::BenchRun run;
   try {
     run = bench::run_sweep(sweep, show_progress);

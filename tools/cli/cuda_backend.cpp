@@ -130,7 +130,10 @@ void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceC
 }
 
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
-  Backend backend{"cuda", false, "", 0, validate::fp32_error_bound, {}, validate::cufft_reference, {}, {}};
+  Backend backend;
+  backend.name = "cuda";
+  backend.error_bound = cuda_error_bound;
+  backend.reference = validate::cufft_reference;
   if (validate::gpu_count() == 0) {
     backend.why_not = "no CUDA device (or no driver) on this machine";
     return backend;

@@ -5,6 +5,7 @@
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/plan_cost.hpp"
+#include "fft3d/transform.hpp"
 #include "options.hpp"
 #include "emit/cuda_source.hpp"
 #include "lowering/kernel_spec.hpp"
@@ -52,16 +53,15 @@ int explain_command(const Args& args) {
 
   std::string how;
   const ParsedPlan parsed = plan_from_options(vm, how);
-  const std::string precision = vm["precision"].as<std::string>();
-  if (precision != "fp32" && precision != "fp64") throw UsageError("--precision must be fp32 or fp64");
+  const Precision precision = parse_precision(vm["precision"].as<std::string>());
   const double bandwidth = vm["bandwidth"].as<double>();
   if (!(bandwidth > 0)) throw UsageError("--bandwidth must be positive");
   const Plan& plan = parsed.plan;
-  const PlanCost cost = plan_cost(plan, precision == "fp32" ? 8 : 16);
+  const PlanCost cost = plan_cost(plan, precision == Precision::fp32 ? 8 : 16);
 
   std::cout << "plan     " << how << "\n";
   if (!parsed.source_note.empty()) std::cout << "source   " << parsed.source_note << "\n";
-  std::cout << "size     " << to_string(plan.size) << " (" << plan.size.elements() << " points, " << precision
+  std::cout << "size     " << to_string(plan.size) << " (" << plan.size.elements() << " points, " << to_string(precision)
             << ")\narch     " << plan.arch << "\nhash     " << std::hex << stable_hash(plan) << std::dec << "\n\n";
   std::cout << std::fixed << std::setprecision(1);
   for (std::size_t k = 0; k < plan.kernels.size(); ++k) {
