@@ -116,10 +116,10 @@ void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceC
   for (std::size_t k = 0; k < profiles.size(); ++k) {
     const bench::KernelProfile& kernel = profiles[k];
     if (!kernel.runs) {
-      out << "kernel " << k + 1 << "  digit-reversal pass: not run by this transform\n";
+      out << "kernel " << k << "  digit-reversal pass: not run by this transform\n";
       continue;
     }
-    out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << kernel.gbytes_per_second << " GB/s ("
+    out << "kernel " << k << "  " << kernel.median_ms << " ms, " << kernel.gbytes_per_second << " GB/s ("
         << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
         << kernel.info.registers << " registers";
     if (kernel.twin_ms)

@@ -28,7 +28,7 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
   for (const KernelSpec& spec : lowered.kernels) specs.push_back(&spec);
   if (lowered.reorder) specs.push_back(&*lowered.reorder);
   for (const KernelSpec* spec : specs) {
-    const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index + 1) + "_" +
+    const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index) + "_" +
                              spec->entry_name() + ".cu";
     std::ofstream out(path);
     if (!(out << emit_cuda_source(*spec))) throw UsageError(path + ": cannot write the generated kernel");
@@ -62,11 +62,11 @@ int explain_command(const Args& args) {
   std::cout << "plan     " << how << "\n";
   if (!parsed.source_note.empty()) std::cout << "source   " << parsed.source_note << "\n";
   std::cout << "size     " << to_string(plan.size) << " (" << plan.size.elements() << " points, " << to_string(precision)
-            << ")\narch     " << plan.arch << "\nhash     " << std::hex << stable_hash(plan) << std::dec << "\n\n";
+            << ")\narch     " << plan.arch << "\nhash     " << hash_text(stable_hash(plan)) << "\n\n";
   std::cout << std::fixed << std::setprecision(1);
   for (std::size_t k = 0; k < plan.kernels.size(); ++k) {
     const KernelCost& kc = cost.kernels[k];
-    std::cout << "kernel " << k + 1 << "  {" << to_string(plan.kernels[k]) << "}\n"
+    std::cout << "kernel " << k << "  {" << to_string(plan.kernels[k]) << "}\n"
               << "          reads " << kc.bytes_read / 1e6 << " MB, writes " << kc.bytes_written / 1e6 << " MB, "
               << kc.flops / 1e6 << " Mflop, floor " << std::setprecision(3)
               << (kc.bytes_read + kc.bytes_written) / (bandwidth * 1e6) << " ms\n" << std::setprecision(1);
