@@ -7,7 +7,6 @@
 #include "backends.hpp"
 #include "cuda_report.hpp"
 #include "bench/gpu_timing.hpp"
-#include "bench/kernel_profile.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/profiling.hpp"
 #include "fft3d/errors.hpp"
@@ -109,25 +108,6 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
 }
 
 }  // namespace
-
-void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target, const TransformOptions& options,
-                    double one_pass_ms, std::ostream& out) {
-  const std::vector<bench::KernelProfile> profiles = bench::profile_kernels(engine, source, target, options);
-  for (std::size_t k = 0; k < profiles.size(); ++k) {
-    const bench::KernelProfile& kernel = profiles[k];
-    if (!kernel.runs) {
-      out << "kernel " << k << "  digit-reversal pass: not run by this transform\n";
-      continue;
-    }
-    out << "kernel " << k << "  " << kernel.median_ms << " ms, " << kernel.gbytes_per_second << " GB/s ("
-        << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
-        << kernel.info.registers << " registers";
-    if (kernel.twin_ms)
-      out << std::setprecision(3) << "; copy twin " << *kernel.twin_ms << " ms, kernel/twin "
-          << kernel.median_ms / *kernel.twin_ms;
-    out << std::setprecision(3) << "\n";
-  }
-}
 
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
   Backend backend;

@@ -51,7 +51,8 @@ RunSettings settings_from(const po::variables_map& vm, const Backend& backend, d
   settings.options.direction = vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward;
   settings.options.order = parse_order(vm["order"].as<std::string>());
   settings.options.scaling = parse_scaling(vm["scaling"].as<std::string>());
-  settings.precision = parse_precision(optional_string(vm, "precision").value_or(backend.name == "cpu" ? "fp64" : "fp32"));
+  const std::string default_precision = backend.name == "cpu" ? "fp64" : "fp32";
+  settings.precision = parse_precision(optional_string(vm, "precision").value_or(default_precision));
   settings.in_place = vm["in-place"].as<bool>();
   settings.repeats = vm["repeat"].as<int>();
   settings.threads = vm["threads"].as<int>();

@@ -158,8 +158,8 @@ PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int
 
 const PlanMeasurement& PlanMeasurements::fastest() const {
   if (candidates.empty()) throw UsageError("PlanMeasurements::fastest: no measurements");
-  return *std::min_element(candidates.begin(), candidates.end(),
-                           [](const PlanMeasurement& a, const PlanMeasurement& b) { return a.median_ms < b.median_ms; });
+  const auto faster = [](const PlanMeasurement& a, const PlanMeasurement& b) { return a.median_ms < b.median_ms; };
+  return *std::min_element(candidates.begin(), candidates.end(), faster);
 }
 
 }  // namespace fft3d
