@@ -27,8 +27,13 @@ fs::path executable_dir() {
 std::vector<std::string> plan_table_dirs() {
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("FFT3D_PLANS_DIR"); env && *env) dirs.emplace_back(env);
+  // Resolved, so that a build tree names the source tree's files (the ones to edit), not its link to them.
   if (const fs::path exe = executable_dir(); !exe.empty())
-    for (const char* relative : executable_relative_plans_dirs) dirs.push_back((exe / relative).lexically_normal());
+    for (const char* relative : executable_relative_plans_dirs) {
+      std::error_code ec;
+      const fs::path dir = fs::canonical(exe / relative, ec);
+      if (!ec) dirs.push_back(dir);
+    }
   dirs.emplace_back(FFT3D_INSTALLED_PLANS_DIR);
   return dirs;
 }
