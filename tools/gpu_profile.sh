@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Nsight Compute on chosen kernels of a plan, as `fft3d run --per-kernel` numbers them (1-based), with the GPU's
-# clocks left as they are (--clock-control none). The evidence behind a kernel that misses its bandwidth target.
+# Nsight Compute on chosen kernels of a plan, numbered from 0 as `fft3d run --per-kernel` and the entry names number
+# them, with the GPU's clocks left as they are (--clock-control none). The evidence behind a kernel that misses its
+# bandwidth target.
 #
-#   FFT3D_BIN_DIR=.carry tools/gpu_profile.sh plans/tesla/256x256x256.yaml 4 [5 ...]
+#   FFT3D_BIN_DIR=.carry tools/gpu_profile.sh plans/tesla/256x256x256.yaml 3 [4 ...]
 set -uo pipefail
 BIN=${FFT3D_BIN_DIR:-.carry}
 plan=$1; shift
@@ -14,7 +15,7 @@ for kernel in "$@"; do
   echo "== $plan kernel $kernel"
   # Generated entry points are fft3d_k<index>_<hash>; the first launch is the checked run's.
   ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
-    --section WarpStateStats --section MemoryWorkloadAnalysis -k "regex:^fft3d_k$((kernel - 1))_" --launch-count 1 \
+    --section WarpStateStats --section MemoryWorkloadAnalysis -k "regex:^fft3d_k${kernel}_" --launch-count 1 \
     "$BIN/fft3d" run "$plan" --backend cuda --repeat 1 2>&1 |
     grep -vE "^==PROF==|^(plan|size|backend|error|roundtrip|time|GFlops|bandwidth|memcpy|cuFFT|setup) "
 done

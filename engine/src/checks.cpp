@@ -23,7 +23,7 @@ class PlanChecker {
     if (plan_.kernels.empty()) error(at_.kernels, "a plan needs at least one kernel");
     for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
       if (plan_.kernels[k].subs.empty())
-        error(kernel_at(k), "empty kernel " + std::to_string(k + 1) + ": a kernel needs at least one sub-computation");
+        error(kernel_at(k), "empty kernel " + std::to_string(k) + ": a kernel needs at least one sub-computation");
       for (std::size_t s = 0; s < plan_.kernels[k].subs.size(); ++s) check_term(k, s);
     }
     check_chains();
@@ -159,11 +159,11 @@ class PlanChecker {
 
   SourceLocation kernel_at(std::size_t k) const {
     if (k < at_.kernel.size()) return at_.kernel[k];
-    return {"<plan kernel " + std::to_string(k + 1) + ">", 0, 0};
+    return {"<plan kernel " + std::to_string(k) + ">", 0, 0};
   }
   SourceLocation sub_at(std::size_t k, std::size_t s) const {
     if (k < at_.sub.size() && s < at_.sub[k].size()) return at_.sub[k][s];
-    return {"<plan kernel " + std::to_string(k + 1) + " term " + std::to_string(s + 1) + ">", 0, 0};
+    return {"<plan kernel " + std::to_string(k) + " term " + std::to_string(s) + ">", 0, 0};
   }
 
   void error(SourceLocation where, std::string message) { errors_.push_back({std::move(where), std::move(message)}); }

@@ -9,20 +9,18 @@ double paper_flops(const Extents& size) {
   return 5.0 * n * std::log2(n);
 }
 
+double sub_computation_flops(const SubComputation& sub, std::int64_t elements) {
+  const double r = static_cast<double>(sub.radix);
+  const double butterflies = static_cast<double>(elements) / r;
+  return butterflies * (5.0 * r * std::log2(r) + (sub.twiddle ? 6.0 * (r - 1) : 0.0));
+}
+
 PlanCost plan_cost(const Plan& plan, int element_bytes) {
   PlanCost cost;
   const std::int64_t n = plan.size.elements();
   for (const Kernel& kernel : plan.kernels) {
     KernelCost k{n * element_bytes, n * element_bytes, 0};
-    for (const SubComputation& sub : kernel.subs) {
-      const double r = static_cast<double>(sub.radix);
-      const double butterflies = static_cast<double>(n) / r;
-      k.flops += butterflies * 5.0 * r * std::log2(r);
-      // Twiddles w^(j*m) are trivial for j == 0 or m == 0: (stride - 1) * (radix - 1) per group of span.
-      if (sub.twiddle)
-        k.flops += 6.0 * static_cast<double>(n) / static_cast<double>(sub.span) *
-                   static_cast<double>(sub.stride - 1) * (r - 1);
-    }
+    for (const SubComputation& sub : kernel.subs) k.flops += sub_computation_flops(sub, n);
     cost.bytes_moved += k.bytes_read + k.bytes_written;
     cost.counted_flops += k.flops;
     cost.kernels.push_back(k);

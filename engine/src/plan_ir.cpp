@@ -1,5 +1,6 @@
 #include "fft3d/plan_ir.hpp"
 
+#include <iomanip>
 #include <ostream>
 #include <sstream>
 
@@ -97,6 +98,12 @@ std::uint64_t stable_hash(const Plan& plan) {
   std::uint64_t h = 14695981039346656037ULL;
   for (unsigned char c : to_yaml(plan)) h = (h ^ c) * 1099511628211ULL;
   return h;
+}
+
+std::string hash_text(std::uint64_t hash) {
+  std::ostringstream text;
+  text << std::hex << std::setw(16) << std::setfill('0') << hash;
+  return text.str();
 }
 
 std::vector<SubComputation> stages_of(const Plan& plan, Axis axis) {

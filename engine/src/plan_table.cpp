@@ -13,10 +13,31 @@ namespace fft3d {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Where a table directory lies relative to the running executable's folder: a build tree holds one beside its
+// executables (the build links plans/ there), an installed bin/ has share/ beside it.
+const char* const executable_relative_plans_dirs[] = {"share/fft3d/plans", "../share/fft3d/plans"};
+
+// The running executable's folder; empty where the platform does not say.
+fs::path executable_dir() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : self.parent_path();
+}
+
+}  // namespace
+
 std::vector<std::string> plan_table_dirs() {
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("FFT3D_PLANS_DIR"); env && *env) dirs.emplace_back(env);
-  dirs.emplace_back(FFT3D_SOURCE_PLANS_DIR);
+  // Resolved, so that a build tree names the source tree's files (the ones to edit), not its link to them.
+  if (const fs::path exe = executable_dir(); !exe.empty())
+    for (const char* relative : executable_relative_plans_dirs) {
+      std::error_code ec;
+      const fs::path dir = fs::canonical(exe / relative, ec);
+      if (!ec) dirs.push_back(dir);
+    }
   dirs.emplace_back(FFT3D_INSTALLED_PLANS_DIR);
   return dirs;
 }

@@ -1,8 +1,24 @@
 #include "fft3d/transform.hpp"
 
+#include <array>
+
 #include "fft3d/errors.hpp"
 
 namespace fft3d {
+namespace {
+
+// The enumerator of `values` whose to_string is `name`.
+template <typename Enum, std::size_t count>
+Enum parse_name(const char* what, const std::string& name, const std::array<Enum, count>& values) {
+  std::string accepted;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (to_string(values[i]) == name) return values[i];
+    accepted += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + to_string(values[i]);
+  }
+  throw UsageError(std::string("unknown ") + what + " '" + name + "': expected " + accepted);
+}
+
+}  // namespace
 
 std::string to_string(Direction direction) { return direction == Direction::forward ? "forward" : "inverse"; }
 std::string to_string(Order order) { return order == Order::natural ? "natural" : "digit-reversed"; }
@@ -13,6 +29,25 @@ std::string to_string(TransformKind kind) {
 }
 std::string to_string(Placement placement) {
   return placement == Placement::in_place ? "in place" : "out of place";
+}
+
+Direction parse_direction(const std::string& name) {
+  return parse_name("direction", name, std::array{Direction::forward, Direction::inverse});
+}
+Order parse_order(const std::string& name) {
+  return parse_name("order", name, std::array{Order::natural, Order::digit_reversed});
+}
+Scaling parse_scaling(const std::string& name) {
+  return parse_name("scaling", name, std::array{Scaling::none, Scaling::full});
+}
+Precision parse_precision(const std::string& name) {
+  return parse_name("precision", name, std::array{Precision::fp64, Precision::fp32});
+}
+TransformKind parse_kind(const std::string& name) {
+  return parse_name("transform kind", name, std::array{TransformKind::c2c, TransformKind::r2c, TransformKind::c2r});
+}
+Placement parse_placement(const std::string& name) {
+  return parse_name("placement", name, std::array{Placement::out_of_place, Placement::in_place});
 }
 
 void require_supported(const TransformDesc& desc, bool on_gpu) {

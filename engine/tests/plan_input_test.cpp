@@ -58,8 +58,9 @@ TEST(PlanInput, AFolderIsNamedAsAFolder) {
 
 TEST(PlanInput, AnEndlessOrOversizedFileIsRefusedQuickly) {
   const auto start = std::chrono::steady_clock::now();
-  if (std::filesystem::exists("/dev/zero"))
+  if (std::filesystem::exists("/dev/zero")) {
     EXPECT_NE(usage_error_of("/dev/zero").find("the largest plan file read"), std::string::npos);
+  }
   const std::filesystem::path big = std::filesystem::temp_directory_path() / "fft3d-oversized-plan.yaml";
   {
     std::ofstream out(big);

@@ -152,7 +152,7 @@ TEST(PlanChecks, WrongAxisLetterGetsAHint) {
 }
 
 TEST(PlanChecks, PlanLevelErrors) {
-  EXPECT_TRUE(any_contains(errors_of(with_kernel(0, "\"\"")), "4:5: empty kernel 1"));
+  EXPECT_TRUE(any_contains(errors_of(with_kernel(0, "\"\"")), "4:5: empty kernel 0"));
   EXPECT_TRUE(any_contains(errors_of("size: [256, 256, 256]\narch: kepler\nkernels: []\n"), "2:7: unknown arch 'kepler'"));
   EXPECT_TRUE(any_contains(errors_of("size: [256, 256, 256]\narch: tesla\nkernels: []\n"), "a plan needs at least one kernel"));
   EXPECT_TRUE(any_contains(errors_of("size: [100, 256, 256]\narch: tesla\nkernels: []\n"), "X length 100 is not a power of two"));

@@ -11,6 +11,8 @@
 namespace fft3d::cli {
 namespace {
 
+constexpr double fp64_cpu_error_bound = 1e-12;
+
 template <typename Real>
 std::vector<double> run_cpu(const CpuTransform& cpu, const Volume& in, Volume& out, const RunSettings& settings) {
   using Complex = std::complex<Real>;
@@ -32,7 +34,11 @@ std::vector<double> run_cpu(const CpuTransform& cpu, const Volume& in, Volume& o
 }
 
 Backend cpu_backend(const Plan& plan) {
-  Backend backend{"cpu", true, "", 1e-12, validate::fp32_error_bound, {}, validate::fftw_reference, {}, {}};
+  Backend backend;
+  backend.name = "cpu";
+  backend.available = true;
+  backend.error_bound = cpu_error_bound;
+  backend.reference = validate::fftw_reference;
   backend.run = [plan](const Volume& in, Volume& out, const RunSettings& settings) {
     const CpuTransform cpu(plan, settings.threads);
     return settings.precision == Precision::fp64 ? run_cpu<double>(cpu, in, out, settings)
@@ -45,11 +51,23 @@ Backend cpu_backend(const Plan& plan) {
 
 #ifndef FFT3D_HAVE_CUDA
 Backend make_cuda_backend(const Plan&, const std::string&) {
-  return {"cuda", false, "this build has no CUDA backend (no CUDA toolkit was found at build time)", 0, 0, {}, {}, {}};
+  Backend backend;
+  backend.name = "cuda";
+  backend.why_not = "this build has no CUDA backend (no CUDA toolkit was found at build time)";
+  backend.error_bound = cuda_error_bound;
+  return backend;
 }
 // Never reached: a backend that is not available stops `run` before any check.
 int run_closed_form_on_cuda(const Plan&, const std::string&, const ClosedFormSettings&) { return exit_unavailable; }
 #endif
+
+std::optional<double> cpu_error_bound(Precision precision) {
+  return precision == Precision::fp64 ? fp64_cpu_error_bound : validate::fp32_error_bound;
+}
+
+std::optional<double> cuda_error_bound(Precision precision) {
+  return precision == Precision::fp32 ? std::optional<double>(validate::fp32_error_bound) : std::nullopt;
+}
 
 Backend select_backend(const std::string& name, const Plan& plan, const std::string& plan_name) {
   if (name == "cpu") return cpu_backend(plan);

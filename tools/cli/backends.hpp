@@ -3,6 +3,7 @@
 
 #include <complex>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -32,6 +33,9 @@ using Reference = std::function<void(const Extents& size, std::span<const std::c
                                      std::span<std::complex<double>> out, Direction, Scaling)>;
 // Reads and writes of the whole volume one run with these settings makes (0: one per plan kernel).
 using VolumePasses = std::function<std::int64_t(const RunSettings& settings)>;
+// The relative L2 error a result in `precision` must stay within against the fp64 oracle; none where the backend
+// has no such mode.
+using ErrorBound = std::function<std::optional<double>(Precision precision)>;
 // Lines the report adds once the check has passed (the competitor in the same run, per-kernel figures).
 using ExtraReport = std::function<void(const RunSettings& settings, double median_seconds, std::ostream& out)>;
 
@@ -39,8 +43,7 @@ struct Backend {
   std::string name;
   bool available = false;
   std::string why_not;  // when unavailable
-  double error_bound_fp64 = 0;
-  double error_bound_fp32 = 0;
+  ErrorBound error_bound;
   Runner run;
   Reference reference;
   ExtraReport extra_report;  // may be empty
@@ -50,6 +53,11 @@ struct Backend {
 // The backend named `name` ("cpu", "cuda") for `plan`, or for "auto" CUDA where a GPU and the CUDA backend exist,
 // else the CPU.
 Backend select_backend(const std::string& name, const Plan& plan, const std::string& plan_name);
+
+// The bounds of the CPU backend (fp64: 1e-12, far above fp64 round-off and far below the error of any wrong index
+// or twiddle; fp32: the fp32 bound of validate/oracle.hpp) and of the CUDA one (fp32 only).
+std::optional<double> cpu_error_bound(Precision precision);
+std::optional<double> cuda_error_bound(Precision precision);
 
 // The CUDA backend (cuda_backend.cpp), or an unavailable one saying why: a build without CUDA, no GPU here.
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name);

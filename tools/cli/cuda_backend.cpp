@@ -109,36 +109,11 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
 
 }  // namespace
 
-void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target, const TransformOptions& options,
-                    double one_pass_ms, std::ostream& out) {
-  const double bytes = static_cast<double>(engine.plan().size.elements()) * sizeof(Complex32);
-  GpuProfiler profiler(engine);
-  const Placement placement = source == target ? Placement::in_place : Placement::out_of_place;
-  for (std::size_t k = 0; k < profiler.kernels().size(); ++k) {
-    const GpuKernelInfo& info = profiler.kernels()[k];
-    if (info.reorder_pass && !profiler.runs_reorder_pass(options.order, placement)) {
-      out << "kernel " << k + 1 << "  digit-reversal pass: not run by this transform\n";
-      continue;
-    }
-    const bench::Timing kernel = bench::time_on_gpu(
-        [&](void* stream) { profiler.run_kernel(k, source, target, options, static_cast<Stream>(stream)); }, warmup_runs, 10, nullptr, {},
-        bench::batched_sample_ms);
-    out << "kernel " << k + 1 << "  " << kernel.median_ms << " ms, " << 2.0 * bytes / (kernel.median_ms * 1e6)
-        << " GB/s (" << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
-        << info.registers << " registers";
-    if (!info.reorder_pass) {
-      const bench::Timing twin = bench::time_on_gpu(
-          [&](void* stream) { profiler.run_copy_twin(k, source, target, static_cast<Stream>(stream)); }, warmup_runs, 10, nullptr, {},
-          bench::batched_sample_ms);
-      out << std::setprecision(3) << "; copy twin " << twin.median_ms << " ms, kernel/twin "
-          << kernel.median_ms / twin.median_ms;
-    }
-    out << std::setprecision(3) << "\n";
-  }
-}
-
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
-  Backend backend{"cuda", false, "", 0, validate::fp32_error_bound, {}, validate::cufft_reference, {}, {}};
+  Backend backend;
+  backend.name = "cuda";
+  backend.error_bound = cuda_error_bound;
+  backend.reference = validate::cufft_reference;
   if (validate::gpu_count() == 0) {
     backend.why_not = "no CUDA device (or no driver) on this machine";
     return backend;

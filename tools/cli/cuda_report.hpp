@@ -1,4 +1,4 @@
-// Report lines the CUDA runs share (cuda_backend.cpp).
+// Report lines the CUDA runs share (cuda_backend.cpp, closed_form_run.cpp).
 #pragma once
 
 #include <ostream>
@@ -11,7 +11,7 @@ namespace fft3d::cli {
 // Each kernel of `engine` timed alone on `source` -> `target` (in place when equal): milliseconds, GB/s and the
 // share of one memcpy pass (`one_pass_ms`), registers, and its copy twin's time. Kernels run on whatever the
 // buffers hold: the figures are timings, not results.
-void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target, const TransformOptions& options,
-                    double one_pass_ms, std::ostream& out);
+void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target,
+                    const TransformOptions& options, double one_pass_ms, std::ostream& out);
 
 }  // namespace fft3d::cli

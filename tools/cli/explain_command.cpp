@@ -7,6 +7,7 @@
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/file_writes.hpp"
 #include "fft3d/plan_cost.hpp"
+#include "fft3d/transform.hpp"
 #include "options.hpp"
 #include "emit/cuda_source.hpp"
 #include "lowering/kernel_spec.hpp"
@@ -39,7 +40,7 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
   for (const KernelSpec& spec : lowered.kernels) specs.push_back(&spec);
   if (lowered.reorder) specs.push_back(&*lowered.reorder);
   for (const KernelSpec* spec : specs) {
-    const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index + 1) + "_" +
+    const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index) + "_" +
                              spec->entry_name() + ".cu";
     write_file_atomically(path, emit_cuda_source(*spec));
     std::cout << "wrote " << path << "\n";
@@ -63,21 +64,20 @@ int explain_command(const Args& args) {
 
   std::string how;
   const ParsedPlan parsed = plan_from_options(vm, how);
-  const std::string precision = vm["precision"].as<std::string>();
-  if (precision != "fp32" && precision != "fp64") throw UsageError("--precision must be fp32 or fp64");
+  const Precision precision = parse_precision(vm["precision"].as<std::string>());
   const double bandwidth = vm["bandwidth"].as<double>();
   if (!(bandwidth > 0) || !std::isfinite(bandwidth)) throw UsageError("--bandwidth must be positive and finite");
   const Plan& plan = parsed.plan;
-  const PlanCost cost = plan_cost(plan, precision == "fp32" ? 8 : 16);
+  const PlanCost cost = plan_cost(plan, precision == Precision::fp32 ? 8 : 16);
 
   std::cout << "plan     " << how << "\n";
   if (!parsed.source_note.empty()) std::cout << "source   " << parsed.source_note << "\n";
-  std::cout << "size     " << to_string(plan.size) << " (" << plan.size.elements() << " points, " << precision
-            << ")\narch     " << plan.arch << "\nhash     " << std::hex << stable_hash(plan) << std::dec << "\n\n";
+  std::cout << "size     " << to_string(plan.size) << " (" << plan.size.elements() << " points, " << to_string(precision)
+            << ")\narch     " << plan.arch << "\nhash     " << hash_text(stable_hash(plan)) << "\n\n";
   std::cout << std::fixed << std::setprecision(1);
   for (std::size_t k = 0; k < plan.kernels.size(); ++k) {
     const KernelCost& kc = cost.kernels[k];
-    std::cout << "kernel " << k + 1 << "  {" << to_string(plan.kernels[k]) << "}\n"
+    std::cout << "kernel " << k << "  {" << to_string(plan.kernels[k]) << "}\n"
               << "          reads " << kc.bytes_read / 1e6 << " MB, writes " << kc.bytes_written / 1e6 << " MB, "
               << kc.flops / 1e6 << " Mflop, floor " << std::setprecision(3)
               << (kc.bytes_read + kc.bytes_written) / (bandwidth * 1e6) << " ms\n" << std::setprecision(1);

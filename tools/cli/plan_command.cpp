@@ -1,6 +1,6 @@
 // `fft3d plan`: the default planner's plan for a size, or with --measure N the fastest of its N best candidates
-// timed on this machine's GPU (each checked against the fp64 cuFFT Z2Z oracle before its time counts), out of place
-// or with --in-place in place.
+// timed on this machine's GPU by the library's measured planning (measured_planning.hpp: each candidate checked
+// against the first candidate's result before its time counts), out of place or with --in-place in place.
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -12,59 +12,22 @@
 #include "fft3d/wisdom.hpp"
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
-#include "bench/gpu_timing.hpp"
-#include "fft3d/gpu_transform.hpp"
-#include "validate/cuda/forward_check.hpp"
+#include "fft3d/measured_planning.hpp"
 #endif
 
 namespace fft3d::cli {
 namespace {
 
 #ifdef FFT3D_HAVE_CUDA
-constexpr double error_bound = validate::fp32_error_bound;
-
-struct Measured {
-  RankedPlan candidate;
-  double median_ms = 0;
-};
-
-// Each candidate compiled, run on random input and checked against the fp64 oracle, then timed on the same buffers
-// (bench::time_on_gpu, median of 20: out of place, samples of back-to-back runs; in place, single runs on the output
-// buffer with the input copied there before each, outside the timed region); the table goes to stderr, one line per
-// candidate. Throws when a candidate misses the error bound: a plan that computes the wrong transform is a defect,
-// not a slow candidate.
-std::vector<Measured> measure_candidates(const Extents& size, const std::vector<RankedPlan>& candidates,
-                                         bool in_place) {
-  validate::ForwardCheck checked(size, 1);
-  DeviceComplex32* const in = checked.input();
-  DeviceComplex32* const out = checked.output();
-  const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
-  std::function<void(void*)> restore_input;
-  if (in_place) restore_input = [&](void* stream) { checked.copy_input_to_output(stream); };
-  DeviceComplex32* const source = in_place ? out : in;
-  std::vector<Measured> measured;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    GpuTransform engine(candidates[i].plan, "candidate " + std::to_string(i + 1));
-    const validate::ErrorReport error = checked.check([&] {
-      if (in_place) checked.copy_input_to_output();
-      engine.execute(source, out, options);
-    });
-    if (!error.passes(error_bound)) {
-      std::ostringstream why;
-      why << "candidate " << i + 1 << " {" << to_brace_string(candidates[i].plan.kernels) << "} missed the error bound "
-          << error_bound << ": relative L2 " << error.relative_l2 << " (" << error.non_finite << " not finite)";
-      throw std::runtime_error(why.str());
-    }
-    const bench::Timing timing =
-        bench::time_on_gpu([&](void* s) { engine.execute(source, out, options, static_cast<Stream>(s)); }, 3, 20, nullptr, restore_input,
-                           in_place ? 0.0 : bench::batched_sample_ms);
-    measured.push_back({candidates[i], timing.median_ms});
-    std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << candidates[i].passes
-              << " pass-equivalents (model)  " << std::setprecision(4) << timing.median_ms << " ms  relative L2 "
-              << std::scientific << std::setprecision(2) << error.relative_l2 << std::defaultfloat << "  "
-              << to_brace_string(candidates[i].plan.kernels) << "\n";
+// One line per candidate on stderr: the model's estimate, the measured time and the agreement with candidate 1.
+void print_measurements(const PlanMeasurements& measured) {
+  for (std::size_t i = 0; i < measured.candidates.size(); ++i) {
+    const PlanMeasurement& m = measured.candidates[i];
+    std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << m.candidate.passes
+              << " pass-equivalents (model)  " << std::setprecision(4) << m.median_ms << " ms  relative L2 to "
+              << "candidate 1 " << std::scientific << std::setprecision(2) << m.relative_difference
+              << std::defaultfloat << "  " << to_brace_string(m.candidate.plan.kernels) << "\n";
   }
-  return measured;
 }
 #endif
 
@@ -79,21 +42,24 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
   (void)size, (void)arch, (void)in_place;
   throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
 #else
-  if (validate::gpu_count() == 0) throw GpuUnavailable("--measure: no CUDA device (or no driver) on this machine");
-  const std::vector<Measured> measured =
-      measure_candidates(size, ranked_plans(size, arch, passes_on_its_profile, measure), in_place);
-  const Measured* fastest = &measured.front();
-  for (const Measured& m : measured)
-    if (m.median_ms < fastest->median_ms) fastest = &m;
+  MeasureSettings settings;
+  settings.placement = in_place ? Placement::in_place : Placement::out_of_place;
+  PlanMeasurements measured;
+  try {
+    measured = measure_plans(size, arch, measure, settings);
+  } catch (const GpuUnavailable& e) {
+    throw GpuUnavailable(std::string("--measure: no CUDA device (or no driver) on this machine: ") + e.what());
+  }
+  print_measurements(measured);
+  const PlanMeasurement& fastest = measured.fastest();
   std::ostringstream text;
   text << "# Written by `fft3d plan --measure " << measure << (in_place ? " --in-place" : "")
-       << "`: the fastest of the default planner's "
-       << measured.size() << " best candidates on " << bench::gpu_info().name << ", " << fastest->median_ms
-       << " ms (median of 20 "
+       << "`: the fastest of the default planner's " << measured.candidates.size() << " best candidates on "
+       << measured.device_name << ", " << fastest.median_ms << " ms (median of " << settings.timed_samples << " "
        << (in_place ? "single runs in place" : "samples of back-to-back runs out of place")
-       << ", natural order; the planner's first choice " << measured.front().median_ms << " ms).\n";
+       << ", natural order; the planner's first choice " << measured.candidates.front().median_ms << " ms).\n";
   header = text.str();
-  return fastest->candidate.plan;
+  return fastest.candidate.plan;
 #endif
 }
 
@@ -105,7 +71,7 @@ int plan_command(const Args& args) {
       ("size", po::value<std::string>()->required(), "NXxNYxNZ, each a power of two")
       ("arch", po::value<std::string>()->default_value("hopper"), "profile: tesla, fermi or hopper")
       ("measure", po::value<int>()->default_value(0),
-       "N > 0: time the planner's N best candidates on this GPU (each checked against the fp64 oracle first) and "
+       "N > 0: time the planner's N best candidates on this GPU (each checked against the first candidate's result) and "
        "write the fastest; needs a CUDA device")
       ("in-place", po::bool_switch(), "with --measure: time the candidates in place (the fastest plan for runs in "
        "place, which can differ from the one out of place)")

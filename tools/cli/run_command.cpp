@@ -25,13 +25,7 @@ Timing summarize(std::vector<double> seconds) {
 
 Direction opposite(Direction d) { return d == Direction::forward ? Direction::inverse : Direction::forward; }
 
-
-}  // namespace
-
-int run_command(const Args& args) {
-  po::options_description options("run options");
-  po::positional_options_description positional;
-  add_plan_source_options(options, positional);
+void add_run_options(po::options_description& options) {
   options.add_options()
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (CUDA when a GPU exists)")
       ("inverse", po::bool_switch(), "the inverse transform (conjugate sign)")
@@ -47,6 +41,99 @@ int run_command(const Args& args) {
        "oracle (fp64 FFTW or cuFFT Z2Z), plane-waves (CUDA, in place: an input whose transform is known in closed "
        "form, for volumes whose oracle fits nowhere), or auto (the oracle where its three fp64 volumes fit the "
        "host's memory)");
+}
+
+// The settings the options ask of `backend`, and the error bound they are judged by (`bound`).
+RunSettings settings_from(const po::variables_map& vm, const Backend& backend, double& bound) {
+  RunSettings settings;
+  settings.options.direction = vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward;
+  settings.options.order = parse_order(vm["order"].as<std::string>());
+  settings.options.scaling = parse_scaling(vm["scaling"].as<std::string>());
+  const std::string default_precision = backend.name == "cpu" ? "fp64" : "fp32";
+  settings.precision = parse_precision(optional_string(vm, "precision").value_or(default_precision));
+  settings.in_place = vm["in-place"].as<bool>();
+  settings.repeats = vm["repeat"].as<int>();
+  settings.threads = vm["threads"].as<int>();
+  settings.per_kernel = vm["per-kernel"].as<bool>();
+  if (settings.repeats < 1) throw UsageError("--repeat must be at least 1");
+  const std::optional<double> backend_bound = backend.error_bound(settings.precision);
+  if (!backend_bound)
+    throw UsageError("the " + backend.name + " backend has no " + to_string(settings.precision) + " mode");
+  bound = *backend_bound;
+  return settings;
+}
+
+// Whether the run is checked in closed form (plane waves) rather than against the oracle; throws UsageError when
+// that check is asked for (or the only one left) but the settings do not allow it.
+bool checks_in_closed_form(const std::string& check, const Backend& backend, const RunSettings& settings,
+                           const Extents& size, bool oracle_fits) {
+  if (check != "auto" && check != "oracle" && check != "plane-waves")
+    throw UsageError("--check must be auto, oracle or plane-waves");
+  if (!(check == "plane-waves" || (check == "auto" && !oracle_fits && backend.name == "cuda"))) return false;
+  if (backend.name != "cuda") throw UsageError("--check plane-waves runs on the cuda backend");
+  if (!settings.in_place || settings.options.direction != Direction::forward ||
+      settings.options.order != Order::natural || settings.options.scaling != Scaling::none)
+    throw UsageError("the closed-form check runs the forward transform in place in natural order, unscaled, "
+                     "then the scaled inverse (pass --in-place; no --inverse, --order, --scaling)" +
+                     std::string(oracle_fits ? "" : "; " + to_string(size) + " leaves no other check: its fp64 "
+                                                        "oracle needs " + std::to_string(run_host_bytes(size)) +
+                                                        " B of host memory"));
+  return true;
+}
+
+// The run checked against the backend's fp64 oracle (FFTW on the CPU, cuFFT Z2Z on the GPU) and by its round trip;
+// the timing is reported only when both pass.
+int run_against_oracle(const Plan& plan, const std::string& how, const Backend& backend, const RunSettings& settings,
+                       double bound, std::uint64_t seed) {
+  const Extents& size = plan.size;
+  const std::int64_t n = size.elements();
+  Volume input(static_cast<std::size_t>(n)), output(input.size()), reference(input.size());
+  validate::fill_random(input, seed);
+  validate::poison(output);
+
+  std::cout << "plan      " << how << "\nsize      " << to_string(size) << " (" << n << " points), " << plan.arch
+            << " plan, " << plan.kernels.size() << " kernels\nbackend   " << backend.name << ", "
+            << to_string(settings.precision) << ", " << to_string(settings.options.direction) << ", "
+            << to_string(settings.options.order) << " order, scaling " << to_string(settings.options.scaling) << ", "
+            << (settings.in_place ? "in place" : "out of place") << "\n";
+  const Timing time = summarize(backend.run(input, output, settings));
+
+  // The check: the output against the backend's fp64 oracle, natural order.
+  if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, output);
+  backend.reference(size, input, reference, settings.options.direction, settings.options.scaling);
+  const validate::ErrorReport error = validate::compare(output, reference);
+  print_error("error     ", error, size, bound);
+
+  // The round trip: the opposite transform of the (natural-order) output returns the input.
+  RunSettings back = settings;
+  back.options = {opposite(settings.options.direction), Order::natural,
+                  settings.options.scaling == Scaling::full ? Scaling::none : Scaling::full};
+  back.repeats = 1;
+  Volume returned(input.size());
+  validate::poison(returned);
+  backend.run(output, returned, back);
+  const validate::ErrorReport round_trip = validate::compare(returned, input);
+  print_error("roundtrip ", round_trip, size, bound);
+  if (!error.passes(bound) || !round_trip.passes(bound)) {
+    std::cerr << "fft3d run: error: the result is over the " << to_string(settings.precision) << " error bound "
+              << bound << "; no timing is reported\n";
+    return exit_failed;
+  }
+
+  print_timing(plan, settings.precision == Precision::fp64 ? 16 : 8,
+               backend.volume_passes ? backend.volume_passes(settings) : 0, time.median, time.min, time.max,
+               settings.repeats);
+  if (backend.extra_report) backend.extra_report(settings, time.median, std::cout);
+  return exit_ok;
+}
+
+}  // namespace
+
+int run_command(const Args& args) {
+  po::options_description options("run options");
+  po::positional_options_description positional;
+  add_plan_source_options(options, positional);
+  add_run_options(options);
   po::variables_map vm;
   if (!parse_options("run", "PLAN [options]  |  run --size NXxNYxNZ [--arch A] [options]", args, options, positional,
                      vm))
@@ -67,81 +154,15 @@ int run_command(const Args& args) {
     std::cerr << "fft3d run: error: the " << backend.name << " backend cannot run here: " << backend.why_not << "\n";
     return exit_unavailable;
   }
-
-  RunSettings settings;
-  settings.options.direction = vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward;
-  const std::string order = vm["order"].as<std::string>(), scaling = vm["scaling"].as<std::string>();
-  if (order != "natural" && order != "digit-reversed") throw UsageError("--order must be natural or digit-reversed");
-  if (scaling != "none" && scaling != "full") throw UsageError("--scaling must be none or full");
-  settings.options.order = order == "natural" ? Order::natural : Order::digit_reversed;
-  settings.options.scaling = scaling == "none" ? Scaling::none : Scaling::full;
-  const std::string precision = optional_string(vm, "precision").value_or(backend.name == "cpu" ? "fp64" : "fp32");
-  if (precision != "fp64" && precision != "fp32") throw UsageError("--precision must be fp64 or fp32");
-  settings.precision = precision == "fp64" ? Precision::fp64 : Precision::fp32;
-  settings.in_place = vm["in-place"].as<bool>();
-  settings.repeats = vm["repeat"].as<int>();
-  settings.threads = vm["threads"].as<int>();
-  settings.per_kernel = vm["per-kernel"].as<bool>();
-  if (settings.repeats < 1) throw UsageError("--repeat must be at least 1");
-  const double bound = settings.precision == Precision::fp64 ? backend.error_bound_fp64 : backend.error_bound_fp32;
-  if (bound == 0) throw UsageError("the " + backend.name + " backend has no " + precision + " mode");
+  double bound = 0;
+  const RunSettings settings = settings_from(vm, backend, bound);
 
   const Extents& size = plan.size;
-  const std::int64_t n = size.elements();
-  const std::string check = vm["check"].as<std::string>();
-  if (check != "auto" && check != "oracle" && check != "plane-waves")
-    throw UsageError("--check must be auto, oracle or plane-waves");
   const bool oracle_fits = run_host_bytes(size) <= static_cast<double>(validate::host_memory_bytes());
-  if (check == "plane-waves" || (check == "auto" && !oracle_fits && backend.name == "cuda")) {
-    if (backend.name != "cuda") throw UsageError("--check plane-waves runs on the cuda backend");
-    if (!settings.in_place || settings.options.direction != Direction::forward ||
-        settings.options.order != Order::natural || settings.options.scaling != Scaling::none)
-      throw UsageError("the closed-form check runs the forward transform in place in natural order, unscaled, "
-                       "then the scaled inverse (pass --in-place; no --inverse, --order, --scaling)" +
-                       std::string(oracle_fits ? "" : "; " + to_string(size) + " leaves no other check: its fp64 "
-                                                          "oracle needs " + std::to_string(run_host_bytes(size)) +
-                                                          " B of host memory"));
-    return run_closed_form_on_cuda(plan, how,
-                                   {seed, settings.repeats, bound, settings.per_kernel});
-  }
+  if (checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits))
+    return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel});
   check_run_host_memory(size, validate::host_memory_bytes());
-  Volume input(static_cast<std::size_t>(n)), output(input.size()), reference(input.size());
-  validate::fill_random(input, seed);
-  validate::poison(output);
-
-  std::cout << "plan      " << how << "\nsize      " << to_string(size) << " (" << n << " points), " << plan.arch
-            << " plan, " << plan.kernels.size() << " kernels\nbackend   " << backend.name << ", " << precision << ", "
-            << to_string(settings.options.direction) << ", " << order << " order, scaling " << scaling << ", "
-            << (settings.in_place ? "in place" : "out of place") << "\n";
-  const Timing time = summarize(backend.run(input, output, settings));
-
-  // The check: the output against the backend's fp64 oracle (FFTW on the CPU, cuFFT Z2Z on the GPU), natural order.
-  if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, output);
-  backend.reference(size, input, reference, settings.options.direction, settings.options.scaling);
-  const validate::ErrorReport error = validate::compare(output, reference);
-  print_error("error     ", error, size, bound);
-
-  // The round trip: the opposite transform of the (natural-order) output returns the input.
-  RunSettings back = settings;
-  back.options = {opposite(settings.options.direction), Order::natural,
-                  settings.options.scaling == Scaling::full ? Scaling::none : Scaling::full};
-  back.repeats = 1;
-  Volume returned(input.size());
-  validate::poison(returned);
-  backend.run(output, returned, back);
-  const validate::ErrorReport round_trip = validate::compare(returned, input);
-  print_error("roundtrip ", round_trip, size, bound);
-  if (!error.passes(bound) || !round_trip.passes(bound)) {
-    std::cerr << "fft3d run: error: the result is over the " << precision << " error bound " << bound
-              << "; no timing is reported\n";
-    return exit_failed;
-  }
-
-  print_timing(plan, settings.precision == Precision::fp64 ? 16 : 8,
-               backend.volume_passes ? backend.volume_passes(settings) : 0, time.median, time.min, time.max,
-               settings.repeats);
-  if (backend.extra_report) backend.extra_report(settings, time.median, std::cout);
-  return exit_ok;
+  return run_against_oracle(plan, how, backend, settings, bound, seed);
 }
 
 }  // namespace fft3d::cli

@@ -7,13 +7,14 @@
 // - transform.hpp: TransformDesc (what to transform) and TransformOptions (direction, order, scaling at execution);
 // - cpu_transform.hpp, gpu_transform.hpp: the transforms, built from a descriptor, a plan or a plan file;
 // - profiling.hpp: per-kernel runs, copy twins and setup times of a GPU transform, for benchmarks;
+// - measured_planning.hpp: the planner's best candidates checked and timed on this GPU;
 // - plan_ir.hpp, plan_text.hpp, checks.hpp, diagnostics.hpp: the plan language, its files and its checks;
 // - planner.hpp, plan_table.hpp, wisdom.hpp, arch_profile.hpp: where plans come from;
 // - plan_cost.hpp, index_maps.hpp: what a plan costs and where its stages leave each frequency;
 // - limits.hpp: the largest sizes, plan files and thread counts, checked before any work;
 // - file_writes.hpp: whole-or-nothing file writes;
 // - errors.hpp: fft3d::Error, the base of every error the library throws.
-// The GPU transform is defined in fft3d::fft3d_cuda (a build with the CUDA toolkit); the rest in fft3d::fft3d.
+// The GPU transform and measured planning are defined in fft3d::fft3d_cuda (a build with the CUDA toolkit); the rest in fft3d::fft3d.
 #pragma once
 
 #include "fft3d/arch_profile.hpp"
@@ -25,6 +26,7 @@
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/index_maps.hpp"
 #include "fft3d/limits.hpp"
+#include "fft3d/measured_planning.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/plan_table.hpp"

@@ -11,7 +11,7 @@ namespace fft3d {
 struct KernelCost {
   std::int64_t bytes_read = 0;     // the whole volume, once
   std::int64_t bytes_written = 0;  // the whole volume, once
-  double flops = 0;                // radix DFTs at 5 r log2 r each, plus 6 per non-trivial twiddle
+  double flops = 0;                // sub_computation_flops of its subs
 };
 
 struct PlanCost {
@@ -26,6 +26,12 @@ struct PlanCost {
 
 // element_bytes: 8 for fp32 complex, 16 for fp64 complex.
 PlanCost plan_cost(const Plan& plan, int element_bytes);
+
+// The flops of one sub-computation over a volume of `elements` points, as the generated kernels compute it (the one
+// formula that explain, plan_cost and the generated kernels' headers share): 5 r log2 r per radix-r butterfly (the
+// paper's count), plus, when it is twiddled, one complex multiplication (6 flops) per output but the first of each
+// butterfly.
+double sub_computation_flops(const SubComputation& sub, std::int64_t elements);
 
 // 5 N log2(N) for N = nx * ny * nz.
 double paper_flops(const Extents& size);

@@ -78,6 +78,8 @@ std::size_t hash_value(const Kernel& kernel);
 std::size_t hash_value(const Plan& plan);
 // A 64-bit FNV-1a hash of the canonical text: stable across runs and builds (used for cache keys and headers).
 std::uint64_t stable_hash(const Plan& plan);
+// The one printed form of a stable hash: 16 lower-case hex digits, zero-padded ("00a1...").
+std::string hash_text(std::uint64_t hash);
 
 // The stages of one axis in execution order (kernel order, then order inside a kernel).
 std::vector<SubComputation> stages_of(const Plan& plan, Axis axis);

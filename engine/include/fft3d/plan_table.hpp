@@ -12,8 +12,9 @@
 
 namespace fft3d {
 
-// Where tables are looked up, first match wins: $FFT3D_PLANS_DIR, the source tree's plans/, the installed
-// share/fft3d/plans.
+// Where tables are looked up, first match wins: $FFT3D_PLANS_DIR; share/fft3d/plans beside the running executable
+// (a build tree, which links the source tree's plans/ there) or beside its bin/ folder (a relocated install); the
+// installed share/fft3d/plans. No source-tree path is compiled into the library.
 std::vector<std::string> plan_table_dirs();
 
 struct TableEntry {

@@ -54,4 +54,13 @@ std::string to_string(Precision precision);
 std::string to_string(TransformKind kind);
 std::string to_string(Placement placement);
 
+// The inverses of to_string, the one place where these names are read: each takes exactly the name to_string
+// gives, and throws UsageError naming the value and the accepted names otherwise.
+Direction parse_direction(const std::string& name);
+Order parse_order(const std::string& name);
+Scaling parse_scaling(const std::string& name);
+Precision parse_precision(const std::string& name);
+TransformKind parse_kind(const std::string& name);
+Placement parse_placement(const std::string& name);
+
 }  // namespace fft3d

@@ -17,6 +17,22 @@ void check_nvrtc(nvrtcResult result, const std::string& call) {
   if (result != NVRTC_SUCCESS) throw CudaError(call, static_cast<int>(result), nvrtcGetErrorString(result));
 }
 
+// An NVRTC program, destroyed on every path (a failed compile or a failed call in between throws).
+class Program {
+ public:
+  Program(const std::string& source, const std::string& file_name) {
+    check_nvrtc(nvrtcCreateProgram(&program_, source.c_str(), file_name.c_str(), 0, nullptr, nullptr),
+                "nvrtcCreateProgram");
+  }
+  ~Program() { nvrtcDestroyProgram(&program_); }
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  nvrtcProgram get() const { return program_; }
+
+ private:
+  nvrtcProgram program_ = nullptr;
+};
+
 std::string program_log(nvrtcProgram program) {
   std::size_t size = 0;
   check_nvrtc(nvrtcGetProgramLogSize(program, &size), "nvrtcGetProgramLogSize");
@@ -29,15 +45,12 @@ std::string program_log(nvrtcProgram program) {
 // Compiles; returns the CUBIN, or throws CompileError after saving the source and log under `key`.
 std::string run_nvrtc(const std::string& source, const std::string& name, const std::vector<std::string>& options,
                       std::uint64_t key, std::string& log) {
-  nvrtcProgram program = nullptr;
-  check_nvrtc(nvrtcCreateProgram(&program, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr),
-              "nvrtcCreateProgram");
+  const Program program(source, name + ".cu");
   std::vector<const char*> argv;
   for (const std::string& option : options) argv.push_back(option.c_str());
-  const nvrtcResult result = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
-  log = program_log(program);
+  const nvrtcResult result = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+  log = program_log(program.get());
   if (result != NVRTC_SUCCESS) {
-    nvrtcDestroyProgram(&program);
     const std::string source_path = cache::entry_path(key, "failed.cu");
     const std::string log_path = cache::entry_path(key, "failed.log");
     write_file_atomically(source_path, source);
@@ -47,10 +60,9 @@ std::string run_nvrtc(const std::string& source, const std::string& name, const 
                        source_path, log_path);
   }
   std::size_t size = 0;
-  check_nvrtc(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+  check_nvrtc(nvrtcGetCUBINSize(program.get(), &size), "nvrtcGetCUBINSize");
   std::string cubin(size, '\0');
-  check_nvrtc(nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
-  nvrtcDestroyProgram(&program);
+  check_nvrtc(nvrtcGetCUBIN(program.get(), cubin.data()), "nvrtcGetCUBIN");
   return cubin;
 }
 

@@ -80,8 +80,8 @@ std::string to_string(const KernelSpec& spec) {
   if (!spec.kernel.subs.empty()) text << ": {" << to_string(spec.kernel) << "}";
   // The plan's name (a file path) stays out: the same kernel of the same plan loaded from anywhere shares its text,
   // entry name and cache entry.
-  text << "\nplan hash " << std::hex << std::setw(16) << std::setfill('0')
-       << spec.plan_hash << std::dec << ", size " << to_string(spec.size) << ", profile " << spec.profile << "\n";
+  text << "\nplan hash " << hash_text(spec.plan_hash) << ", size " << to_string(spec.size) << ", profile "
+       << spec.profile << "\n";
   if (spec.role == KernelRole::tile) {
     write_axes(text, spec);
     text << "tile " << spec.tile_elements << " elements, shared " << to_string(spec.shared) << " = "
@@ -126,7 +126,7 @@ std::uint64_t stable_hash(const KernelSpec& spec) { return fnv1a(to_string(spec)
 
 std::string KernelSpec::entry_name() const {
   std::ostringstream name;
-  name << "fft3d_k" << kernel_index << "_" << std::hex << std::setw(16) << std::setfill('0') << stable_hash(*this);
+  name << "fft3d_k" << kernel_index << "_" << hash_text(stable_hash(*this));
   return name.str();
 }
 

@@ -1,0 +1,122 @@
+#include "bench/bench_sweep.hpp"
+
+#include <sstream>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/profiling.hpp"
+#include "fft3d/wisdom.hpp"
+#include "validate/cuda/forward_check.hpp"
+
+namespace fft3d::bench {
+namespace {
+
+constexpr double error_bound = validate::fp32_error_bound;
+constexpr int warmup_runs = 3;
+
+std::string over_bound(const std::string& where, const validate::ErrorReport& error) {
+  std::ostringstream why;
+  why << "over the error bound " << error_bound << where << ": fft3d " << error.relative_l2 << " ("
+      << error.non_finite << " not finite)";
+  return why.str();
+}
+
+// What one size's runs share: its plan compiled once, the checked buffers and cuFFT's plan.
+struct SizeRun {
+  const Plan& plan;
+  GpuTransform& engine;
+  validate::ForwardCheck& checked;
+  CufftC2C& cufft;
+  TransformOptions options;
+  int repeats = 0;
+
+  const Plan* reorder_map() const { return options.order == Order::digit_reversed ? &plan : nullptr; }
+
+  // Both libraries timed on one buffer pair; the medians go to the row.
+  void time_pair(const DeviceComplex32* in, DeviceComplex32* out, std::vector<Timing>& ours,
+                 std::vector<Timing>& theirs, BenchRow& row) {
+    ours.push_back(time_on_gpu([&](void* s) { engine.execute(in, out, options, static_cast<Stream>(s)); },
+                               warmup_runs, repeats, nullptr, {}, batched_sample_ms));
+    theirs.push_back(time_on_gpu([&](void* s) { cufft.execute(in, out, Direction::forward, s); }, warmup_runs,
+                                 repeats, nullptr, {}, batched_sample_ms));
+    row.fft3d_pair_ms.push_back(ours.back().median_ms);
+    row.cufft_pair_ms.push_back(theirs.back().median_ms);
+  }
+
+  // The checked pair, then fresh pairs, each checked again, until `buffer_pairs` or the device's memory runs out.
+  // Returns false (with row.failure) when a pair's result is over the bound.
+  bool time_pairs(int buffer_pairs, std::vector<Timing>& ours, std::vector<Timing>& theirs, BenchRow& row) {
+    time_pair(checked.input(), checked.output(), ours, theirs, row);
+    std::vector<validate::DeviceBuffer> more_pairs;  // input, output, input, output, ...
+    for (int pair = 1; pair < buffer_pairs; ++pair) {
+      try {
+        more_pairs.push_back(checked.input_copy());
+        more_pairs.emplace_back(more_pairs.back().bytes());
+      } catch (const OutOfMemory&) {
+        if (more_pairs.size() % 2) more_pairs.pop_back();
+        break;
+      }
+      validate::DeviceBuffer& in = more_pairs[more_pairs.size() - 2];
+      validate::DeviceBuffer& out = more_pairs.back();
+      const validate::ErrorReport again = checked.check(
+          out, [&] { engine.execute(in.complex32(), out.complex32(), options); }, reorder_map());
+      if (!again.passes(error_bound)) {
+        row.failure = over_bound(" on buffer pair " + std::to_string(pair + 1), again);
+        return false;
+      }
+      time_pair(in.complex32(), out.complex32(), ours, theirs, row);
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::uint64_t seed,
+                      const DriverProbe& driver) {
+  BenchRow row;
+  row.size = size;
+  SizedPlan chosen = plan_for_size(size, settings.arch, false, passes_on_its_profile);
+  const Plan& plan = chosen.parsed.plan;
+  row.plan = chosen.source;
+  GpuTransform engine(plan, chosen.source);
+  row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(settings.order, Placement::out_of_place));
+  validate::ForwardCheck checked(size, seed);
+  CufftC2C cufft(size);
+  SizeRun run{plan, engine, checked, cufft, {Direction::forward, settings.order, Scaling::none}, settings.repeats};
+  const validate::ErrorReport ours = checked.check(
+      [&] { engine.execute(checked.input(), checked.output(), run.options); }, run.reorder_map());
+  const validate::ErrorReport theirs =
+      checked.check([&] { cufft.execute(checked.input(), checked.output(), Direction::forward); });
+  row.fft3d_l2 = ours.relative_l2;
+  row.cufft_l2 = theirs.relative_l2;
+  if (!ours.passes(error_bound) || !theirs.passes(error_bound)) {
+    std::ostringstream cufft_part;
+    cufft_part << ", cuFFT " << theirs.relative_l2;
+    row.failure = over_bound("", ours) + cufft_part.str();
+    return row;
+  }
+  std::vector<Timing> ours_by_pair, theirs_by_pair;
+  if (!run.time_pairs(settings.buffer_pairs, ours_by_pair, theirs_by_pair, row)) return row;
+  row.clocks = driver.current_clocks();
+  row.checked = true;
+  row.fft3d = pooled(ours_by_pair);
+  row.cufft = pooled(theirs_by_pair);
+  row.memcpy_gbs = memcpy_gbytes_per_second(size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)));
+  return row;
+}
+
+BenchRun run_sweep(const SweepSettings& settings, const SweepProgress& progress) {
+  if (validate::gpu_count() == 0) throw GpuUnavailable("no CUDA device (or no driver) on this machine");
+  BenchRun run{gpu_info(), to_string(settings.order), settings.repeats, settings.buffer_pairs, {}};
+  const DriverProbe driver(run.gpu.pci_bus_id);
+  run.gpu.driver_release = driver.available() ? driver.driver_release() : "unknown (" + driver.why_unavailable() + ")";
+  for (std::size_t i = 0; i < settings.sizes.size(); ++i) {
+    if (progress) progress(i, settings.sizes.size(), to_string(settings.sizes[i]));
+    run.rows.push_back(measure_size(settings.sizes[i], settings, settings.seed + i, driver));
+  }
+  if (progress) progress(settings.sizes.size(), settings.sizes.size(), "done");
+  return run;
+}
+
+}  // namespace fft3d::bench

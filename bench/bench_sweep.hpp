@@ -1,0 +1,39 @@
+// The sweep `fft3d bench` runs: for each size, fft3d and cuFFT in the same process on the same buffers, each result
+// checked against the fp64 cuFFT (Z2Z) oracle before any figure is kept, each size timed on several buffer pairs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/bench_table.hpp"
+#include "bench/driver_probe.hpp"
+#include "fft3d/plan_ir.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d::bench {
+
+struct SweepSettings {
+  std::vector<Extents> sizes;
+  std::string arch = "hopper";  // the profile whose wisdom, table or default planner gives each size's plan
+  Order order = Order::natural;
+  int repeats = 20;             // timed samples per library, size and buffer pair
+  int buffer_pairs = 3;         // input/output pairs each size is timed on (fewer where memory runs short)
+  std::uint64_t seed = 1;       // of the first size's random input; size i uses seed + i
+};
+
+// Called before each size (done = its index) and once at the end (done = sizes.size()).
+using SweepProgress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+
+// One size: the checked runs of both libraries, then their timings on settings.buffer_pairs input/output pairs (the
+// checked pair and fresh ones, all kept allocated so that each lies elsewhere in physical memory; fft3d's output on
+// each is checked again before it is timed), the clocks the GPU ran at, and a memcpy. A row over the error bound
+// says why in `failure` and holds no timing.
+BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::uint64_t seed,
+                      const DriverProbe& driver);
+
+// Every size of the sweep, on the current device. Throws GpuUnavailable where there is none.
+BenchRun run_sweep(const SweepSettings& settings, const SweepProgress& progress = {});
+
+}  // namespace fft3d::bench

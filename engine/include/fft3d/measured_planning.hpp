@@ -1,0 +1,58 @@
+// Measured planning: the planner's best candidates for a size, each built, checked and timed on this machine's GPU,
+// as FFTW's FFTW_MEASURE does. The caller keeps the fastest (as wisdom, wisdom.hpp, if it wants it remembered).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d {
+
+// A candidate whose result disagrees with the first candidate's: a plan that computes the wrong transform is a
+// defect, not a slow candidate.
+class MeasurementError : public Error {
+ public:
+  using Error::Error;
+};
+
+struct MeasureSettings {
+  Placement placement = Placement::out_of_place;  // in place: the input is restored before each run, untimed
+  int warmup_runs = 3;
+  int timed_samples = 20;                         // the median of these is the candidate's time
+  // Out of place, a sample is a batch of back-to-back runs lasting at least this long (sized from one timed run),
+  // so a short transform is timed as a stream of runs, not by its first launch's latency. In place: single runs.
+  double min_sample_ms = 1.0;
+  std::uint64_t seed = 1;                         // of the random input every candidate transforms
+};
+
+// Two fp32 results of one transform, each within 2e-6 relative L2 of the exact one, differ by at most the sum.
+constexpr double candidate_agreement_bound = 4e-6;
+
+struct PlanMeasurement {
+  RankedPlan candidate;            // the plan and the model's pass-equivalents
+  double median_ms = 0;            // per forward run, natural order, unscaled
+  double relative_difference = 0;  // relative L2 distance of its output from the first candidate's (0 for the first)
+};
+
+// The measurements of one call, in the planner's order.
+struct PlanMeasurements {
+  std::string device_name;  // the GPU they ran on, as the driver names it
+  std::vector<PlanMeasurement> candidates;
+  // The fastest candidate (the first of equals).
+  const PlanMeasurement& fastest() const;
+};
+
+// The first `count` of ranked_plans(size, arch, passes_on_its_profile, count), in the planner's order, each compiled
+// for the current device, run forward on one random input and timed with CUDA events (median of timed_samples).
+// The check needs no reference FFT: every candidate's output must lie within candidate_agreement_bound of the
+// first candidate's, so the candidates are checked against each other (a caller wanting the first checked against
+// an oracle runs it through validate/). Throws MeasurementError on a disagreement, UsageError for count < 1 or a
+// size no plan covers, and the GpuTransform errors (GpuUnavailable, OutOfMemory, CompileError, CudaError).
+PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
+                               const MeasureSettings& settings = {});
+
+}  // namespace fft3d

@@ -1,0 +1,165 @@
+#include "fft3d/measured_planning.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <random>
+#include <sstream>
+
+#include "cuda_check.hpp"
+#include "fft3d/gpu_transform.hpp"
+
+namespace fft3d {
+namespace {
+
+// Host memory a comparison streams through at a time: the volumes stay on the device, whatever their size.
+constexpr std::int64_t compare_chunk_elements = std::int64_t{1} << 22;
+
+// One volume of device memory, freed on every path.
+class DeviceVolume {
+ public:
+  explicit DeviceVolume(std::int64_t elements) : elements_(elements) {
+    cuda::check(cudaMalloc(&data_, bytes()), "cudaMalloc(measured planning volume)");
+  }
+  ~DeviceVolume() { cudaFree(data_); }
+  DeviceVolume(const DeviceVolume&) = delete;
+  DeviceVolume& operator=(const DeviceVolume&) = delete;
+  DeviceComplex32* data() const { return static_cast<DeviceComplex32*>(data_); }
+  std::size_t bytes() const { return static_cast<std::size_t>(elements_) * sizeof(DeviceComplex32); }
+  std::int64_t elements() const { return elements_; }
+  void copy_from(const DeviceVolume& other, Stream stream = nullptr) {
+    cuda::check(cudaMemcpyAsync(data_, other.data_, bytes(), cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync");
+  }
+
+ private:
+  void* data_ = nullptr;
+  std::int64_t elements_ = 0;
+};
+
+// Events destroyed on every path.
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EventPair() {
+    cuda::check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda::check(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+};
+
+void fill_random(DeviceVolume& volume, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<DeviceComplex32> host(static_cast<std::size_t>(volume.elements()));
+  for (DeviceComplex32& x : host) x = {value(generator), value(generator)};
+  cuda::check(cudaMemcpy(volume.data(), host.data(), volume.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy(input)");
+}
+
+// ||a - b|| / ||b|| over the whole volume, in fp64, a chunk at a time; non-finite values give infinity.
+double relative_l2(const DeviceVolume& a, const DeviceVolume& b) {
+  std::vector<DeviceComplex32> chunk_a, chunk_b;
+  double difference = 0, norm = 0;
+  for (std::int64_t start = 0; start < a.elements(); start += compare_chunk_elements) {
+    const std::int64_t count = std::min(compare_chunk_elements, a.elements() - start);
+    chunk_a.resize(static_cast<std::size_t>(count));
+    chunk_b.resize(static_cast<std::size_t>(count));
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(DeviceComplex32);
+    cuda::check(cudaMemcpy(chunk_a.data(), a.data() + start, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy(compare)");
+    cuda::check(cudaMemcpy(chunk_b.data(), b.data() + start, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy(compare)");
+    for (std::size_t i = 0; i < chunk_a.size(); ++i) {
+      const std::complex<double> x(chunk_a[i]), y(chunk_b[i]);
+      difference += std::norm(x - y);
+      norm += std::norm(y);
+    }
+  }
+  const double relative = std::sqrt(difference / norm);
+  return std::isfinite(relative) ? relative : INFINITY;
+}
+
+// Milliseconds per run of `runs` back-to-back runs of `body` between one pair of events.
+template <typename Body>
+double time_batch(const Body& body, int runs, const EventPair& events) {
+  cuda::check(cudaEventRecord(events.start, nullptr), "cudaEventRecord");
+  for (int i = 0; i < runs; ++i) body();
+  cuda::check(cudaEventRecord(events.stop, nullptr), "cudaEventRecord");
+  cuda::check(cudaEventSynchronize(events.stop), "cudaEventSynchronize");
+  float ms = 0;
+  cuda::check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+  return ms / runs;
+}
+
+// The median over settings.timed_samples of the time per run; `before_each` (in place: the input's restore) runs
+// outside the timed region and forces single runs.
+template <typename Body, typename Before>
+double median_ms(const Body& body, const Before& before_each, bool single_runs, const MeasureSettings& settings) {
+  const EventPair events;
+  for (int i = 0; i < settings.warmup_runs; ++i) before_each(), body();
+  int batch = 1;
+  if (!single_runs) {
+    const double one_ms = std::max(time_batch(body, 1, events), 1e-6);
+    batch = std::max(1, static_cast<int>(std::ceil(settings.min_sample_ms / one_ms)));
+  }
+  std::vector<double> samples;
+  for (int s = 0; s < settings.timed_samples; ++s) {
+    before_each();
+    samples.push_back(time_batch(body, batch, events));
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+std::string device_name() {
+  int device = 0;
+  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+  cudaDeviceProp properties{};
+  cuda::check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  return properties.name;
+}
+
+}  // namespace
+
+PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
+                               const MeasureSettings& settings) {
+  if (count < 1) throw UsageError("measure_plans: the candidate count must be at least 1");
+  if (settings.timed_samples < 1) throw UsageError("measure_plans: timed_samples must be at least 1");
+  const bool in_place = settings.placement == Placement::in_place;
+  const std::vector<RankedPlan> candidates = ranked_plans(size, arch, passes_on_its_profile, count);
+  DeviceVolume input(size.elements()), output(size.elements()), first_output(size.elements());
+  fill_random(input, settings.seed);
+  const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
+  DeviceComplex32* const source = in_place ? output.data() : input.data();
+  const auto restore = [&] { if (in_place) output.copy_from(input); };
+  PlanMeasurements measured{device_name(), {}};
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    GpuTransform transform(candidates[i].plan, "candidate " + std::to_string(i + 1));
+    restore();
+    transform.execute(source, output.data(), options);
+    cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    PlanMeasurement m{candidates[i], 0, 0};
+    if (i == 0) first_output.copy_from(output);
+    else m.relative_difference = relative_l2(output, first_output);
+    if (!(m.relative_difference <= candidate_agreement_bound)) {
+      std::ostringstream why;
+      why << "candidate " << i + 1 << " {" << to_brace_string(candidates[i].plan.kernels) << "} differs from candidate"
+          << " 1 by " << m.relative_difference << " relative L2 (bound " << candidate_agreement_bound << ")";
+      throw MeasurementError(why.str());
+    }
+    m.median_ms = median_ms([&] { transform.execute(source, output.data(), options); }, restore, in_place, settings);
+    measured.candidates.push_back(std::move(m));
+  }
+  return measured;
+}
+
+const PlanMeasurement& PlanMeasurements::fastest() const {
+  if (candidates.empty()) throw UsageError("PlanMeasurements::fastest: no measurements");
+  const auto faster = [](const PlanMeasurement& a, const PlanMeasurement& b) { return a.median_ms < b.median_ms; };
+  return *std::min_element(candidates.begin(), candidates.end(), faster);
+}
+
+}  // namespace fft3d
