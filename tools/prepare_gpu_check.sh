@@ -10,5 +10,8 @@ cmake -S . -B build-static -DFFT3D_STATIC_DEPS=ON -DFFT3D_BUILD_TESTS=ON >/dev/n
 cmake --build build-static -j2 --target fft3d_cli kernels_gpu_tests kernels_tests
 rm -rf .carry && mkdir -p .carry
 cp build-static/fft3d build-static/kernels_gpu_tests .carry/
+# The tables beside the binaries, as an install has them (share/fft3d/plans next to the executable), so the copied
+# binaries find the checkout's plans without $FFT3D_PLANS_DIR.
+mkdir -p .carry/share/fft3d && ln -s ../../../plans .carry/share/fft3d/plans
 FFT3D_CACHE_DIR="$PWD/.carry/cache" build-static/kernels_tests >/dev/null
 echo "prepare_gpu_check: .carry holds $(ls .carry | tr '\n' ' ')($(du -sh .carry | cut -f1))"
