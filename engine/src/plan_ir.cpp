@@ -1,5 +1,6 @@
 #include "fft3d/plan_ir.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -34,11 +35,21 @@ std::string to_string(const SubComputation& sub) {
   return out.str();
 }
 
+std::string to_string(const RealStep& step) {
+  return std::string(step.kind == TransformKind::c2r ? "C2R" : "R2C") + '(' + axis_letter(step.axis) + ", " +
+         std::to_string(step.length) + ')';
+}
+
 std::string to_string(const Kernel& kernel) {
+  std::vector<std::string> terms;
+  for (const SubComputation& sub : kernel.subs) terms.push_back(to_string(sub));
+  if (kernel.real)
+    terms.insert(terms.begin() + static_cast<std::ptrdiff_t>(std::min(kernel.real_position, terms.size())),
+                 to_string(*kernel.real));
   std::string text;
-  for (const SubComputation& sub : kernel.subs) {
+  for (const std::string& term : terms) {
     if (!text.empty()) text += ", ";
-    text += to_string(sub);
+    text += term;
   }
   return text;
 }
@@ -84,6 +95,10 @@ std::size_t hash_value(const SubComputation& sub) {
 std::size_t hash_value(const Kernel& kernel) {
   std::size_t h = kernel.subs.size();
   for (const SubComputation& sub : kernel.subs) h = combine(h, hash_value(sub));
+  if (kernel.real)
+    for (std::int64_t v : {static_cast<std::int64_t>(kernel.real->kind), static_cast<std::int64_t>(kernel.real->axis),
+                           kernel.real->length, static_cast<std::int64_t>(kernel.real_position)})
+      h = combine(h, std::hash<std::int64_t>{}(v));
   return h;
 }
 
@@ -104,6 +119,30 @@ std::string hash_text(std::uint64_t hash) {
   std::ostringstream text;
   text << std::hex << std::setw(16) << std::setfill('0') << hash;
   return text.str();
+}
+
+std::optional<RealStep> real_step_of(const Plan& plan) {
+  for (const Kernel& kernel : plan.kernels)
+    if (kernel.real) return kernel.real;
+  return std::nullopt;
+}
+
+TransformKind kind_of(const Plan& plan) {
+  const std::optional<RealStep> step = real_step_of(plan);
+  return step ? step->kind : TransformKind::c2c;
+}
+
+std::int64_t stage_length(const Plan& plan, Axis axis) {
+  const std::int64_t length = plan.size[axis];
+  return axis == Axis::x && real_step_of(plan) ? length / 2 : length;
+}
+
+Extents stage_extents(const Plan& plan) {
+  return {stage_length(plan, Axis::x), plan.size.ny, plan.size.nz};
+}
+
+Extents spectrum_extents(const Plan& plan) {
+  return real_step_of(plan) ? Extents{plan.size.nx / 2 + 1, plan.size.ny, plan.size.nz} : plan.size;
 }
 
 std::vector<SubComputation> stages_of(const Plan& plan, Axis axis) {

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fft3d {
@@ -32,8 +34,31 @@ struct SubComputation {
   friend bool operator==(const SubComputation&, const SubComputation&) = default;
 };
 
+// Complex to complex, real to complex (forward) and complex to real (inverse): FFTW's, cuFFT's and numpy.fft's
+// conventions (docs/plan-language.md, "Real transforms").
+enum class TransformKind : std::uint8_t { c2c, r2c, c2r };
+
+// The real step of a real transform, "R2C(X, 256)" or "C2R(X, 256)": on X, whose real rows hold `length` = NX
+// reals, read as NX/2 complex values (x[2n] + i x[2n+1]) that the plan's X stages transform (X stages have length
+// NX/2). R2C: after every X stage and before every Y and Z stage, it turns the NX/2 complex frequencies of each
+// row into the NX/2 + 1 frequencies of the half spectrum. C2R: after every Y and Z stage and before every X stage,
+// it turns the NX/2 + 1 values of each row into the NX/2 complex values whose transform unpacks into the reals.
+struct RealStep {
+  TransformKind kind = TransformKind::r2c;  // r2c or c2r
+  Axis axis = Axis::x;
+  std::int64_t length = 0;
+
+  friend bool operator==(const RealStep&, const RealStep&) = default;
+};
+
 struct Kernel {
+  Kernel() = default;
+  Kernel(std::vector<SubComputation> stages) : subs(std::move(stages)) {}  // NOLINT: a kernel is its stages
+
   std::vector<SubComputation> subs;
+  // At most one kernel of a plan holds the real step; it runs after the first `real_position` subs of the kernel.
+  std::optional<RealStep> real;
+  std::size_t real_position = 0;
 
   friend bool operator==(const Kernel&, const Kernel&) = default;
 };
@@ -49,6 +74,7 @@ struct Extents {
   friend bool operator==(const Extents&, const Extents&) = default;
 };
 
+// `size` is the size of the transform: for a real plan, the real volume (NX reals per row).
 struct Plan {
   Extents size;
   std::string arch;
@@ -57,8 +83,21 @@ struct Plan {
   friend bool operator==(const Plan&, const Plan&) = default;
 };
 
+// The plan's real step, if any (the first one when a malformed plan has several).
+std::optional<RealStep> real_step_of(const Plan& plan);
+// c2c, or the kind of the plan's real step.
+TransformKind kind_of(const Plan& plan);
+// The length the stages of `axis` transform: size[axis], except X of a real plan: NX/2 complex values.
+std::int64_t stage_length(const Plan& plan, Axis axis);
+// The complex volume the stages run on: (NX/2, NY, NZ) for a real plan, the size otherwise.
+Extents stage_extents(const Plan& plan);
+// The half spectrum of a real plan: (NX/2 + 1, NY, NZ); the size otherwise.
+Extents spectrum_extents(const Plan& plan);
+
 // The paper's notation: "Z(16, 16, 16, 256, tw)".
 std::string to_string(const SubComputation& sub);
+// "R2C(X, 256)".
+std::string to_string(const RealStep& step);
 // "X(64, 4, 64, 256, tw), Y(16, 16, 1, 16, no-tw)" (no braces: one YAML list entry).
 std::string to_string(const Kernel& kernel);
 // "{Y(...)} {X(...), Y(...)}": the brace form of the whole kernel list.

@@ -40,6 +40,7 @@ struct ParsedKernel {
   Kernel kernel;
   SourceLocation where;                   // the kernel's own text
   std::vector<SourceLocation> locations;  // one per sub-computation
+  SourceLocation real_where;              // the real step's term, when the kernel has one
 };
 ParsedKernel parse_kernel_text(std::string_view text, const SourceLocation& where,
                                std::vector<Diagnostic>& errors);

@@ -25,8 +25,6 @@ struct TransformOptions {
   Scaling scaling = Scaling::none;
 };
 
-// Complex to complex. Real to complex and complex to real are named for the descriptor's sake and not offered yet.
-enum class TransformKind { c2c, r2c, c2r };
 enum class Placement { out_of_place, in_place };
 
 // What to transform, as cufftPlanMany's shape or heFFTe's boxes say it: the extents, the kind, the precision of the
