@@ -51,6 +51,26 @@ class CpuTransform {
   void execute(std::span<const std::complex<float>> in, std::span<std::complex<float>> out,
                const TransformOptions& options) const;
 
+  // Real transforms (kind_of(plan()) r2c or c2r), the layouts of GpuTransform's real overloads: R2C (forward) from
+  // NX*NY*NZ reals (out of place) or rows padded to 2*(NX/2+1) reals (in place: `in` and `out` one address) to the
+  // half spectrum, (NX/2+1)*NY*NZ complex values in natural order; C2R (options.direction inverse) back, never
+  // writing its input out of place and ignoring the imaginary parts of the DC and Nyquist terms along X. Throws
+  // UsageError: the plan's kind is not the overload's, a contradicting direction, digit-reversed order.
+  void execute(const double* in, std::complex<double>* out, const TransformOptions& options = {}) const;
+  void execute(const float* in, std::complex<float>* out, const TransformOptions& options = {}) const;
+  void execute(const std::complex<double>* in, double* out,
+               const TransformOptions& options = {.direction = Direction::inverse}) const;
+  void execute(const std::complex<float>* in, float* out,
+               const TransformOptions& options = {.direction = Direction::inverse}) const;
+  // The same on spans, whose sizes are checked (UsageError naming the expected and given counts): out of place the
+  // real span holds NX*NY*NZ values, in place (one span viewed both ways) the padded rows.
+  void execute(std::span<const double> in, std::span<std::complex<double>> out, const TransformOptions& options = {}) const;
+  void execute(std::span<const float> in, std::span<std::complex<float>> out, const TransformOptions& options = {}) const;
+  void execute(std::span<const std::complex<double>> in, std::span<double> out,
+               const TransformOptions& options = {.direction = Direction::inverse}) const;
+  void execute(std::span<const std::complex<float>> in, std::span<float> out,
+               const TransformOptions& options = {.direction = Direction::inverse}) const;
+
   // Host bytes beyond the data: none (the transform works in the output buffer).
   std::int64_t workspace_bytes() const { return 0; }
   const Plan& plan() const { return plan_; }

@@ -54,6 +54,17 @@ class GpuTransform {
   void inverse(const DeviceComplex32* in, DeviceComplex32* out, Scaling scaling = Scaling::full,
                Stream stream = nullptr);
 
+  // Real transforms (plan().kind: kind_of(plan), or the descriptor's kind), FFTW's and cuFFT's layouts.
+  // R2C, forward: `in` holds NX*NY*NZ reals, X contiguous (out of place), or rows padded to 2*(NX/2+1) reals (in
+  // place: in and out are one address); `out` receives the half spectrum, (NX/2+1)*NY*NZ complex values in natural
+  // order. C2R, inverse (options.direction must say inverse; scaling none or full): `in` holds the half spectrum
+  // and is never written out of place; the imaginary parts of the DC and Nyquist terms along X are ignored; `out`
+  // receives the reals in the same layouts. Throws UsageError: the plan's kind is not this overload's, a direction
+  // that contradicts it, digit-reversed order (real transforms run in natural order), a null pointer.
+  void execute(const float* in, DeviceComplex32* out, const TransformOptions& options = {}, Stream stream = nullptr);
+  void execute(const DeviceComplex32* in, float* out,
+               const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
+
   // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for
   // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass.
   std::int64_t workspace_bytes(Order order = Order::natural, Placement placement = Placement::out_of_place) const;
