@@ -39,7 +39,7 @@ class PlanChecker {
   void check_size() {
     bool all_positive = true;
     for (Axis axis : all_axes) {
-      const std::int64_t n = plan_.size[axis];
+      const std::int64_t n = stage_length(plan_, axis);
       if (n <= 0) {
         error(at_.size, axis_name(axis) + " length " + std::to_string(n) + " must be positive");
         all_positive = false;
@@ -61,7 +61,7 @@ class PlanChecker {
     const SubComputation& sub = plan_.kernels[k].subs[s];
     const std::string term = to_string(sub) + ": ";
     const SourceLocation& where = sub_at(k, s);
-    const std::int64_t n = plan_.size[sub.axis];
+    const std::int64_t n = stage_length(plan_, sub.axis);
     if (!valid_length_[axis_index(sub.axis)]) return;  // already reported at size
     if (n == 1) {
       error(where, term + "the " + axis_name(sub.axis) + " axis has length 1; a stage on it does nothing");
@@ -99,13 +99,13 @@ class PlanChecker {
 
   // Walks all stages in execution order, keeping the span each axis expects next.
   void check_chains() {
-    std::array<std::int64_t, 3> expected{plan_.size.nx, plan_.size.ny, plan_.size.nz};
+    std::array<std::int64_t, 3> expected{stage_length(plan_, Axis::x), plan_.size.ny, plan_.size.nz};
     std::array<std::optional<std::pair<std::size_t, std::size_t>>, 3> last;  // last stage of each axis
     for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
       for (std::size_t s = 0; s < plan_.kernels[k].subs.size(); ++s) {
         const SubComputation& sub = plan_.kernels[k].subs[s];
         const int a = axis_index(sub.axis);
-        if (!valid_length_[a] || plan_.size[sub.axis] == 1) continue;
+        if (!valid_length_[a] || stage_length(plan_, sub.axis) == 1) continue;
         if (sub.span != expected[a]) error(sub_at(k, s), chain_break(sub, expected, last[a].has_value()));
         expected[a] = sub.stride;
         last[a] = {{k, s}};
@@ -113,7 +113,7 @@ class PlanChecker {
     }
     for (Axis axis : all_axes) {
       const int a = axis_index(axis);
-      const std::int64_t n = plan_.size[axis];
+      const std::int64_t n = stage_length(plan_, axis);
       if (!valid_length_[a] || n == 1) continue;
       if (!last[a]) {
         error(at_.kernels, "no stage on the " + axis_name(axis) + " axis of length " + std::to_string(n) +
@@ -151,7 +151,7 @@ class PlanChecker {
       if (other == sub.axis || !valid_length_[b] || expected[b] == 1) continue;
       SubComputation renamed = sub;
       renamed.axis = other;
-      if (sub.radix > 0 && sub.span == expected[b] && renamed.count == plan_.size[other] / sub.radix)
+      if (sub.radix > 0 && sub.span == expected[b] && renamed.count == stage_length(plan_, other) / sub.radix)
         text += "; did you mean " + to_string(renamed) + "? it would continue the " + axis_name(other) + " chain";
     }
     return text;

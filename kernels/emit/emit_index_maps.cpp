@@ -180,14 +180,27 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
   for (Axis axis : spec.grid_order) order += std::string(order.empty() ? "" : ", then ") + axis_letter(axis);
   out.line("// Tile origins: consecutive tiles walk the " + order + " tiles (KernelSpec::grid_order).");
   write_part_origin(out, spec);
-  int shift = 0;
+  const bool nyquist_tiles = spec.real.nyquist_tiles > 0;
+  if (nyquist_tiles) {
+    out.line("// Blocks past the grid's " + str(spec.tiles) + " tiles carry column " + str(spec.real.half) +
+             " (Nyquist): X origin " + str(spec.real.half) + ", the other axes walked as without X.");
+    out.line("const bool nyquist_tile = block >= " + str(spec.tiles) + "u;");
+    out.line("const unsigned long long walk = nyquist_tile ? block - " + str(spec.tiles) + "u : block;");
+  }
+  const std::string walk = nyquist_tiles ? "walk" : "block";
+  int shift = 0, shift_without_x = 0;
   for (Axis walked : spec.grid_order) {
     const AxisTile& axis = spec.axes[axis_index(walked)];
     std::string sum = "0";
     for (const TileMode& mode : axis.grid) {
-      sum += " + (long long)((block >> " + str(shift) + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);
+      const std::string at = shift == shift_without_x || walked == Axis::x
+                                 ? str(shift)
+                                 : "(nyquist_tile ? " + str(shift_without_x) + " : " + str(shift) + ")";
+      sum += " + (long long)((" + walk + " >> " + at + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);
       shift += tile::log2_exact(mode.extent);
+      if (walked != Axis::x) shift_without_x += tile::log2_exact(mode.extent);
     }
+    if (nyquist_tiles && walked == Axis::x) sum = "nyquist_tile ? " + str(spec.real.half) + "LL : " + sum;
     out.line("const long long origin_" + axis_suffix(axis.axis) + " = " + sum + ";");
   }
 }

@@ -130,6 +130,23 @@ void write_split_stage(SourceWriter& out, const KernelSpec& spec, std::size_t in
 void write_split_frequency_function(SourceWriter& out, const KernelSpec& spec, std::size_t index);
 std::string split_frequency_function_name(std::size_t index);
 
+// A real transform's kernel (KernelSpec::real; emit_real_step.cpp). Its global accesses take the RealRows argument:
+// real_load is the float2 at column `x` of row `row` (0 past the Nyquist column), real_store the statement storing
+// `value` there (nothing past it). The kernel with the step: its twiddle spans, device functions and side arrays;
+// the step itself (and, for R2C, the side stages after it); for C2R the side stages before it; the side array's
+// load (C2R) and store (R2C), where `row_of_element` declares `row` for tile element `e` of the access.
+bool is_real(const KernelSpec& spec);
+std::set<std::int64_t> real_twiddle_spans(const KernelSpec& spec);
+void write_real_rows_struct(SourceWriter& out);
+void write_real_functions(SourceWriter& out, const KernelSpec& spec);
+void write_side_arrays(SourceWriter& out, const KernelSpec& spec);
+std::string real_load(const std::string& x, const std::string& row, const KernelSpec& spec);
+std::string real_store(const std::string& x, const std::string& row, const KernelSpec& spec, const std::string& value);
+void write_real_step(SourceWriter& out, const KernelSpec& spec);
+void write_side_stages_before_step(SourceWriter& out, const KernelSpec& spec);
+void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
+void write_side_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
+
 void write_tile_kernel(SourceWriter& out, const KernelSpec& spec);
 void write_reorder_kernel(SourceWriter& out, const KernelSpec& spec);
 

@@ -33,12 +33,12 @@ enum class GlobalAccess : std::uint8_t { load, store };
 
 enum class Origins : std::uint8_t { block, zero };
 
-// g = x + NX*(y + NY*z) of tile element `e` as the kernel loads it (tile::load_offset) or stores it
+// The global coordinates (x, y, z) of tile element `e` as the kernel loads it (tile::load_offset) or stores it
 // (tile::store_offset): a store in natural order moves an axis reversed across the cluster to its frequency's
 // position, and in the sorted layout an axis with one to sorted_<axis>(position); a load only the latter, where the
-// kernel loads sorted. With Origins::zero, the offset the block at the volume's origin would have.
-void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access,
-                         const std::string& name = "g", Origins origins = Origins::block) {
+// kernel loads sorted. With Origins::zero, the coordinates the block at the volume's origin would have.
+std::array<std::string, 3> global_positions(const KernelSpec& spec, const std::string& e, GlobalAccess access,
+                                            Origins origins) {
   std::array<std::string, 3> p;
   const bool store = access == GlobalAccess::store;
   for (const AxisTile& axis : spec.axes) {
@@ -50,8 +50,29 @@ void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::s
     if (store ? !axis.sorted_radices.empty() : axis.sorted_loads)
       position = when_flag(kernel_flag_sorted_layout, "sorted_" + a, position);
   }
+  return p;
+}
+
+// g = x + NX*(y + NY*z) of tile element `e` (global_positions).
+void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access,
+                         const std::string& name = "g", Origins origins = Origins::block) {
+  const std::array<std::string, 3> p = global_positions(spec, e, access, origins);
   out.line("const long long " + name + " = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " +
            str(spec.size.ny) + "LL * " + p[2] + ");");
+}
+
+// A real kernel's `x` and `row` = y + NY*z of tile element `e` (global_positions): its rows' pitches come with the
+// launch (RealRows).
+void write_row_position(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access) {
+  const std::array<std::string, 3> p = global_positions(spec, e, access, Origins::block);
+  out.line("const long long x = " + p[0] + ";");
+  out.line("const long long row = " + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] + ";");
+}
+
+// The statement declaring `row` for tile element `e`, as a string (for the side array's accesses).
+std::string row_declaration(const KernelSpec& spec, GlobalAccess access) {
+  const std::array<std::string, 3> p = global_positions(spec, "e", access, Origins::block);
+  return "const long long row = " + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] + ";";
 }
 
 // Natural order across a cluster, strided form: every block of the cluster has loaded its tile before any block
@@ -87,8 +108,13 @@ bool store_crosses_parts(const KernelSpec& spec) {
 void write_load(SourceWriter& out, const KernelSpec& spec) {
   if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
   open_element_loop(out, spec, element_unroll(spec));
-  write_global_offset(out, spec, "e", GlobalAccess::load);
-  out.line("float2 v = in[g];");
+  if (is_real(spec)) {
+    write_row_position(out, spec, "e", GlobalAccess::load);
+    out.line("float2 v = " + real_load("x", "row", spec) + ";");
+  } else {
+    write_global_offset(out, spec, "e", GlobalAccess::load);
+    out.line("float2 v = in[g];");
+  }
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
   const TileWord word = declare_tile_word(out, spec, "e", false);
   out.line(word.store("v"));
@@ -110,7 +136,7 @@ void write_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
 
 // Every span whose twiddle table the kernel reads: twiddled plan stages, and the passes of split stages.
 std::set<std::int64_t> twiddle_spans(const KernelSpec& spec) {
-  std::set<std::int64_t> spans;
+  std::set<std::int64_t> spans = real_twiddle_spans(spec);
   for (const TileStage& stage : spec.stages) {
     if (stage.sub.twiddle) spans.insert(stage.sub.span);
     if (!stage.is_split()) continue;
@@ -154,8 +180,13 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
   out.line("float2 v = " + word.load() + ";");
   out.line("v.x *= scale; v.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
-  write_global_offset(out, spec, "e", GlobalAccess::store);
-  out.line("out[g] = v;");
+  if (is_real(spec)) {
+    write_row_position(out, spec, "e", GlobalAccess::store);
+    out.line(real_store("x", "row", spec, "v"));
+  } else {
+    write_global_offset(out, spec, "e", GlobalAccess::store);
+    out.line("out[g] = v;");
+  }
   out.close();
   if (cross) write_barrier(out, true);  // no block leaves while another still reads its shared memory
 }
@@ -343,6 +374,8 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   for (std::int64_t radix : dft_radices(spec)) write_radix_function(out, radix);
   for (std::int64_t span : twiddle_spans(spec)) write_twiddle_table(out, span);
   write_tile_index_maps(out, spec);
+  if (is_real(spec)) write_real_rows_struct(out);
+  write_real_functions(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s)
     if (spec.stages[s].is_split()) write_split_frequency_function(out, spec, s);
   out.blank();
@@ -355,19 +388,30 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   const std::string min_blocks =
       spec.blocks_per_multiprocessor > 1 ? ", " + str(spec.blocks_per_multiprocessor) : std::string();
   out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + min_blocks + ") " +
-           spec.entry_name() + "(const float2* in, float2* out, float scale, int flags)");
+           spec.entry_name() + "(const float2* in, float2* out, float scale, int flags" +
+           (is_real(spec) ? ", RealRows rows)" : ")"));
   out.line("extern __shared__ float fft3d_shared[];");
   out.line("float* const re = fft3d_shared;");
   out.line("float* const im = fft3d_shared + " + str(spec.shared.words) + ";");
+  write_side_arrays(out, spec);
   out.line("fft3d_wait_for_previous_kernel();");
   write_block_origin(out, spec);
+  write_side_load(out, spec, row_declaration(spec, GlobalAccess::load));
   write_load(out, spec);
   if (!spec.load_in_first_pass) write_arrive_after_loads(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s) {
+    if (static_cast<int>(s) == spec.real.step_stage) {
+      write_side_stages_before_step(out, spec);
+      write_real_step(out, spec);
+    }
     if (spec.stages[s].is_split())
       write_split_stage(out, spec, s);
     else
       write_stage(out, spec, s);
+  }
+  if (spec.real.step_stage == static_cast<int>(spec.stages.size())) {
+    write_side_stages_before_step(out, spec);
+    write_real_step(out, spec);
   }
   write_cluster_wait(out, spec);
   if (tile::exchanges_across_cluster(spec)) {
@@ -380,6 +424,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   } else {
     write_store(out, spec);
   }
+  write_side_store(out, spec, row_declaration(spec, GlobalAccess::store));
   out.close();
 }
 

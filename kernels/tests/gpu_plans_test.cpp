@@ -195,7 +195,7 @@ using GpuTransformErrors = GpuTest;
 TEST_F(GpuTransformErrors, NullPointersAndOversizedVolumesAreTypedErrors) {
   const Plan small = gpu_random_plans(1, 16).front().plan;
   GpuTransform engine(small);
-  EXPECT_THROW(engine.execute(nullptr, nullptr), UsageError);
+  EXPECT_THROW(engine.execute(static_cast<const DeviceComplex32*>(nullptr), static_cast<DeviceComplex32*>(nullptr)), UsageError);
   Plan huge = random_plans(1, 2, 4, "hopper").front().plan;
   huge.size = {4096, 4096, 4096};  // 512 GiB of fp32 complex: over any current GPU's memory
   EXPECT_THROW(GpuTransform{huge}, OutOfMemory);

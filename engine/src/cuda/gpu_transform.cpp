@@ -39,9 +39,10 @@ int current_arch() {
 void require_fits_device(const Plan& plan) {
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const auto bytes = static_cast<std::size_t>(plan.size.elements()) * 8;
+  const auto bytes = static_cast<std::size_t>(spectrum_extents(plan).elements()) * 8;
   if (bytes > total_bytes)
-    throw OutOfMemory("a " + to_string(plan.size) + " fp32 complex volume needs " + std::to_string(bytes) +
+    throw OutOfMemory("a " + to_string(plan.size) + " fp32 " + to_string(kind_of(plan)) + " transform needs " +
+                      std::to_string(bytes) +
                       " B; the device has " + std::to_string(total_bytes) + " B");
 }
 
@@ -97,12 +98,22 @@ cudaLaunchConfig_t launch_config(const KernelSpec& spec, int cluster, cudaLaunch
 // Launches a loaded kernel with the geometry of its spec: the one launch path of tile kernels, the reorder pass and
 // the copy twins. On sm_90+ the launch is programmatic: the kernel's blocks may be scheduled while the kernel before
 // it in the stream finishes, and wait for it on the device.
+// The RealRows argument of a real transform's kernels (emit/cuda_source.hpp), field for field.
+struct RealRows {
+  long long in_pitch = 0;
+  long long out_pitch = 0;
+  const void* in_nyquist = nullptr;
+  void* out_nyquist = nullptr;
+  long long in_nyquist_pitch = 0;
+  long long out_nyquist_pitch = 0;
+};
+
 void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void* in, void* out, float scale, int flags,
-                 cudaStream_t stream, int arch) {
+                 cudaStream_t stream, int arch, RealRows rows = {}) {
   if (spec.launch_blocks() > 0x7fffffffLL)
     throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.launch_blocks()) +
                         " blocks is over 2^31 - 1");
-  void* args[] = {&in, &out, &scale, &flags};
+  void* args[] = {&in, &out, &scale, &flags, &rows};
   const int cluster =
       (flags & kernel_flag_cluster_ordered_stores) != 0 ? spec.sorted_store_cluster : spec.cluster_blocks;
   cudaLaunchAttribute attributes[2]{};
@@ -161,9 +172,73 @@ struct GpuTransform::Impl {
     for (auto& [index, twin] : copy_twins) cudaLibraryUnload(twin.loaded.library);
   }
 
-  void launch(std::size_t index, const void* in, void* out, float scale, int flags, cudaStream_t stream) const {
-    launch_spec(specs[index], loaded[index], in, out, scale, flags, stream, arch);
+  void launch(std::size_t index, const void* in, void* out, float scale, int flags, cudaStream_t stream,
+              RealRows rows = {}) const {
+    launch_spec(specs[index], loaded[index], in, out, scale, flags, stream, arch, rows);
   }
+
+  // Real transforms: the half spectrum has half + 1 columns of complex values; the real rows half (out of place)
+  // or half + 1 (in place, padded). Between the kernels of a C2R run out of place, where the output's real rows have
+  // no room for the Nyquist column, the half spectrum lives split: half columns in `out` and column `half` in a
+  // plane of the workspace (nyquist_plane).
+  std::int64_t half() const { return plan.size.nx / 2; }
+  bool splits_spectrum(bool out_of_place) const {
+    return kind_of(plan) == TransformKind::c2r && out_of_place && lowered.kernels.size() > 1;
+  }
+  std::int64_t nyquist_plane_bytes() const { return plan.size.ny * plan.size.nz * 8; }
+
+  // The pitches of kernel `index` of a real run reading `in`'s layout first and writing `out`.
+  RealRows real_rows(std::size_t index, const void* in, void* out, bool out_of_place, void* nyquist_plane) const {
+    const long long h = half();
+    const bool r2c = kind_of(plan) == TransformKind::r2c;
+    const bool first = index == 0;
+    const bool last = index + 1 == lowered.kernels.size();
+    const long long real_pitch = out_of_place ? h : h + 1;
+    const long long spectrum_pitch = h + 1;
+    const bool split = splits_spectrum(out_of_place);
+    auto* out_values = static_cast<DeviceComplex32*>(out);
+    const auto* in_values = static_cast<const DeviceComplex32*>(first ? in : out);
+    RealRows rows;
+    // Loads: the real rows (R2C's first kernel), the caller's half spectrum (C2R's first), or the intermediate.
+    if (r2c && first) {
+      rows.in_pitch = real_pitch;
+    } else if (!r2c && !first && split) {
+      rows.in_pitch = h;
+      rows.in_nyquist = nyquist_plane;
+      rows.in_nyquist_pitch = 1;
+    } else {
+      rows.in_pitch = spectrum_pitch;
+      rows.in_nyquist = in_values + h;
+      rows.in_nyquist_pitch = spectrum_pitch;
+    }
+    // Stores: the real rows (C2R's last kernel), the intermediate, or the half spectrum.
+    if (!r2c && last) {
+      rows.out_pitch = real_pitch;
+    } else if (!r2c && split) {
+      rows.out_pitch = h;
+      rows.out_nyquist = nyquist_plane;
+      rows.out_nyquist_pitch = 1;
+    } else {
+      rows.out_pitch = spectrum_pitch;
+      rows.out_nyquist = out_values + h;
+      rows.out_nyquist_pitch = spectrum_pitch;
+    }
+    return rows;
+  }
+
+  // The caller's workspace where it gave one of at least `bytes`, else the transform's own (grown to `bytes`).
+  void* workspace_of(std::int64_t bytes) {
+    if (caller_workspace) {
+      if (caller_workspace_bytes < bytes)
+        throw UsageError("GpuTransform: the caller's workspace holds " + std::to_string(caller_workspace_bytes) +
+                         " B; this run needs " + std::to_string(bytes) + " B (workspace_bytes)");
+      return caller_workspace;
+    }
+    if (!own_workspace) cuda::check(cudaMalloc(&own_workspace, static_cast<std::size_t>(bytes)), "cudaMalloc(workspace)");
+    return own_workspace;
+  }
+
+  void execute_real(const void* in, void* out, const TransformOptions& options, TransformKind kind, cudaStream_t s);
 
   // Flags and scale of tile kernel `index` in a run with `options`, out of place or not.
   std::pair<float, int> bindings(std::size_t index, const TransformOptions& options, bool out_of_place) const {
@@ -182,15 +257,7 @@ struct GpuTransform::Impl {
   // The digit-reversal pass's target, as large as the volume it reverses: the caller's workspace where it gave one
   // large enough, else the transform's own.
   void* workspace_for_reorder() {
-    const std::int64_t bytes = lowered.reorder->size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32));
-    if (caller_workspace) {
-      if (caller_workspace_bytes < bytes)
-        throw UsageError("GpuTransform: the caller's workspace holds " + std::to_string(caller_workspace_bytes) +
-                         " B; this run needs " + std::to_string(bytes) + " B (workspace_bytes)");
-      return caller_workspace;
-    }
-    if (!own_workspace) cuda::check(cudaMalloc(&own_workspace, static_cast<std::size_t>(bytes)), "cudaMalloc(workspace)");
-    return own_workspace;
+    return workspace_of(lowered.reorder->size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)));
   }
 
   bool runs_reorder_pass(Order order, bool out_of_place) const {
@@ -204,9 +271,44 @@ struct GpuTransform::Impl {
       return;
     }
     const auto [scale, flags] = bindings(index, options, in != out);
-    launch(index, index == 0 ? in : out, out, scale, flags, s);
+    const RealRows rows = kind_of(plan) == TransformKind::c2c
+                              ? RealRows{}
+                              : real_rows(index, in, out, in != out,
+                                          splits_spectrum(in != out) ? workspace_of(nyquist_plane_bytes()) : nullptr);
+    launch(index, index == 0 ? in : out, out, scale, flags, s, rows);
   }
 };
+
+namespace {
+
+std::string kind_name(TransformKind kind) {
+  return kind == TransformKind::r2c ? "R2C" : kind == TransformKind::c2r ? "C2R" : "C2C";
+}
+
+}  // namespace
+
+// Refuses a run the plan cannot make, by name: another kind, a contradicting direction, digit-reversed order, a
+// placement that would need the digit-reversal pass (which real transforms do not run).
+void GpuTransform::Impl::execute_real(const void* in, void* out, const TransformOptions& options, TransformKind kind,
+                                      cudaStream_t s) {
+  const TransformKind planned = kind_of(plan);
+  if (planned != kind)
+    throw UsageError("GpuTransform: this plan is a " + kind_name(planned) + " plan (" + plan_source + "); it cannot run as " +
+                     kind_name(kind) + (planned == TransformKind::c2c ? "" : " (a real plan runs in one direction)"));
+  const Direction direction = kind == TransformKind::r2c ? Direction::forward : Direction::inverse;
+  if (options.direction != direction)
+    throw UsageError("GpuTransform: " + kind_name(kind) + " runs " + to_string(direction) + ", not " +
+                     to_string(options.direction));
+  if (options.order != Order::natural)
+    throw UsageError("GpuTransform: real transforms run in natural order only");
+  if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
+  const bool out_of_place = in != out;
+  if (lowered.reorders(out_of_place))
+    throw UsageError("GpuTransform: this real plan (" + plan_source + ") needs the digit-reversal pass " +
+                     (out_of_place ? "out of place" : "in place") +
+                     ", which real transforms do not run; choose a plan whose Y and Z stages keep natural order");
+  for (std::size_t k = 0; k < lowered.kernels.size(); ++k) run_kernel(k, in, out, options, s);
+}
 
 namespace {
 
@@ -270,6 +372,9 @@ GpuTransform& GpuTransform::operator=(GpuTransform&&) noexcept = default;
 
 void GpuTransform::execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options,
                            Stream stream) {
+  if (kind_of(impl_->plan) != TransformKind::c2c)
+    throw UsageError("GpuTransform: this plan is a " + kind_name(kind_of(impl_->plan)) + " plan (" +
+                     impl_->plan_source + "); it runs through the real overloads of execute (float and complex)");
   if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
   const auto s = static_cast<cudaStream_t>(stream);
   const auto bytes = static_cast<std::size_t>(impl_->plan.size.elements()) * sizeof(DeviceComplex32);
@@ -297,6 +402,14 @@ void GpuTransform::execute(const DeviceComplex32* in, DeviceComplex32* out, cons
   }
 }
 
+void GpuTransform::execute(const float* in, DeviceComplex32* out, const TransformOptions& options, Stream stream) {
+  impl_->execute_real(in, out, options, TransformKind::r2c, static_cast<cudaStream_t>(stream));
+}
+
+void GpuTransform::execute(const DeviceComplex32* in, float* out, const TransformOptions& options, Stream stream) {
+  impl_->execute_real(in, out, options, TransformKind::c2r, static_cast<cudaStream_t>(stream));
+}
+
 void GpuTransform::forward(const DeviceComplex32* in, DeviceComplex32* out, Stream stream) {
   execute(in, out, {}, stream);
 }
@@ -306,7 +419,10 @@ void GpuTransform::inverse(const DeviceComplex32* in, DeviceComplex32* out, Scal
 }
 
 std::int64_t GpuTransform::workspace_bytes(Order order, Placement placement) const {
-  return order == Order::natural ? impl_->lowered.workspace_bytes(placement == Placement::out_of_place) : 0;
+  const bool out_of_place = placement == Placement::out_of_place;
+  if (kind_of(impl_->plan) != TransformKind::c2c)
+    return impl_->splits_spectrum(out_of_place) ? impl_->nyquist_plane_bytes() : 0;
+  return order == Order::natural ? impl_->lowered.workspace_bytes(out_of_place) : 0;
 }
 
 void GpuTransform::set_workspace(void* device_memory, std::int64_t bytes) {

@@ -89,6 +89,22 @@ struct SharedLayout {
 
 enum class KernelRole : std::uint8_t { tile, digit_reversal };
 
+// A kernel of a real transform (lowering rule real_step.cpp). Its tiles run on the complex volume of the plan's
+// stages, (NX/2) x NY x NZ (KernelSpec::size), and its global accesses meet the real rows and the half spectrum
+// (NX/2 + 1 columns) through the row pitches the launch passes (the RealRows argument, emit/cuda_source.hpp).
+// The half spectrum's extra column x = NX/2 (Nyquist) rides in the same kernels: in the kernel with the real step,
+// as one more value per tile row in a side array that the kernel's Y and Z stages also transform; in the others,
+// as `nyquist_tiles` more tiles after the grid's, whose X origin is NX/2 and whose columns past it are masked.
+struct RealKernel {
+  TransformKind kind = TransformKind::c2c;  // c2c: a complex plan's kernel
+  std::int64_t half = 0;                    // NX/2
+  // The real step runs before stages[step_stage] (== stages.size(): after every stage); -1: not in this kernel.
+  int step_stage = -1;
+  std::int64_t nyquist_tiles = 0;
+  bool has_step() const { return step_stage >= 0; }
+  friend bool operator==(const RealKernel&, const RealKernel&) = default;
+};
+
 struct KernelSpec {
   KernelRole role = KernelRole::tile;
   std::string plan_name;          // the plan's file or "<plan>"
@@ -142,11 +158,14 @@ struct KernelSpec {
   // 4.4), except that a first kernel with sorted stores in place walks the sorted axis first, so that the tiles of
   // its cluster are consecutive (sorted_layout.cpp).
   std::array<Axis, 3> grid_order{Axis::x, Axis::y, Axis::z};
+  RealKernel real;
   std::int64_t shared_bytes = 0;
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
 
   std::string entry_name() const;  // the extern "C" kernel name, unique per spec text
-  std::int64_t launch_blocks() const { return tiles * tile_blocks; }
+  std::int64_t launch_blocks() const { return (tiles + real.nyquist_tiles) * tile_blocks; }
+  // Values of the side array of a kernel with the real step (one per tile row: the Nyquist column); 0 otherwise.
+  std::int64_t side_elements() const { return real.has_step() ? tile_elements / axes[0].extent() : 0; }
   std::int64_t part_elements() const { return tile_elements / tile_blocks; }  // tile elements one block holds
   std::int64_t tiles_per_cluster() const { return cluster_blocks / tile_blocks; }
   friend bool operator==(const KernelSpec&, const KernelSpec&) = default;

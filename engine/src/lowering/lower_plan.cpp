@@ -30,7 +30,10 @@ void check_profile_limits(const KernelSpec& spec, const ArchProfile& profile) {
                         " allows " + std::to_string(profile.max_threads_per_block));
 }
 
-KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name) {
+// real: a real plan's kernel, whose first and last passes keep the load and store phases (the real step and the
+// Nyquist column meet global memory there).
+KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name,
+                        bool real) {
   const Kernel& kernel = plan.kernels[index];
   KernelSpec spec;
   spec.plan_name = plan_name;
@@ -61,7 +64,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * 4;
   check_profile_limits(spec, profile);
-  lowering::reach_global_from_passes(spec);
+  if (!real) lowering::reach_global_from_passes(spec);
   spec.shared = lowering::choose_shared_layout(spec, profile);
   spec.shared_bytes = 2 * spec.shared.words * 4;
   spec.nominal_flops = lowering::nominal_flops(spec);
@@ -69,21 +72,28 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   return spec;
 }
 
-}  // namespace
-
-LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
-  require_legal(plan);
+LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name, bool real) {
   // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
   // milliseconds a kernel); the first error in plan order is the one thrown.
   std::vector<std::future<KernelSpec>> lowering;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
-    lowering.push_back(std::async(std::launch::async, [&plan, k, &profile, &plan_name] {
-      return lower_kernel(plan, k, profile, plan_name);
+    lowering.push_back(std::async(std::launch::async, [&plan, k, &profile, &plan_name, real] {
+      return lower_kernel(plan, k, profile, plan_name, real);
     }));
   LoweredPlan lowered;
   for (std::future<KernelSpec>& kernel : lowering) lowered.kernels.push_back(kernel.get());
   if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels);
   lowering::mark_sorted_layouts(plan, lowered, profile);
+  return lowered;
+}
+
+}  // namespace
+
+LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
+  require_legal(plan);
+  if (!real_step_of(plan)) return lower_legal_plan(plan, profile, plan_name, false);
+  LoweredPlan lowered = lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, true);
+  lowering::mark_real_kernels(plan, lowered);
   return lowered;
 }
 

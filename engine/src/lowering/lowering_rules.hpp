@@ -91,6 +91,13 @@ class ConflictPatterns {
   std::vector<std::pair<int, std::vector<std::int64_t>>> patterns_;
 };
 
+// real_step.cpp: a real plan's stages as a complex plan of the stage extents (NX/2, NY, NZ), which lowers like any
+// other; then each lowered kernel marked with its real step or its Nyquist tiles (RealKernel). Throws LoweringError
+// for the tile shapes real kernels do not handle: the step's kernel must hold whole X rows in one block, and a
+// kernel without it must walk X in single runs with no cluster spanning X tiles.
+Plan complex_stage_plan(const Plan& plan);
+void mark_real_kernels(const Plan& plan, LoweredPlan& lowered);
+
 // flops.cpp: nominal flop count of the kernel over the whole volume.
 double nominal_flops(const KernelSpec& spec);
 

@@ -44,6 +44,31 @@ void write_axes(std::ostringstream& text, const KernelSpec& spec) {
   }
 }
 
+// The real transform's part of a kernel: where the step runs, how the rows meet global memory, and how the Nyquist
+// column rides along.
+void write_real(std::ostringstream& text, const KernelSpec& spec) {
+  const RealKernel& real = spec.real;
+  if (real.kind == TransformKind::c2c) return;
+  const bool r2c = real.kind == TransformKind::r2c;
+  const std::int64_t nx = 2 * real.half;
+  text << "real transform " << (r2c ? "R2C" : "C2R") << ": rows of " << nx << " reals = " << real.half
+       << " complex values; half spectrum rows of " << real.half + 1 << " (pitch " << (real.half + 1) * 8
+       << " B: rows start 8-byte aligned, so an X run of 128 bytes spans two segments unless the row does)\n";
+  if (real.has_step()) {
+    text << "real step before stage " << real.step_stage << ": "
+         << (r2c ? "the row's frequencies 0.." + std::to_string(real.half) + " from its " + std::to_string(real.half) +
+                       " packed ones (pairs k, " + std::to_string(real.half) + "-k)"
+                 : std::to_string(real.half) + " packed values from frequencies 0.." + std::to_string(real.half) +
+                       " (pairs k, " + std::to_string(real.half) + "-k; imaginary parts of 0 and " +
+                       std::to_string(real.half) + " ignored)")
+         << "; column " << real.half << " in a side array of " << spec.side_elements()
+         << " values that the Y and Z stages also transform\n";
+  } else {
+    text << "column " << real.half << " (Nyquist) in " << real.nyquist_tiles
+         << " more tiles at X origin " << real.half << ", columns past it masked\n";
+  }
+}
+
 }  // namespace
 
 std::int64_t AxisTile::extent() const {
@@ -88,6 +113,7 @@ std::string to_string(const KernelSpec& spec) {
          << spec.shared_bytes << " B\n";
     if (spec.x_run_elements != 16)
       text << "X runs of " << spec.x_run_elements * 8 << " bytes: one block holds the tile (narrow_x_runs)\n";
+    write_real(text, spec);
     if (spec.load_in_first_pass || spec.store_in_last_pass)
       text << "global memory from the passes:"
            << (spec.load_in_first_pass ? " the first pass loads the tile (no load sweep of shared memory)" : "")

@@ -38,8 +38,14 @@ std::int64_t origin_position(const AxisTile& axis, std::int64_t t) { return digi
 
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block) {
   std::array<std::int64_t, 3> origin{};
+  const bool nyquist = block >= spec.tiles;  // a real kernel's Nyquist tile (RealKernel::nyquist_tiles)
+  if (nyquist) block -= spec.tiles;
   for (Axis axis : spec.grid_order) {
     const AxisTile& tile = spec.axes[axis_index(axis)];
+    if (nyquist && axis == Axis::x) {
+      origin[0] = spec.real.half;
+      continue;
+    }
     origin[axis_index(axis)] = origin_position(tile, block & (tile.tiles() - 1));
     block >>= log2_exact(tile.tiles());
   }

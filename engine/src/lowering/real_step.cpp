@@ -1,0 +1,73 @@
+// Lowering rule: the kernels of a real transform. The plan's stages run on the complex volume (NX/2) x NY x NZ
+// exactly as a complex plan of that size lowers; this rule then marks where the real step runs and how each kernel
+// carries the half spectrum's Nyquist column (RealKernel), and refuses the tile shapes the real kernels do not
+// handle, by name.
+#include <string>
+
+#include "lowering_rules.hpp"
+
+namespace fft3d::lowering {
+namespace {
+
+std::string kernel_name(const KernelSpec& spec) {
+  return "kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}";
+}
+
+// The kernel with the step holds whole X rows in one block: the step pairs frequency k with NX/2 - k of a row.
+void require_whole_rows(const KernelSpec& spec) {
+  const AxisTile& x = spec.axes[0];
+  const bool whole_rows = x.tile.size() == 1 && x.tile.front() == TileMode{x.length, 1};
+  if (x.length > 1 && !whole_rows)
+    throw LoweringError(kernel_name(spec) + ": the real step needs whole X rows of " + std::to_string(x.length) +
+                        " complex values in each tile; this tile holds " + std::to_string(x.extent()) +
+                        " (put every X stage in this kernel)");
+  if (spec.tile_blocks > 1)
+    throw LoweringError(kernel_name(spec) + ": the real step runs in one block; this tile is spread over " +
+                        std::to_string(spec.tile_blocks) + " blocks (choose smaller Y or Z stages in this kernel)");
+}
+
+// A kernel without the step walks one more X tile per tile of the other axes; the tiles of a cluster must not
+// span X tiles, so that those extra tiles form clusters of their own.
+void require_nyquist_tiles_fit(const KernelSpec& spec) {
+  const AxisTile& x = spec.axes[0];
+  if (x.tile.size() != 1 || x.grid.size() > 1)
+    throw LoweringError(kernel_name(spec) + ": a real transform's kernel without X stages needs one contiguous X run "
+                        "per tile");
+  if (spec.tiles_per_cluster() > 1)
+    throw LoweringError(kernel_name(spec) + ": natural order across a cluster of " +
+                        std::to_string(spec.tiles_per_cluster()) + " tiles is not offered for real transforms yet");
+}
+
+}  // namespace
+
+Plan complex_stage_plan(const Plan& plan) {
+  Plan stages = plan;
+  stages.size = stage_extents(plan);
+  for (Kernel& kernel : stages.kernels) {
+    kernel.real.reset();
+    kernel.real_position = 0;
+  }
+  return stages;
+}
+
+void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
+  const RealStep step = *real_step_of(plan);
+  for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
+    KernelSpec& spec = lowered.kernels[k];
+    const Kernel& kernel = plan.kernels[k];
+    spec.kernel = kernel;
+    spec.plan_hash = stable_hash(plan);
+    spec.real.kind = step.kind;
+    spec.real.half = plan.size.nx / 2;
+    if (kernel.real) {
+      require_whole_rows(spec);
+      spec.real.step_stage = static_cast<int>(kernel.real_position);
+      spec.shared_bytes += 2 * spec.side_elements() * 4;  // the side array's real and imaginary words
+    } else {
+      require_nyquist_tiles_fit(spec);
+      spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles();
+    }
+  }
+}
+
+}  // namespace fft3d::lowering

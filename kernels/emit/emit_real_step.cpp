@@ -1,0 +1,218 @@
+// The real transform's parts of a tile kernel (KernelSpec::real, lowering rule real_step.cpp): the row pitches of its
+// global accesses, the real step between the X stages and the others, and the Nyquist column's side array with the
+// stages that transform it.
+#include <string>
+
+#include "emit_parts.hpp"
+#include "emit/cuda_source.hpp"
+#include "lowering/tile_maps.hpp"
+
+namespace fft3d::emit {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+std::string half(const KernelSpec& spec) { return str(spec.real.half); }
+int x_bits(const KernelSpec& spec) { return tile::log2_exact(spec.axes[0].extent()); }
+
+// The X stages' radices in execution order: frequency k of a row sits at their digit reversal after them.
+std::vector<std::int64_t> x_radices(const KernelSpec& spec) {
+  std::vector<std::int64_t> radices;
+  for (const TileStage& stage : spec.stages)
+    if (stage.sub.axis == Axis::x) radices.push_back(stage.sub.radix);
+  return radices;
+}
+
+// The side stages: those of the kernel on the Y and Z axes on the step's side of it (after it for R2C, before it
+// for C2R), by index.
+std::vector<std::size_t> side_stages(const KernelSpec& spec) {
+  std::vector<std::size_t> stages;
+  const auto step = static_cast<std::size_t>(spec.real.step_stage);
+  const bool after = spec.real.kind == TransformKind::r2c;
+  for (std::size_t s = 0; s < spec.stages.size(); ++s)
+    if ((after ? s >= step : s < step) && spec.stages[s].sub.axis != Axis::x) stages.push_back(s);
+  return stages;
+}
+
+// One plan stage on the side array, as the plan language defines it: the value at position p of its axis becomes
+// output m = (p mod span) / stride of the radix-point DFT over its group, times w_span^(j*m) with `tw`. A direct
+// DFT per output (radix complex multiplies): the side array is one value per tile row, so this is a small share of
+// the kernel's work whatever the radix, and one formula serves split radices too.
+void write_side_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
+  const SubComputation& sub = spec.stages[index].sub;
+  const std::int64_t side = spec.side_elements();
+  const std::int64_t per_thread = (side + spec.threads - 1) / spec.threads;
+  const std::int64_t step = spec.stages[index].element_step >> x_bits(spec);
+  const std::string a = axis_suffix(sub.axis);
+  out.line("// side stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(sub));
+  out.open("");
+  out.line("float2 side_out[" + str(per_thread) + "];");
+  out.line("#pragma unroll");
+  out.open("for (int t = 0; t < " + str(per_thread) + "; ++t)");
+  out.line("const unsigned s = threadIdx.x + t * " + str(spec.threads) + "u;");
+  out.line("if (s >= " + str(side) + "u) break;");
+  out.line("const long long p = origin_" + a + " + tile_pos_" + a + "((unsigned)s << " + str(x_bits(spec)) + ");");
+  out.line("const unsigned m = (unsigned)((p & " + str(sub.span - 1) + "LL) >> " +
+           str(tile::log2_exact(sub.stride)) + ");");
+  out.line("const unsigned first = s - m * " + str(step) + "u;");
+  out.line("float2 sum = make_float2(0.f, 0.f);");
+  out.open("for (unsigned k = 0; k < " + str(sub.radix) + "u; ++k)");
+  out.line("const unsigned i = first + k * " + str(step) + "u;");
+  out.line("sum = fft3d_add(sum, " + times_twiddle("make_float2(side_re[i], side_im[i])", sub.radix, "k * m") + ");");
+  out.close();
+  if (sub.twiddle) {
+    out.line("const unsigned j = (unsigned)(p & " + str(sub.stride - 1) + "LL);");
+    out.line("sum = " + times_twiddle("sum", sub.span, "j * m") + ";");
+  }
+  out.line("side_out[t] = sum;");
+  out.close();
+  out.line("__syncthreads();");
+  out.line("#pragma unroll");
+  out.open("for (int t = 0; t < " + str(per_thread) + "; ++t)");
+  out.line("const unsigned s = threadIdx.x + t * " + str(spec.threads) + "u;");
+  out.line("if (s >= " + str(side) + "u) break;");
+  out.line("side_re[s] = side_out[t].x;");
+  out.line("side_im[s] = side_out[t].y;");
+  out.close();
+  out.line("__syncthreads();");
+  out.close();
+}
+
+// The pair (k, half - k) of a row: (A + conj B) - i w (A - conj B), w = w_NX^k. R2C halves it: the frequency k of
+// the real row (A, B the packed row's frequencies k and half - k). C2R, in the conjugated domain where the inverse
+// runs: twice the conjugate of the packed row's frequency k (A, B the conjugated frequencies k and half - k).
+void write_pair_function(SourceWriter& out) {
+  out.open("__device__ __forceinline__ float2 fft3d_real_pair(float2 a, float2 b, float2 w)");
+  out.line("const float2 sum = make_float2(a.x + b.x, a.y - b.y);");
+  out.line("const float2 p = fft3d_mul(w, make_float2(a.x - b.x, a.y + b.y));");
+  out.line("return make_float2(sum.x + p.y, sum.y - p.x);");
+  out.close();
+}
+
+}  // namespace
+
+bool is_real(const KernelSpec& spec) { return spec.real.kind != TransformKind::c2c; }
+
+std::set<std::int64_t> real_twiddle_spans(const KernelSpec& spec) {
+  std::set<std::int64_t> spans;
+  if (!spec.real.has_step()) return spans;
+  spans.insert(2 * spec.real.half);
+  for (std::size_t s : side_stages(spec)) {
+    spans.insert(spec.stages[s].sub.radix);
+    if (spec.stages[s].sub.twiddle) spans.insert(spec.stages[s].sub.span);
+  }
+  return spans;
+}
+
+void write_real_rows_struct(SourceWriter& out) {
+  out.line("// Row pitches (in complex values) of a real transform's global accesses; column `half` of the half");
+  out.line("// spectrum (Nyquist) is addressed apart: it may live in a plane of its own between kernels.");
+  out.open("struct RealRows");
+  out.line("long long in_pitch;");
+  out.line("long long out_pitch;");
+  out.line("const float2* in_nyquist;");
+  out.line("float2* out_nyquist;");
+  out.line("long long in_nyquist_pitch;");
+  out.line("long long out_nyquist_pitch;");
+  out.close(";");
+}
+
+void write_real_functions(SourceWriter& out, const KernelSpec& spec) {
+  if (!spec.real.has_step()) return;
+  write_pair_function(out);
+  write_digit_reversal_function(out, "fft3d_row_position", x_radices(spec));
+}
+
+void write_side_arrays(SourceWriter& out, const KernelSpec& spec) {
+  if (!spec.real.has_step()) return;
+  out.line("float* const side_re = fft3d_shared + " + str(2 * spec.shared.words) + ";");
+  out.line("float* const side_im = side_re + " + str(spec.side_elements()) + ";");
+}
+
+std::string real_load(const std::string& x, const std::string& row, const KernelSpec& spec) {
+  return "(" + x + " < " + half(spec) + "LL ? in[" + x + " + rows.in_pitch * " + row + "] : " + x +
+         " == " + half(spec) + "LL ? rows.in_nyquist[rows.in_nyquist_pitch * " + row +
+         "] : make_float2(0.f, 0.f))";
+}
+
+std::string real_store(const std::string& x, const std::string& row, const KernelSpec& spec,
+                       const std::string& value) {
+  return "if (" + x + " < " + half(spec) + "LL) out[" + x + " + rows.out_pitch * " + row + "] = " + value +
+         "; else if (" + x + " == " + half(spec) + "LL) rows.out_nyquist[rows.out_nyquist_pitch * " + row + "] = " +
+         value + ";";
+}
+
+void write_real_step(SourceWriter& out, const KernelSpec& spec) {
+  const bool r2c = spec.real.kind == TransformKind::r2c;
+  const std::int64_t h = spec.real.half;
+  const std::int64_t pairs = h / 2 + 1;
+  const std::int64_t rows = spec.side_elements();
+  const std::string shift = str(x_bits(spec));
+  out.line(std::string("// real step (") + (r2c ? "R2C" : "C2R") + "): pairs (k, " + str(h) +
+           " - k) of every row; column " + str(h) + " in the side array");
+  open_strided_loop(out, "q", rows * pairs, spec.threads, 1);
+  out.line("const unsigned row = q / " + str(pairs) + "u;");
+  out.line("const unsigned k = q - row * " + str(pairs) + "u;");
+  // R2C runs after the X stages (frequency k at its digit reversal); C2R before them (natural order).
+  const std::string position = r2c ? "(unsigned)fft3d_row_position" : "";
+  out.line("const unsigned ek = (row << " + shift + ") | " + position + "(k);");
+  out.line("const unsigned em = (row << " + shift + ") | " + position + "((" + str(h) + "u - k) & " + str(h - 1) +
+           "u);");
+  const TileWord wk = declare_tile_word(out, spec, "ek", false, "wk");
+  const TileWord wm = declare_tile_word(out, spec, "em", false, "wm");
+  out.line("const float2 a = " + wk.load() + ";");
+  out.open("if (k == 0)");
+  if (r2c) {
+    out.line(wk.store("make_float2(a.x + a.y, 0.f)"));
+    out.line("side_re[row] = a.x - a.y;");
+    out.line("side_im[row] = 0.f;");
+  } else {  // the imaginary parts of columns 0 and half are ignored
+    out.line("const float b = side_re[row];");
+    out.line(wk.store("make_float2(a.x + b, b - a.x)"));
+  }
+  out.close();
+  out.open("else");
+  const std::string factor = r2c ? "0.5f" : "1.f";
+  out.line("const float2 b = " + wm.load() + ";");
+  out.line("const float2 yk = fft3d_real_pair(a, b, __ldg(&" + twiddle_table_name(2 * h) + "[k]));");
+  out.line("const float2 ym = fft3d_real_pair(b, a, __ldg(&" + twiddle_table_name(2 * h) + "[" + str(h) + "u - k]));");
+  out.line(wk.store("make_float2(" + factor + " * yk.x, " + factor + " * yk.y)"));
+  out.line("if (em != ek) " + wm.store("make_float2(" + factor + " * ym.x, " + factor + " * ym.y)"));
+  out.close();
+  out.close();
+  out.line("__syncthreads();");
+  for (std::size_t s : side_stages(spec))
+    if (r2c) write_side_stage(out, spec, s);
+}
+
+void write_side_stages_before_step(SourceWriter& out, const KernelSpec& spec) {
+  if (!spec.real.has_step() || spec.real.kind != TransformKind::c2r) return;
+  for (std::size_t s : side_stages(spec)) write_side_stage(out, spec, s);
+}
+
+void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
+  if (!spec.real.has_step() || spec.real.kind != TransformKind::c2r) return;
+  open_strided_loop(out, "s", spec.side_elements(), spec.threads, 1);
+  out.line("const unsigned e = s << " + str(x_bits(spec)) + ";");
+  out.line(row_of_element);
+  out.line("float2 v = rows.in_nyquist[rows.in_nyquist_pitch * row];");
+  out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
+  out.line("side_re[s] = v.x;");
+  out.line("side_im[s] = v.y;");
+  out.close();
+}
+
+void write_side_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
+  if (!spec.real.has_step() || spec.real.kind != TransformKind::r2c) return;
+  open_strided_loop(out, "s", spec.side_elements(), spec.threads, 1);
+  out.line("const unsigned e = s << " + str(x_bits(spec)) + ";");
+  out.line("const unsigned source = ((flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e) >> " +
+           str(x_bits(spec)) + ";");
+  out.line("float2 v = make_float2(side_re[source] * scale, side_im[source] * scale);");
+  out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
+  out.line(row_of_element);
+  out.line("rows.out_nyquist[rows.out_nyquist_pitch * row] = v;");
+  out.close();
+}
+
+}  // namespace fft3d::emit
