@@ -1,4 +1,5 @@
-// The GPU side of validation: device buffers and the fp64 cuFFT oracle (Z2Z, and D2Z/Z2D for real transforms). CUDA types stay out of this header.
+// The GPU side of validation: device buffers and the fp64 cuFFT oracle (Z2Z, and D2Z/Z2D for real transforms).
+// CUDA types stay out of this header.
 #pragma once
 
 #include <complex>

@@ -64,6 +64,8 @@ class RealCheck {
   std::size_t input_bytes() const { return buffers_.in.bytes(); }
   std::size_t output_bytes() const { return buffers_.out.bytes(); }
 
+  // The check's own buffers (the first pair a benchmark times).
+  RealBuffers& buffers() { return buffers_; }
   // The pointers a run on the check's own buffers, or on `buffers`, takes.
   RealRun run() const { return run(buffers_); }
   RealRun run(const RealBuffers& buffers) const;
