@@ -1,7 +1,9 @@
 #include "bench/bench_sweep.hpp"
 
 #include <sstream>
+#include <utility>
 
+#include "bench/real_sweep.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/profiling.hpp"
@@ -106,14 +108,34 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
   return row;
 }
 
+namespace {
+
+void require_measurable(const SweepSettings& settings) {
+  if (settings.transform == TransformKind::c2r)
+    throw UsageError("bench: transform c2r: the r2c sweep measures both directions, R2C and C2R");
+  if (settings.transform == TransformKind::c2c && settings.placement == Placement::in_place)
+    throw UsageError("bench: the c2c sweep runs out of place only");
+  if (settings.transform != TransformKind::c2c && settings.order != Order::natural)
+    throw UsageError("bench: real transforms run in natural order only");
+}
+
+}  // namespace
+
 BenchRun run_sweep(const SweepSettings& settings, const SweepProgress& progress) {
+  require_measurable(settings);
   if (validate::gpu_count() == 0) throw GpuUnavailable("no CUDA device (or no driver) on this machine");
-  BenchRun run{gpu_info(), to_string(settings.order), settings.repeats, settings.buffer_pairs, {}};
+  BenchRun run{gpu_info(), to_string(settings.order), to_string(settings.placement), settings.repeats,
+               settings.buffer_pairs, {}};
   const DriverProbe driver(run.gpu.pci_bus_id);
   run.gpu.driver_release = driver.available() ? driver.driver_release() : "unknown (" + driver.why_unavailable() + ")";
   for (std::size_t i = 0; i < settings.sizes.size(); ++i) {
     if (progress) progress(i, settings.sizes.size(), to_string(settings.sizes[i]));
-    run.rows.push_back(measure_size(settings.sizes[i], settings, settings.seed + i, driver));
+    if (settings.transform == TransformKind::c2c) {
+      run.rows.push_back(measure_size(settings.sizes[i], settings, settings.seed + i, driver));
+    } else {
+      for (BenchRow& row : measure_real_size(settings.sizes[i], settings, settings.seed + i, driver))
+        run.rows.push_back(std::move(row));
+    }
   }
   if (progress) progress(settings.sizes.size(), settings.sizes.size(), "done");
   return run;

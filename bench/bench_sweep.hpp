@@ -1,5 +1,6 @@
 // The sweep `fft3d bench` runs: for each size, fft3d and cuFFT in the same process on the same buffers, each result
-// checked against the fp64 cuFFT (Z2Z) oracle before any figure is kept, each size timed on several buffer pairs.
+// checked against the fp64 cuFFT oracle (Z2Z; D2Z and Z2D for real transforms) before any figure is kept, each size
+// timed on several buffer pairs.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,9 @@ struct SweepSettings {
   std::vector<Extents> sizes;
   std::string arch = "hopper";  // the profile whose wisdom, table or default planner gives each size's plan
   Order order = Order::natural;
+  // c2c, or r2c: a real transform measured in both directions, R2C and C2R (bench/real_sweep.hpp), natural order.
+  TransformKind transform = TransformKind::c2c;
+  Placement placement = Placement::out_of_place;  // in place: r2c only
   int repeats = 20;             // timed samples per library, size and buffer pair
   int buffer_pairs = 3;         // input/output pairs each size is timed on (fewer where memory runs short)
   std::uint64_t seed = 1;       // of the first size's random input; size i uses seed + i
@@ -33,7 +37,9 @@ using SweepProgress = std::function<void(std::size_t done, std::size_t total, co
 BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::uint64_t seed,
                       const DriverProbe& driver);
 
-// Every size of the sweep, on the current device. Throws GpuUnavailable where there is none.
+// Every size of the sweep, on the current device: one row per size, two (R2C, then C2R) for r2c. Throws
+// GpuUnavailable where there is none, UsageError for settings the sweep does not measure (c2r, c2c in place, a real
+// transform in digit-reversed order).
 BenchRun run_sweep(const SweepSettings& settings, const SweepProgress& progress = {});
 
 }  // namespace fft3d::bench

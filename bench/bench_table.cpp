@@ -5,14 +5,14 @@
 #include <iomanip>
 #include <sstream>
 
+#include "fft3d/transform.hpp"
+
 namespace fft3d::bench {
 namespace {
 
-double volume_bytes(const Extents& size) { return 8.0 * static_cast<double>(size.elements()); }  // fp32 complex
-double paper_flops(const Extents& size) {
-  const double n = static_cast<double>(size.elements());
-  return 5.0 * n * std::log2(n);
-}
+constexpr double real_bytes = 4.0, complex_bytes = 8.0;  // fp32
+constexpr double paper_flops_per_n_log2_n = 5.0;          // c2c: the paper's formula
+constexpr double real_flops_share = 0.5;                  // r2c and c2r: half of c2c's
 
 // JSON strings here are plan names and GPU names: escape what JSON requires.
 std::string json_string(const std::string& text) {
@@ -32,14 +32,42 @@ std::string json_numbers(const std::vector<double>& values) {
   return list.str() + "]";
 }
 
+bool is_real(TransformKind transform) { return transform != TransformKind::c2c; }
+
+double half_spectrum_elements(const Extents& size) {
+  return static_cast<double>(size.nx / 2 + 1) * static_cast<double>(size.ny) * static_cast<double>(size.nz);
+}
+
+// Bytes over milliseconds, in GB/s.
+double gbytes_per_second(double bytes, double ms) { return bytes / (ms * 1e6); }
+
 }  // namespace
 
-double BenchRow::fft3d_gflops() const { return paper_flops(size) / (fft3d.median_ms * 1e6); }
-double BenchRow::cufft_gflops() const { return paper_flops(size) / (cufft.median_ms * 1e6); }
-double BenchRow::fft3d_gbs() const { return passes * 2.0 * volume_bytes(size) / (fft3d.median_ms * 1e6); }
-double BenchRow::volume_gbs(const Timing& t) const { return 2.0 * volume_bytes(size) / (t.median_ms * 1e6); }
+double credited_flops(TransformKind transform, const Extents& size) {
+  const double n = static_cast<double>(size.elements());
+  return (is_real(transform) ? real_flops_share : 1.0) * paper_flops_per_n_log2_n * n * std::log2(n);
+}
+
+double floor_bytes(TransformKind transform, const Extents& size) {
+  if (!is_real(transform)) return 2.0 * complex_bytes * static_cast<double>(size.elements());
+  return real_bytes * static_cast<double>(size.elements()) + complex_bytes * half_spectrum_elements(size);
+}
+
+double complex_volume_bytes(TransformKind transform, const Extents& size) {
+  return complex_bytes * (is_real(transform) ? half_spectrum_elements(size) : static_cast<double>(size.elements()));
+}
+
+double BenchRow::fft3d_gflops() const { return credited_flops(transform, size) / (fft3d.median_ms * 1e6); }
+double BenchRow::cufft_gflops() const { return credited_flops(transform, size) / (cufft.median_ms * 1e6); }
+double BenchRow::fft3d_gbs() const {
+  const double later_passes = std::max(passes - 1, 0) * 2.0 * complex_volume_bytes(transform, size);
+  return gbytes_per_second(floor_bytes(transform, size) + later_passes, fft3d.median_ms);
+}
+double BenchRow::volume_gbs(const Timing& t) const {
+  return gbytes_per_second(floor_bytes(transform, size), t.median_ms);
+}
 double BenchRow::pass_equivalents(const Timing& t) const {
-  return t.median_ms / (2.0 * volume_bytes(size) / (memcpy_gbs * 1e6));
+  return t.median_ms / (floor_bytes(transform, size) / (memcpy_gbs * 1e6));
 }
 
 double pair_spread(const std::vector<double>& pair_ms) {
@@ -56,14 +84,21 @@ void print_table(const BenchRun& run, std::ostream& out) {
       << " order, median of " << run.repeats
       << " samples on each of " << run.buffer_pairs << " input/output buffer pairs (pooled; the pair spread is the "
       << "range of the pairs' medians over their median), each sample of back-to-back transforms lasting at least "
-      << batched_sample_ms << " ms; SM MHz: the clock right after a size's last sample\n\n";
-  out << std::left << std::setw(15) << "size" << std::right << std::setw(7) << "passes" << std::setw(11) << "fft3d ms"
-      << std::setw(11) << "cuFFT ms" << std::setw(9) << "speedup" << std::setw(10) << "GFlops" << std::setw(10)
+      << batched_sample_ms << " ms; SM MHz: the clock right after a size's last sample; " << run.placement << "\n";
+  if (std::any_of(run.rows.begin(), run.rows.end(), [](const BenchRow& row) { return is_real(row.transform); }))
+    out << "r2c and c2r: GFlops = 2.5 N log2 N / t; pass-eq = t over one read of the input and one write of the "
+           "output (reals 4 N bytes, half spectrum 8 (NX/2+1) NY NZ bytes) at memcpy speed; cuFFT's C2R samples run "
+           "on the input its earlier runs overwrote, restored after its timing\n";
+  out << "\n";
+  out << std::left << std::setw(15) << "size" << std::setw(5) << "kind" << std::right << std::setw(7) << "passes"
+      << std::setw(11) << "fft3d ms" << std::setw(11) << "cuFFT ms" << std::setw(9) << "speedup" << std::setw(10)
+      << "GFlops" << std::setw(10)
       << "cuFFT GF" << std::setw(11) << "GB/s" << std::setw(11) << "memcpy" << std::setw(14) << "pass-eq f/c"
       << std::setw(20) << "pairs, spread f/c" << std::setw(8) << "SM MHz" << "  plan\n";
   out << std::fixed;
   for (const BenchRow& row : run.rows) {
-    out << std::left << std::setw(15) << to_string(row.size) << std::right << std::setw(7) << row.passes;
+    out << std::left << std::setw(15) << to_string(row.size) << std::setw(5) << to_string(row.transform) << std::right
+        << std::setw(7) << row.passes;
     if (!row.checked) {
       out << "  not measured: " << row.failure << "\n";
       continue;
@@ -80,19 +115,21 @@ void print_table(const BenchRun& run, std::ostream& out) {
   }
   for (const BenchRow& row : run.rows)
     if (row.checked && row.clocks.held())
-      out << "note: " << to_string(row.size) << " ended its timing with the clocks held by "
+      out << "note: " << to_string(row.size) << (is_real(row.transform) ? " " + to_string(row.transform) : "")
+          << " ended its timing with the clocks held by "
           << describe_clock_event_reasons(row.clocks.event_reasons) << "\n";
 }
 
 void write_csv(const BenchRun& run, std::ostream& out) {
-  out << "nx,ny,nz,plan,passes,checked,fft3d_rel_l2,cufft_rel_l2,fft3d_ms,fft3d_min_ms,fft3d_max_ms,cufft_ms,"
+  out << "nx,ny,nz,transform,plan,passes,checked,fft3d_rel_l2,cufft_rel_l2,fft3d_ms,fft3d_min_ms,fft3d_max_ms,cufft_ms,"
          "cufft_min_ms,cufft_max_ms,speedup,fft3d_gflops,cufft_gflops,fft3d_gbs,fft3d_volume_gbs,cufft_volume_gbs,"
-         "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order,fft3d_batch,cufft_batch,"
+         "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order,placement,fft3d_batch,cufft_batch,"
          "fft3d_enqueue_us,cufft_enqueue_us,buffer_pairs,fft3d_pair_spread,cufft_pair_spread,sm_clock_mhz,"
          "memory_clock_mhz,clock_event_reasons\n";
   out << std::setprecision(6);
   for (const BenchRow& r : run.rows) {
-    out << r.size.nx << ',' << r.size.ny << ',' << r.size.nz << ",\"" << r.plan << "\"," << r.passes << ','
+    out << r.size.nx << ',' << r.size.ny << ',' << r.size.nz << ',' << to_string(r.transform) << ",\"" << r.plan
+        << "\"," << r.passes << ','
         << (r.checked ? 1 : 0) << ',' << r.fft3d_l2 << ',' << r.cufft_l2;
     if (r.checked) {
       out << ',' << r.fft3d.median_ms << ',' << r.fft3d.min_ms << ',' << r.fft3d.max_ms << ',' << r.cufft.median_ms
@@ -103,7 +140,7 @@ void write_csv(const BenchRun& run, std::ostream& out) {
     } else {
       out << ",,,,,,,,,,,,,,,";
     }
-    out << ",\"" << run.gpu.name << "\"," << run.order << ',';
+    out << ",\"" << run.gpu.name << "\"," << run.order << ",\"" << run.placement << "\",";
     if (r.checked)
       out << r.fft3d.batch << ',' << r.cufft.batch << ',' << r.fft3d.enqueue_ms * 1e3 << ','
           << r.cufft.enqueue_ms * 1e3 << ',' << r.fft3d_pair_ms.size() << ',' << pair_spread(r.fft3d_pair_ms) << ','
@@ -121,11 +158,13 @@ void write_json(const BenchRun& run, std::ostream& out) {
       << ", \"sm_clock_mhz\": " << run.gpu.sm_clock_mhz << ", \"memory_clock_mhz\": " << run.gpu.memory_clock_mhz
       << ", \"driver_release\": " << json_string(run.gpu.driver_release) << ", \"cuda_driver_version\": "
       << run.gpu.cuda_driver_version << ", \"cuda_runtime_version\": "
-      << run.gpu.runtime_version << "},\n  \"order\": " << json_string(run.order) << ",\n  \"repeats\": "
+      << run.gpu.runtime_version << "},\n  \"order\": " << json_string(run.order) << ",\n  \"placement\": "
+      << json_string(run.placement) << ",\n  \"repeats\": "
       << run.repeats << ",\n  \"buffer_pairs\": " << run.buffer_pairs << ",\n  \"results\": [\n";
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
     const BenchRow& r = run.rows[i];
-    out << "    {\"size\": [" << r.size.nx << ", " << r.size.ny << ", " << r.size.nz << "], \"plan\": "
+    out << "    {\"size\": [" << r.size.nx << ", " << r.size.ny << ", " << r.size.nz << "], \"transform\": "
+        << json_string(to_string(r.transform)) << ", \"plan\": "
         << json_string(r.plan) << ", \"passes\": " << r.passes << ", \"checked\": " << (r.checked ? "true" : "false");
     if (r.checked) {
       out << ", \"fft3d_rel_l2\": " << r.fft3d_l2 << ", \"cufft_rel_l2\": " << r.cufft_l2 << ", \"fft3d_ms\": "

@@ -156,20 +156,27 @@ double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {
   return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
 }
 
-CufftC2C::CufftC2C(const Extents& size) {
+namespace {
+
+// A cuFFT plan of one 3D transform of `type` in FFTW's layouts; the handle, destroyed again if planning fails.
+int make_cufft_plan(const Extents& size, cufftType type, std::size_t& workspace, const std::string& what) {
   cufftHandle handle;
   validate::check_cufft(cufftCreate(&handle), "cufftCreate");
-  handle_ = handle;
   // Volumes of 2^31 elements and more take the 64-bit planner.
   long long lengths[3] = {size.nz, size.ny, size.nx};
   const cufftResult made =
       size.elements() < (std::int64_t{1} << 31)
           ? cufftMakePlan3d(handle, static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx),
-                            CUFFT_C2C, &workspace_)
-          : cufftMakePlanMany64(handle, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, 1, &workspace_);
+                            type, &workspace)
+          : cufftMakePlanMany64(handle, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, type, 1, &workspace);
   if (made != CUFFT_SUCCESS) cufftDestroy(handle);
-  validate::check_cufft(made, "cufftMakePlan3d (C2C)");
+  validate::check_cufft(made, "cufftMakePlan3d (" + what + ")");
+  return handle;
 }
+
+}  // namespace
+
+CufftC2C::CufftC2C(const Extents& size) : handle_(make_cufft_plan(size, CUFFT_C2C, workspace_, "C2C")) {}
 
 CufftC2C::~CufftC2C() { cufftDestroy(handle_); }
 
@@ -182,5 +189,32 @@ void CufftC2C::execute(const void* in, void* out, Direction direction, void* str
 }
 
 std::size_t CufftC2C::workspace_bytes() const { return workspace_; }
+
+namespace {
+
+TransformKind real_kind(TransformKind kind) {
+  if (kind == TransformKind::c2c) throw UsageError("CufftReal: a real transform's competitor (r2c or c2r)");
+  return kind;
+}
+
+}  // namespace
+
+CufftReal::CufftReal(const Extents& size, TransformKind kind) : kind_(real_kind(kind)) {
+  std::size_t workspace = 0;
+  handle_ = make_cufft_plan(size, kind == TransformKind::r2c ? CUFFT_R2C : CUFFT_C2R, workspace, to_string(kind));
+}
+
+CufftReal::~CufftReal() { cufftDestroy(handle_); }
+
+void CufftReal::execute(const void* in, void* out, void* stream) {
+  validate::check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
+  void* input = const_cast<void*>(in);  // cuFFT's signatures are not const
+  if (kind_ == TransformKind::r2c)
+    validate::check_cufft(
+        cufftExecR2C(handle_, static_cast<cufftReal*>(input), static_cast<cufftComplex*>(out)), "cufftExecR2C");
+  else
+    validate::check_cufft(
+        cufftExecC2R(handle_, static_cast<cufftComplex*>(input), static_cast<cufftReal*>(out)), "cufftExecC2R");
+}
 
 }  // namespace fft3d::bench

@@ -74,4 +74,21 @@ class CufftC2C {
   std::size_t workspace_ = 0;
 };
 
+// cuFFT R2C or C2R (fp32) for a real volume (NX even), planned once, FFTW's layouts (in place: rows padded to
+// 2*(NX/2+1) reals): the competitor of the real transforms, timed on fft3d's own buffers.
+class CufftReal {
+ public:
+  CufftReal(const Extents& size, TransformKind kind);  // r2c or c2r; UsageError for c2c
+  ~CufftReal();
+  CufftReal(const CufftReal&) = delete;
+  CufftReal& operator=(const CufftReal&) = delete;
+  // R2C: `in` reals, `out` the half spectrum (float2); C2R the reverse. in == out runs in place. cuFFT never scales,
+  // and its multi-dimensional C2R may overwrite its input, out of place too.
+  void execute(const void* in, void* out, void* stream = nullptr);
+
+ private:
+  TransformKind kind_;
+  int handle_ = 0;
+};
+
 }  // namespace fft3d::bench

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -129,6 +130,48 @@ TEST(BenchTable, OutputsCarryTheDriverReleaseAndTheClocksOfEachSize) {
   std::ostringstream idle_table;
   print_table(idle, idle_table);
   EXPECT_EQ(idle_table.str().find("note:"), std::string::npos) << idle_table.str();
+}
+
+// Real transforms: half the paper's flops, and a floor of one read of the input plus one write of the output (4 N
+// bytes of reals, 8 (NX/2+1) NY NZ bytes of half spectrum); the kind reaches every output.
+TEST(BenchTable, RealRowsHaveTheirFlopsFloorAndKindInEveryOutput) {
+  const Extents size{128, 64, 32};
+  const double n = 128.0 * 64 * 32, half = 65.0 * 64 * 32;
+  EXPECT_DOUBLE_EQ(credited_flops(TransformKind::c2c, size), 5 * n * std::log2(n));
+  EXPECT_DOUBLE_EQ(credited_flops(TransformKind::r2c, size), 2.5 * n * std::log2(n));
+  EXPECT_DOUBLE_EQ(credited_flops(TransformKind::c2r, size), 2.5 * n * std::log2(n));
+  EXPECT_DOUBLE_EQ(floor_bytes(TransformKind::c2c, size), 16 * n);
+  EXPECT_DOUBLE_EQ(floor_bytes(TransformKind::r2c, size), 4 * n + 8 * half);
+  EXPECT_DOUBLE_EQ(floor_bytes(TransformKind::c2r, size), 4 * n + 8 * half);
+
+  BenchRun run = two_rows();
+  run.placement = "in place";
+  BenchRow& real = run.rows[0];
+  real.size = size;
+  real.transform = TransformKind::c2r;
+  real.memcpy_gbs = 2000;
+  const double floor_ms = (4 * n + 8 * half) / (2000 * 1e6);
+  EXPECT_DOUBLE_EQ(real.pass_equivalents(real.fft3d), 0.04 / floor_ms);
+  EXPECT_DOUBLE_EQ(real.fft3d_gflops(), 2.5 * n * std::log2(n) / (0.04 * 1e6));
+  EXPECT_DOUBLE_EQ(real.fft3d_gbs(), (4 * n + 8 * half + 2 * 8 * half) / (0.04 * 1e6));  // two passes
+
+  std::ostringstream csv, json, table;
+  write_csv(run, csv);
+  write_json(run, json);
+  print_table(run, table);
+  std::istringstream lines(csv.str());
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  const std::vector<std::string> names = csv_fields(header), fields = csv_fields(row);
+  ASSERT_EQ(fields.size(), names.size()) << row;
+  EXPECT_EQ(fields[std::find(names.begin(), names.end(), "transform") - names.begin()], "c2r");
+  EXPECT_EQ(fields[std::find(names.begin(), names.end(), "placement") - names.begin()], "in place");
+  EXPECT_NE(json.str().find("\"transform\": \"c2r\""), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"placement\": \"in place\""), std::string::npos) << json.str();
+  EXPECT_NE(table.str().find("128x64x32      c2r"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("GFlops = 2.5 N log2 N / t"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("note: 128x64x32 c2r ended its timing"), std::string::npos) << table.str();
 }
 
 TEST(ClockEventReasons, AreNamedAndUnknownBitsKeptInHex) {

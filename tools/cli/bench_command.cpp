@@ -1,6 +1,7 @@
 // `fft3d bench`: a sweep of sizes, fft3d and cuFFT in the same process on the same buffers, each result checked
-// against the fp64 cuFFT (Z2Z) oracle before any figure is kept (bench/bench_sweep.hpp runs it); this command parses
-// its options and writes a table, CSV and JSON (tools/plot_bench.py draws the plots from the CSV).
+// against the fp64 cuFFT oracle (Z2Z; D2Z and Z2D for `--transform r2c`, which measures R2C and C2R) before any
+// figure is kept (bench/bench_sweep.hpp runs it); this command parses its options and writes a table, CSV and JSON
+// (tools/plot_bench.py draws the plots from the CSV).
 #include <unistd.h>
 
 #include <filesystem>
@@ -60,9 +61,15 @@ int bench_command(const Args& args) {
   po::options_description options("bench options");
   options.add_options()
       ("sizes", po::value<std::string>()->default_value(default_sizes), "comma-separated NXxNYxNZ list")
-      ("arch", po::value<std::string>()->default_value("hopper"), "profile: its table's plan for a size, else the "
-                                                                  "default planner's")
-      ("order", po::value<std::string>()->default_value("natural"), "natural or digit-reversed (fft3d's output)")
+      ("arch", po::value<std::string>()->default_value("hopper"), "profile (c2c): its table's plan for a size, else "
+                                                                  "the default planner's")
+      ("transform", po::value<std::string>()->default_value("c2c"), "c2c, or r2c: real transforms, R2C and its "
+                                                                   "inverse C2R (unscaled, as cuFFT's), each against "
+                                                                   "cuFFT's; the plans fft3d takes for the device")
+      ("in-place", po::bool_switch(), "with --transform r2c: in place, real rows padded to 2*(NX/2+1) (default: out "
+                                      "of place)")
+      ("order", po::value<std::string>()->default_value("natural"), "natural or digit-reversed (fft3d's output; "
+                                                                    "c2c only)")
       ("repeat", po::value<int>()->default_value(20), "timed samples per library, size and buffer pair")
       ("buffer-pairs", po::value<int>()->default_value(3), "input/output buffer pairs each size is timed on, both "
                                                             "libraries on each (kernel times can depend on where "
@@ -70,19 +77,39 @@ int bench_command(const Args& args) {
       ("seed", po::value<std::string>()->default_value("1"), "seed of the random inputs")
       ("out", po::value<std::string>()->default_value("bench-out"), "folder for bench.csv and bench.json");
   po::variables_map vm;
-  if (!parse_options("bench", "[--sizes LIST] [--arch A] [--order O] [--repeat N] [--buffer-pairs N] [--out DIR]",
+  if (!parse_options("bench",
+                     "[--sizes LIST] [--transform c2c|r2c] [--in-place] [--arch A] [--order O] [--repeat N] "
+                     "[--buffer-pairs N] [--out DIR]",
                      args, options, {}, vm))
     return exit_ok;
   const std::vector<Extents> sizes = parse_size_list(vm["sizes"].as<std::string>());
   const Order order = parse_order(vm["order"].as<std::string>());
+  const TransformKind transform = parse_kind(vm["transform"].as<std::string>());
+  const Placement placement = vm["in-place"].as<bool>() ? Placement::in_place : Placement::out_of_place;
+  if (transform == TransformKind::c2r)
+    throw UsageError("--transform c2r: --transform r2c measures both directions, R2C and C2R");
+  if (transform == TransformKind::c2c && placement == Placement::in_place)
+    throw UsageError("--in-place: with --transform r2c only (the c2c sweep runs out of place)");
+  if (transform == TransformKind::r2c && order != Order::natural)
+    throw UsageError("--order " + to_string(order) + ": real transforms run in natural order only");
+  if (transform == TransformKind::r2c && !vm["arch"].defaulted())
+    throw UsageError("--arch: with --transform c2c only (real transforms take the plans fft3d chooses for the "
+                     "device)");
   if (vm["repeat"].as<int>() < 1) throw UsageError("--repeat must be at least 1");
   if (vm["buffer-pairs"].as<int>() < 1) throw UsageError("--buffer-pairs must be at least 1");
 #ifndef FFT3D_HAVE_CUDA
   (void)order;
+  (void)transform;
+  (void)placement;
   std::cerr << "fft3d bench: error: this build has no CUDA backend (no CUDA toolkit was found at build time)\n";
   return exit_unavailable;
 #else
-  const bench::SweepSettings sweep{sizes, vm["arch"].as<std::string>(), order, vm["repeat"].as<int>(),
+  const bench::SweepSettings sweep{sizes,
+                                   vm["arch"].as<std::string>(),
+                                   order,
+                                   transform,
+                                   placement,
+                                   vm["repeat"].as<int>(),
                                    vm["buffer-pairs"].as<int>(),
                                    parse_unsigned(vm["seed"].as<std::string>(), "--seed")};
   bench::BenchRun run;

@@ -81,4 +81,71 @@ void cufft_reference(const Extents& size, std::span<const std::complex<double>> 
   }
 }
 
+namespace {
+
+// A cuFFT plan destroyed on every path.
+class CufftPlan {
+ public:
+  // One 3D transform of `type` on `size` (the 64-bit planner: any volume the device holds), FFTW's layouts.
+  CufftPlan(const Extents& size, cufftType type, const std::string& what) {
+    check_cufft(cufftCreate(&handle_), "cufftCreate (" + what + ")");
+    // cuFFT takes the slowest dimension first: Z, Y, X.
+    long long lengths[3] = {size.nz, size.ny, size.nx};
+    std::size_t workspace = 0;
+    const cufftResult made =
+        cufftMakePlanMany64(handle_, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, type, 1, &workspace);
+    if (made != CUFFT_SUCCESS) cufftDestroy(handle_);
+    check_cufft(made, "cufftMakePlanMany64 (" + what + ")");
+  }
+  ~CufftPlan() { cufftDestroy(handle_); }
+  CufftPlan(const CufftPlan&) = delete;
+  CufftPlan& operator=(const CufftPlan&) = delete;
+  cufftHandle get() const { return handle_; }
+
+ private:
+  cufftHandle handle_ = 0;
+};
+
+// The element counts of a real transform's two sides, after checking the buffers hold them.
+std::pair<std::size_t, std::size_t> real_and_half_spectrum(const Extents& size, std::size_t reals,
+                                                           std::size_t spectrum, const std::string& what) {
+  if (size.nx % 2 != 0)
+    throw UsageError(what + ": NX must be even for a real transform, got " + to_string(size));
+  const std::size_t n = static_cast<std::size_t>(size.elements());
+  const std::size_t half = static_cast<std::size_t>((size.nx / 2 + 1) * size.ny * size.nz);
+  if (reals != n || spectrum != half)
+    throw UsageError(what + ": buffers must hold " + std::to_string(n) + " reals and " + std::to_string(half) +
+                     " complex values");
+  return {n, half};
+}
+
+}  // namespace
+
+void cufft_r2c_reference(const Extents& size, std::span<const double> reals,
+                         std::span<std::complex<double>> spectrum) {
+  const auto [n, half] = real_and_half_spectrum(size, reals.size(), spectrum.size(), "cufft_r2c_reference");
+  DeviceBuffer in(n * sizeof(double)), out(half * sizeof(cufftDoubleComplex));
+  in.upload(reals.data());
+  const CufftPlan plan(size, CUFFT_D2Z, "D2Z");
+  check_cufft(cufftExecD2Z(plan.get(), static_cast<cufftDoubleReal*>(in.get()),
+                           static_cast<cufftDoubleComplex*>(out.get())),
+              "cufftExecD2Z");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (cuFFT D2Z)");
+  out.download(spectrum.data());
+}
+
+void cufft_c2r_reference(const Extents& size, std::span<const std::complex<double>> spectrum,
+                         std::span<double> reals) {
+  const auto [n, half] = real_and_half_spectrum(size, reals.size(), spectrum.size(), "cufft_c2r_reference");
+  DeviceBuffer in(half * sizeof(cufftDoubleComplex)), out(n * sizeof(double));
+  in.upload(spectrum.data());  // the device copy that Z2D may overwrite
+  const CufftPlan plan(size, CUFFT_Z2D, "Z2D");
+  check_cufft(cufftExecZ2D(plan.get(), static_cast<cufftDoubleComplex*>(in.get()),
+                           static_cast<cufftDoubleReal*>(out.get())),
+              "cufftExecZ2D");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (cuFFT Z2D)");
+  out.download(reals.data());
+}
+
 }  // namespace fft3d::validate
+

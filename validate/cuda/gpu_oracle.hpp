@@ -1,4 +1,5 @@
-// The GPU side of validation: device buffers and the fp64 cuFFT (Z2Z) oracle. CUDA types stay out of this header.
+// The GPU side of validation: device buffers and the fp64 cuFFT oracle (Z2Z, and D2Z/Z2D for real transforms).
+// CUDA types stay out of this header.
 #pragma once
 
 #include <complex>
@@ -44,5 +45,15 @@ class DeviceBuffer {
 // contract as fftw_reference (oracle.hpp), for volumes where the CPU oracle is too slow.
 void cufft_reference(const Extents& size, std::span<const std::complex<double>> in,
                      std::span<std::complex<double>> out, Direction direction, Scaling scaling = Scaling::none);
+
+// The real transforms of `size` (NX even) by cuFFT in fp64, unscaled, FFTW's layouts out of place: `reals` holds
+// NX*NY*NZ values (X contiguous, unpadded), `spectrum` the half spectrum of (NX/2+1)*NY*NZ values in natural order.
+// cufft_c2r_reference reads a copy of `spectrum` (cuFFT's multi-dimensional Z2D may overwrite its input) and is
+// defined for a Hermitian-consistent spectrum only (cuFFT's result for any other is unspecified). Throws UsageError
+// for buffers of other sizes or an odd NX.
+void cufft_r2c_reference(const Extents& size, std::span<const double> reals,
+                         std::span<std::complex<double>> spectrum);
+void cufft_c2r_reference(const Extents& size, std::span<const std::complex<double>> spectrum,
+                         std::span<double> reals);
 
 }  // namespace fft3d::validate

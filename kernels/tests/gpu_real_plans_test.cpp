@@ -1,0 +1,207 @@
+// GPU tests of real transforms: every shipped real plan (plans/hopper/*-r2c.yaml and *-c2r.yaml, found at run time)
+// and the real plans of a few descriptors, through the CUDA engine against cuFFT D2Z/Z2D (fp64): out of place and in
+// place; C2R with scaling none and full, from a Hermitian spectrum and from one whose redundant X planes are not
+// Hermitian (their imaginary parts must be ignored as FFTW and numpy ignore them); outputs poisoned with NaN first;
+// C2R out of place leaves its input byte-identical; the round trip R2C then C2R; a plan run in the direction of the
+// other kind is a UsageError. Skipped without a GPU.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <complex>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/plan_table.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+#include "validate/cuda/real_check.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using validate::RealCheck;
+using validate::SpectrumInput;
+
+constexpr double error_bound = validate::fp32_error_bound;
+constexpr const char* real_plan_suffixes[] = {"-r2c.yaml", "-c2r.yaml"};
+// Bytes per element of the volume the fp64 oracle of a real check needs: on the host the fp64 reals, the fp64
+// half spectrum and the fp32 input and output; on the device cuFFT's fp64 volumes and work area, and the check's
+// fp32 buffers.
+constexpr double oracle_host_bytes_per_element = 48, oracle_device_bytes_per_element = 40;
+constexpr double usable_host_fraction = 0.8;
+
+// Every GPU test: skipped, with the reason, where no CUDA device is visible.
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (validate::gpu_count() == 0)
+      GTEST_SKIP() << "no CUDA GPU visible: GPU tests of real plans skipped (run tools/gpu_check.sh on a GPU machine)";
+  }
+};
+
+bool oracle_check_fits(const Extents& size) {
+  const double n = static_cast<double>(size.elements());
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cudaMemGetInfo(&free_bytes, &total_bytes);
+  return oracle_host_bytes_per_element * n <=
+             usable_host_fraction * static_cast<double>(validate::host_memory_bytes()) &&
+         oracle_device_bytes_per_element * n <= static_cast<double>(total_bytes);
+}
+
+// The hopper table's real plan files, sorted: its folder is the first table folder that holds plans (as
+// fft3d::table_entries looks them up: $FFT3D_PLANS_DIR, else the one beside the build, else the installed one).
+std::vector<std::string> shipped_real_plan_files() {
+  const std::vector<TableEntry> table = table_entries("hopper");
+  if (table.empty()) return {};
+  std::vector<std::string> files;
+  for (const fs::directory_entry& file : fs::directory_iterator(fs::path(table.front().path).parent_path())) {
+    const std::string name = file.path().filename().string();
+    for (const char* suffix : real_plan_suffixes)
+      if (name.ends_with(suffix)) files.push_back(file.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void expect_within_bound(const validate::ErrorReport& error, const std::string& what) {
+  EXPECT_EQ(error.non_finite, 0) << what << ": NaN or Inf left in the output, first at " << error.peak_index;
+  EXPECT_LE(error.relative_l2, error_bound) << what << ": peak " << error.peak_error << " at " << error.peak_index;
+  std::cout << what << ": relative L2 " << error.relative_l2 << ", peak " << error.peak_error << " at "
+            << error.peak_index << "\n";
+}
+
+std::string placement_name(Placement placement) {
+  return placement == Placement::in_place ? "in-place" : "out-of-place";
+}
+
+// An R2C plan in both placements, and the calls its kind refuses (on buffers of the right sizes, so that a call
+// that wrongly runs stays inside them).
+void check_r2c_plan(GpuTransform& engine, const std::string& name, std::uint64_t seed) {
+  const Extents& size = engine.plan().size;
+  for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+    RealCheck check(size, TransformKind::r2c, placement, seed);
+    const validate::RealRun run = check.run();
+    expect_within_bound(check.check([&] { engine.execute(run.reals_in(), run.spectrum_out()); }),
+                        name + " r2c " + placement_name(placement));
+    if (placement != Placement::out_of_place) continue;
+    // The C2R overload's spectrum is the R2C output, its reals the R2C input's NX*NY*NZ.
+    EXPECT_THROW(engine.execute(run.spectrum_out(), static_cast<float*>(run.in), {.direction = Direction::inverse}),
+                 UsageError)
+        << name << ": an R2C plan run as C2R";
+    EXPECT_THROW(engine.execute(run.reals_in(), run.spectrum_out(), {.direction = Direction::inverse}), UsageError)
+        << name << ": an R2C plan run inverse";
+    EXPECT_THROW(engine.execute(run.reals_in(), run.spectrum_out(), {.order = Order::digit_reversed}), UsageError)
+        << name << ": a real transform in digit-reversed order";
+  }
+}
+
+// A C2R plan in both placements, from both kinds of spectrum, with both scalings; out of place its input stays
+// byte-identical.
+void check_c2r_plan(GpuTransform& engine, const std::string& name, std::uint64_t seed) {
+  const Extents& size = engine.plan().size;
+  for (Placement placement : {Placement::out_of_place, Placement::in_place})
+    for (SpectrumInput input : {SpectrumInput::hermitian, SpectrumInput::non_hermitian_x_planes}) {
+      RealCheck check(size, TransformKind::c2r, placement, seed, input);
+      const validate::RealRun run = check.run();
+      const std::string mode = name + " c2r " + placement_name(placement) +
+                               (input == SpectrumInput::hermitian ? ", Hermitian input" : ", non-Hermitian X planes");
+      for (Scaling scaling : {Scaling::none, Scaling::full}) {
+        const std::string what = mode + ", scaling " + to_string(scaling);
+        expect_within_bound(check.check([&] {
+          engine.execute(run.spectrum_in(), run.reals_out(), {.direction = Direction::inverse, .scaling = scaling});
+        }, scaling), what);
+        if (placement == Placement::out_of_place) {
+          EXPECT_TRUE(check.input_unchanged()) << what << ": the input was written";
+        }
+      }
+      if (placement != Placement::out_of_place || input != SpectrumInput::hermitian) continue;
+      // The R2C overload's reals are the C2R output's NX*NY*NZ reals, its spectrum the C2R input's.
+      EXPECT_THROW(engine.execute(static_cast<const float*>(run.out), static_cast<DeviceComplex32*>(run.in)),
+                   UsageError)
+          << name << ": a C2R plan run as R2C";
+      EXPECT_THROW(engine.execute(run.spectrum_in(), run.reals_out(), {.direction = Direction::forward}), UsageError)
+          << name << ": a C2R plan run forward";
+    }
+}
+
+void check_real_plan(GpuTransform& engine, const std::string& name, std::uint64_t seed) {
+  const TransformKind kind = kind_of(engine.plan());
+  ASSERT_NE(kind, TransformKind::c2c) << name << ": not a real plan";
+  if (!oracle_check_fits(engine.plan().size)) {
+    std::cout << name << ": the fp64 oracle does not fit this machine; not checked\n";
+    return;
+  }
+  if (kind == TransformKind::r2c) check_r2c_plan(engine, name, seed);
+  else check_c2r_plan(engine, name, seed);
+}
+
+// R2C then C2R (full scaling) returns the input, in both placements.
+void check_round_trip(GpuTransform& r2c, GpuTransform& c2r, const std::string& name, std::uint64_t seed) {
+  if (!oracle_check_fits(r2c.plan().size)) return;
+  for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+    RealCheck check(r2c.plan().size, TransformKind::r2c, placement, seed);
+    const validate::RealRun run = check.run();
+    expect_within_bound(check.check_round_trip([&](float* reals_back) {
+      r2c.execute(run.reals_in(), run.spectrum_out());
+      c2r.execute(run.spectrum_out(), reals_back, {.direction = Direction::inverse, .scaling = Scaling::full});
+    }), name + " round trip " + placement_name(placement));
+  }
+}
+
+using ShippedRealPlans = GpuTest;
+
+// Each shipped real plan in every mode; each R2C plan's round trip through the C2R plan of its size (the table's,
+// else the descriptor's).
+TEST_F(ShippedRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
+  const std::vector<std::string> files = shipped_real_plan_files();
+  ASSERT_FALSE(files.empty()) << "no *-r2c.yaml or *-c2r.yaml plan in the hopper table";
+  std::map<std::string, std::string> c2r_file_by_size;
+  std::uint64_t seed = 900;
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    GpuTransform engine = GpuTransform::from_file(file);
+    const std::string name = fs::path(file).filename().string();
+    check_real_plan(engine, name, seed++);
+    if (kind_of(engine.plan()) == TransformKind::c2r) c2r_file_by_size.emplace(to_string(engine.plan().size), file);
+  }
+  for (const std::string& file : files) {
+    GpuTransform r2c = GpuTransform::from_file(file);
+    if (kind_of(r2c.plan()) != TransformKind::r2c) continue;
+    const Extents size = r2c.plan().size;
+    const auto paired = c2r_file_by_size.find(to_string(size));
+    GpuTransform c2r = paired != c2r_file_by_size.end()
+                           ? GpuTransform::from_file(paired->second)
+                           : GpuTransform(TransformDesc{.extents = size, .kind = TransformKind::c2r});
+    check_round_trip(r2c, c2r, fs::path(file).filename().string() + " with " + c2r.plan_source(), seed++);
+  }
+  std::cout << files.size() << " shipped real plans checked on the GPU\n";
+}
+
+using RealPlansForDescriptors = GpuTest;
+
+// A size and a kind instead of a plan: the plans GpuTransform chooses, in every mode, and their round trip.
+TEST_F(RealPlansForDescriptors, MatchCufftD2ZAndZ2DInEveryMode) {
+  std::uint64_t seed = 950;
+  for (const Extents& size : {Extents{32, 16, 8}, Extents{64, 64, 64}, Extents{256, 128, 128}}) {
+    SCOPED_TRACE(to_string(size));
+    GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c});
+    GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r});
+    EXPECT_EQ(kind_of(r2c.plan()), TransformKind::r2c);
+    EXPECT_EQ(kind_of(c2r.plan()), TransformKind::c2r);
+    const std::string name = "descriptor " + to_string(size);
+    check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++);
+    check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++);
+    check_round_trip(r2c, c2r, name, seed++);
+  }
+}
+
+}  // namespace
+}  // namespace fft3d::testing

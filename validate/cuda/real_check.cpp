@@ -1,0 +1,241 @@
+#include "validate/cuda/real_check.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "fft3d/errors.hpp"
+
+namespace fft3d::validate {
+namespace {
+
+// What the padding of an in-place R2C input's rows holds: a value no result may depend on.
+constexpr float padding_value = std::numeric_limits<float>::quiet_NaN();
+
+std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
+std::int64_t half_row(const Extents& size) { return size.nx / 2 + 1; }
+std::int64_t half_spectrum_elements(const Extents& size) { return half_row(size) * size.ny * size.nz; }
+
+// The arguments every check refuses, before any allocation.
+const Extents& real_size(const Extents& size, TransformKind kind) {
+  if (kind == TransformKind::c2c) throw UsageError("RealCheck: a c2c transform is ForwardCheck's to check");
+  if (size.nx % 2 != 0) throw UsageError("RealCheck: NX must be even for a real transform, got " + to_string(size));
+  return size;
+}
+
+std::size_t input_bytes_of(const Extents& size, TransformKind kind, Placement placement) {
+  return kind == TransformKind::r2c ? real_array_bytes(size, placement) : half_spectrum_bytes(size);
+}
+std::size_t output_bytes_of(const Extents& size, TransformKind kind, Placement placement) {
+  return kind == TransformKind::r2c ? half_spectrum_bytes(size) : real_array_bytes(size, placement);
+}
+
+// `n` random reals in [-1, 1), rounded to fp32 (n even: they are drawn in pairs).
+std::vector<double> random_reals(std::int64_t n, std::uint64_t seed) {
+  std::vector<std::complex<double>> pairs(count(n / 2));
+  fill_random(pairs, seed);
+  std::vector<double> reals(count(n));
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    reals[2 * i] = static_cast<float>(pairs[i].real());
+    reals[2 * i + 1] = static_cast<float>(pairs[i].imag());
+  }
+  return reals;
+}
+
+// visit(k, m) for each term k of the half spectrum's planes kx = 0 and kx = NX/2 and its mirror m (the term at
+// (-ky, -kz)), once per pair (k <= m; k == m for a self-conjugate term). These are the terms that a Hermitian
+// spectrum stores twice.
+template <class Visit>
+void for_each_mirror_pair(const Extents& size, Visit visit) {
+  const std::int64_t row = half_row(size);
+  for (const std::int64_t kx : {std::int64_t{0}, size.nx / 2})
+    for (std::int64_t kz = 0; kz < size.nz; ++kz)
+      for (std::int64_t ky = 0; ky < size.ny; ++ky) {
+        const std::int64_t k = kx + row * (ky + size.ny * kz);
+        const std::int64_t m = kx + row * ((size.ny - ky) % size.ny + size.ny * ((size.nz - kz) % size.nz));
+        if (k <= m) visit(count(k), count(m));
+      }
+}
+
+// Replaces the planes kx = 0 and kx = NX/2 by their Hermitian part: (X(k) + conj X(m)) / 2 at k, its conjugate at m.
+void keep_hermitian_part(const Extents& size, std::vector<std::complex<double>>& spectrum) {
+  for_each_mirror_pair(size, [&](std::size_t k, std::size_t m) {
+    const std::complex<double> part = 0.5 * (spectrum[k] + std::conj(spectrum[m]));
+    spectrum[k] = part;
+    spectrum[m] = std::conj(part);
+  });
+}
+
+// Adds a random anti-Hermitian part (A(m) = -conj A(k)) of magnitude up to `amplitude` on the planes kx = 0 and
+// kx = NX/2: purely imaginary at the self-conjugate terms.
+void add_anti_hermitian_part(const Extents& size, std::vector<std::complex<double>>& spectrum, std::uint64_t seed,
+                             double amplitude) {
+  std::vector<std::complex<double>> noise(spectrum.size());
+  fill_random(noise, seed);
+  for_each_mirror_pair(size, [&](std::size_t k, std::size_t m) {
+    const std::complex<double> part = amplitude * 0.5 * (noise[k] - std::conj(noise[m]));
+    spectrum[k] += part;
+    if (m != k) spectrum[m] -= std::conj(part);
+  });
+}
+
+double rms(const std::vector<std::complex<double>>& values) {
+  long double sum = 0;
+  for (const std::complex<double>& v : values) sum += std::norm(v);
+  return static_cast<double>(std::sqrt(sum / static_cast<long double>(values.size())));
+}
+
+// The NX*NY*NZ reals of `got` (rows `pitch` reals apart) against `reference` (unpadded) times `scale`, with
+// validate::compare's contract: peak_index is the first non-finite value if there is one (peak_error then
+// infinite), else the first largest error; sums over finite values only.
+ErrorReport compare_reals(const float* got, std::int64_t pitch, const Extents& size,
+                          const std::vector<double>& reference, double scale) {
+  ErrorReport report;
+  long double error_norm = 0, reference_norm = 0;
+  const std::int64_t rows = size.ny * size.nz;
+  for (std::int64_t row = 0; row < rows; ++row)
+    for (std::int64_t x = 0; x < size.nx; ++x) {
+      const std::int64_t index = row * size.nx + x;
+      const double value = got[row * pitch + x];
+      const double expected = reference[count(index)] * scale;
+      reference_norm += static_cast<long double>(expected) * expected;
+      if (!std::isfinite(value)) {
+        if (report.non_finite++ == 0) {
+          report.peak_index = index;
+          report.peak_error = std::numeric_limits<double>::infinity();
+        }
+        continue;
+      }
+      const double error = std::abs(value - expected);
+      error_norm += static_cast<long double>(error) * error;
+      if (report.non_finite == 0 && error > report.peak_error) {
+        report.peak_error = error;
+        report.peak_index = index;
+      }
+    }
+  report.relative_l2 = static_cast<double>(reference_norm > 0 ? std::sqrt(error_norm / reference_norm)
+                                                              : std::sqrt(error_norm));
+  return report;
+}
+
+double scale_of(Scaling scaling, const Extents& size) {
+  return scaling == Scaling::full ? 1.0 / static_cast<double>(size.elements()) : 1.0;
+}
+
+}  // namespace
+
+std::int64_t real_row_pitch(const Extents& size, Placement placement) {
+  return placement == Placement::in_place ? 2 * half_row(size) : size.nx;
+}
+std::size_t real_array_bytes(const Extents& size, Placement placement) {
+  return count(real_row_pitch(size, placement) * size.ny * size.nz) * sizeof(float);
+}
+std::size_t half_spectrum_bytes(const Extents& size) {
+  return count(half_spectrum_elements(size)) * sizeof(std::complex<float>);
+}
+
+RealCheck::RealCheck(const Extents& size, TransformKind kind, Placement placement, std::uint64_t seed,
+                     SpectrumInput spectrum)
+    : size_(real_size(size, kind)),
+      kind_(kind),
+      placement_(placement),
+      input_(input_bytes_of(size, kind, placement) / sizeof(std::complex<float>)),
+      got_(output_bytes_of(size, kind, placement) / sizeof(std::complex<float>)),
+      buffers_{DeviceBuffer(input_bytes_of(size, kind, placement)),
+               DeviceBuffer(output_bytes_of(size, kind, placement))} {
+  if (kind_ == TransformKind::r2c) make_r2c_input(seed);
+  else make_c2r_input(seed, spectrum);
+  restore_input();
+}
+
+void RealCheck::make_r2c_input(std::uint64_t seed) {
+  reals_ = random_reals(size_.elements(), seed);
+  float* host = reinterpret_cast<float*>(input_.data());
+  const std::int64_t pitch = real_row_pitch(size_, placement_), rows = size_.ny * size_.nz;
+  for (std::int64_t row = 0; row < rows; ++row)
+    for (std::int64_t x = 0; x < pitch; ++x)
+      host[count(row * pitch + x)] =
+          x < size_.nx ? static_cast<float>(reals_[count(row * size_.nx + x)]) : padding_value;
+  spectrum_.resize(count(half_spectrum_elements(size_)));
+  cufft_r2c_reference(size_, reals_, spectrum_);
+}
+
+void RealCheck::make_c2r_input(std::uint64_t seed, SpectrumInput spectrum) {
+  std::vector<std::complex<double>> half(count(half_spectrum_elements(size_)));
+  cufft_r2c_reference(size_, random_reals(size_.elements(), seed), half);
+  keep_hermitian_part(size_, half);
+  if (spectrum == SpectrumInput::non_hermitian_x_planes) add_anti_hermitian_part(size_, half, seed + 1, rms(half));
+  for (std::size_t i = 0; i < half.size(); ++i) {
+    input_[i] = std::complex<float>(half[i]);
+    half[i] = std::complex<double>(input_[i]);
+  }
+  keep_hermitian_part(size_, half);  // what the reference transforms: the Hermitian part of what the GPU reads
+  reals_.resize(count(size_.elements()));
+  cufft_c2r_reference(size_, half, reals_);
+}
+
+RealRun RealCheck::run(const RealBuffers& buffers) const {
+  if (placement_ == Placement::in_place) return {buffers.out.get(), buffers.out.get()};
+  return {buffers.in.get(), buffers.out.get()};
+}
+
+ErrorReport RealCheck::check(const std::function<void()>& transform, Scaling scaling) {
+  return check(buffers_, transform, scaling);
+}
+
+ErrorReport RealCheck::check(RealBuffers& buffers, const std::function<void()>& transform, Scaling scaling) {
+  if (buffers.in.bytes() != input_bytes() || buffers.out.bytes() != output_bytes())
+    throw UsageError("RealCheck::check: buffers of another check's layout");
+  if (placement_ == Placement::in_place) buffers.out.copy_from(buffers.in);
+  else buffers.out.poison_nan();
+  transform();
+  buffers.out.download(got_.data());
+  return compare_output(scaling);
+}
+
+ErrorReport RealCheck::compare_output(Scaling scaling) {
+  const double scale = scale_of(scaling, size_);
+  if (kind_ == TransformKind::c2r)
+    return compare_reals(reinterpret_cast<const float*>(got_.data()), real_row_pitch(size_, placement_), size_,
+                         reals_, scale);
+  if (scaling == Scaling::none) return compare(got_, spectrum_);
+  std::vector<std::complex<double>> scaled(spectrum_);
+  for (std::complex<double>& value : scaled) value *= scale;
+  return compare(got_, scaled);
+}
+
+ErrorReport RealCheck::check_round_trip(const std::function<void(float* reals_back)>& transforms) {
+  if (kind_ != TransformKind::r2c) throw UsageError("RealCheck::check_round_trip: an R2C check's");
+  std::optional<DeviceBuffer> own;  // out of place: the reals come back into a buffer of their own
+  if (placement_ == Placement::in_place) {
+    buffers_.out.copy_from(buffers_.in);
+  } else {
+    buffers_.out.poison_nan();
+    own.emplace(buffers_.in.bytes());
+    own->poison_nan();
+  }
+  DeviceBuffer& back = own ? *own : buffers_.out;
+  transforms(static_cast<float*>(back.get()));
+  std::vector<std::complex<float>> values(back.bytes() / sizeof(std::complex<float>));
+  back.download(values.data());
+  return compare_reals(reinterpret_cast<const float*>(values.data()), real_row_pitch(size_, placement_), size_,
+                       reals_, 1.0);
+}
+
+bool RealCheck::input_unchanged(const RealBuffers& buffers) const {
+  std::vector<std::complex<float>> now(input_.size());
+  buffers.in.download(now.data());
+  return std::memcmp(now.data(), input_.data(), input_bytes()) == 0;
+}
+
+void RealCheck::restore_input(RealBuffers& buffers) const { buffers.in.upload(input_.data()); }
+
+RealBuffers RealCheck::make_buffers() const {
+  RealBuffers buffers{DeviceBuffer(input_bytes()), DeviceBuffer(output_bytes())};
+  restore_input(buffers);
+  return buffers;
+}
+
+}  // namespace fft3d::validate
