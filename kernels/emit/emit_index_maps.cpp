@@ -27,6 +27,12 @@ void write_tile_position(SourceWriter& out, const KernelSpec& spec, const AxisTi
 // tile_offset(e): the global offset of tile element e from the tile's origin; tile_offset(a | b) = tile_offset(a) +
 // tile_offset(b) for a and b without common bits.
 void write_tile_offset(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.real.kind != TransformKind::c2c) {  // a real kernel's rows have the launch's pitch: X and row apart
+    out.open("__device__ __forceinline__ long long tile_row_offset(unsigned e)");
+    out.line("return tile_pos_y(e) + " + str(spec.size.ny) + "LL * tile_pos_z(e);");
+    out.close();
+    return;
+  }
   out.open("__device__ __forceinline__ long long tile_offset(unsigned e)");
   out.line("return tile_pos_x(e) + " + str(spec.size.nx) + "LL * (tile_pos_y(e) + " + str(spec.size.ny) +
            "LL * tile_pos_z(e));");
@@ -49,6 +55,12 @@ void write_sorted_layout_maps(SourceWriter& out, const KernelSpec& spec) {
   for (const AxisTile& axis : spec.axes) {
     const std::string a = axis_suffix(axis.axis);
     p[axis_index(axis.axis)] = axis.sorted_loads ? "sorted_" + a + "(tile_pos_" + a + "(e))" : "tile_pos_" + a + "(e)";
+  }
+  if (spec.real.kind != TransformKind::c2c) {
+    out.open("__device__ __forceinline__ long long tile_row_offset_sorted(unsigned e)");
+    out.line("return " + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] + ";");
+    out.close();
+    return;
   }
   out.open("__device__ __forceinline__ long long tile_offset_sorted(unsigned e)");
   out.line("return " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] +

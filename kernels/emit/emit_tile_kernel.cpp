@@ -53,10 +53,16 @@ std::array<std::string, 3> global_positions(const KernelSpec& spec, const std::s
   return p;
 }
 
-// g = x + NX*(y + NY*z) of tile element `e` (global_positions).
+// g = x + NX*(y + NY*z) of tile element `e` (global_positions). A real kernel's rows have the launch's pitch: it
+// declares g_x = x and g_row = y + NY*z instead.
 void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access,
                          const std::string& name = "g", Origins origins = Origins::block) {
   const std::array<std::string, 3> p = global_positions(spec, e, access, origins);
+  if (is_real(spec)) {
+    out.line("const long long " + name + "_x = " + p[0] + ";");
+    out.line("const long long " + name + "_row = " + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] + ";");
+    return;
+  }
   out.line("const long long " + name + " = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " +
            str(spec.size.ny) + "LL * " + p[2] + ");");
 }
@@ -281,7 +287,15 @@ void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std
                                           : "tile_offset" + step;
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
-  out.line("float2 input = in[g + " + offset + "];");
+  if (is_real(spec)) {  // the real rows: X and row offsets apart (both add over disjoint bits)
+    const std::string row_offset = tile::loads_sorted(spec) ? "((flags & " + str(kernel_flag_sorted_layout) +
+                                                                  ") ? tile_row_offset_sorted" + step +
+                                                                  " : tile_row_offset" + step + ")"
+                                                            : "tile_row_offset" + step;
+    out.line("float2 input = " + real_load("(g_x + tile_pos_x" + step + ")", "(g_row + " + row_offset + ")", spec) + ";");
+  } else {
+    out.line("float2 input = in[g + " + offset + "];");
+  }
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") input.y = -input.y;");
   out.line(values + "[k] = input;");
   out.close();
@@ -301,7 +315,10 @@ void write_global_store_at(SourceWriter& out, const KernelSpec& spec, const std:
   out.line("float2 w = " + value + ";");
   out.line("w.x *= scale; w.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") w.y = -w.y;");
-  out.line("out[g0 + gk] = w;");
+  if (is_real(spec))
+    out.line(real_store("(g0_x + gk_x)", "(g0_row + gk_row)", spec, "w"));
+  else
+    out.line("out[g0 + gk] = w;");
 }
 
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop) {

@@ -30,10 +30,9 @@ void check_profile_limits(const KernelSpec& spec, const ArchProfile& profile) {
                         " allows " + std::to_string(profile.max_threads_per_block));
 }
 
-// real: a real plan's kernel, whose first and last passes keep the load and store phases (the real step and the
-// Nyquist column meet global memory there).
+// real: a real plan's kernel (`plan` holds its complex stages only; `real_plan` the step).
 KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name,
-                        bool real) {
+                        const Plan* real_plan) {
   const Kernel& kernel = plan.kernels[index];
   KernelSpec spec;
   spec.plan_name = plan_name;
@@ -64,7 +63,8 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * 4;
   check_profile_limits(spec, profile);
-  if (!real) lowering::reach_global_from_passes(spec);
+  lowering::reach_global_from_passes(spec);
+  if (real_plan) lowering::keep_real_step_off_global_passes(spec, real_plan->kernels[index]);
   spec.shared = lowering::choose_shared_layout(spec, profile);
   spec.shared_bytes = 2 * spec.shared.words * 4;
   spec.nominal_flops = lowering::nominal_flops(spec);
@@ -72,13 +72,14 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   return spec;
 }
 
-LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name, bool real) {
+LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
+                             const Plan* real_plan) {
   // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
   // milliseconds a kernel); the first error in plan order is the one thrown.
   std::vector<std::future<KernelSpec>> lowering;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
-    lowering.push_back(std::async(std::launch::async, [&plan, k, &profile, &plan_name, real] {
-      return lower_kernel(plan, k, profile, plan_name, real);
+    lowering.push_back(std::async(std::launch::async, [&plan, k, &profile, &plan_name, real_plan] {
+      return lower_kernel(plan, k, profile, plan_name, real_plan);
     }));
   LoweredPlan lowered;
   for (std::future<KernelSpec>& kernel : lowering) lowered.kernels.push_back(kernel.get());
@@ -91,8 +92,8 @@ LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const
 
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
   require_legal(plan);
-  if (!real_step_of(plan)) return lower_legal_plan(plan, profile, plan_name, false);
-  LoweredPlan lowered = lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, true);
+  if (!real_step_of(plan)) return lower_legal_plan(plan, profile, plan_name, nullptr);
+  LoweredPlan lowered = lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, &plan);
   lowering::mark_real_kernels(plan, lowered);
   return lowered;
 }

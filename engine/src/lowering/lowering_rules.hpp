@@ -96,6 +96,9 @@ class ConflictPatterns {
 // for the tile shapes real kernels do not handle: the step's kernel must hold whole X rows in one block, and a
 // kernel without it must walk X in single runs with no cluster spanning X tiles.
 Plan complex_stage_plan(const Plan& plan);
+// The real step runs between two passes: a kernel whose step comes after its last stage keeps its store phase, one
+// whose step comes before its first stage its load phase (global_passes.cpp decided the rest).
+void keep_real_step_off_global_passes(KernelSpec& spec, const Kernel& real_kernel);
 void mark_real_kernels(const Plan& plan, LoweredPlan& lowered);
 
 // flops.cpp: nominal flop count of the kernel over the whole volume.

@@ -40,6 +40,12 @@ void require_nyquist_tiles_fit(const KernelSpec& spec) {
 
 }  // namespace
 
+void keep_real_step_off_global_passes(KernelSpec& spec, const Kernel& real_kernel) {
+  if (!real_kernel.real) return;
+  if (real_kernel.real_position == 0) spec.load_in_first_pass = false;
+  if (real_kernel.real_position == real_kernel.subs.size()) spec.store_in_last_pass = false;
+}
+
 Plan complex_stage_plan(const Plan& plan) {
   Plan stages = plan;
   stages.size = stage_extents(plan);
