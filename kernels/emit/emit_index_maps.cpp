@@ -205,7 +205,7 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
     const AxisTile& axis = spec.axes[axis_index(walked)];
     std::string sum = "0";
     for (const TileMode& mode : axis.grid) {
-      const std::string at = shift == shift_without_x || walked == Axis::x
+      const std::string at = !nyquist_tiles || shift == shift_without_x || walked == Axis::x
                                  ? str(shift)
                                  : "(nyquist_tile ? " + str(shift_without_x) + " : " + str(shift) + ")";
       sum += " + (long long)((" + walk + " >> " + at + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);

@@ -76,6 +76,18 @@ TEST(ZZProbe, RealTimes) {
                     (long long)prof.kernels()[k].blocks, prof.kernels()[k].threads, (long long)prof.kernels()[k].shared_bytes, prof.kernels()[k].registers);
       }
     }
+    {  // the same stages as a complex plan of the stage extents: aligned rows, no Nyquist column, no real step
+      Plan stages = r2c.plan();
+      stages.size = stage_extents(stages);
+      for (Kernel& k : stages.kernels) { k.real.reset(); k.real_position = 0; }
+      GpuTransform twin(stages, "stages");
+      GpuProfiler prof(twin);
+      for (std::size_t k = 0; k < prof.kernels().size(); ++k) {
+        if (prof.kernels()[k].reorder_pass) continue;
+        const double t = time_ms([&] { prof.run_kernel(k, static_cast<DeviceComplex32*>(a), static_cast<DeviceComplex32*>(b), {}); });
+        std::printf("  C2C-of-stages kernel %zu: %.4f ms (%lld blocks, %d regs)\n", k, t, (long long)prof.kernels()[k].blocks, prof.kernels()[k].registers);
+      }
+    }
     cufftDestroy(pr); cufftDestroy(pc);
     cudaFree(a); cudaFree(b); cudaFree(ws);
   }
