@@ -4,6 +4,9 @@
 // Every generated kernel has the signature
 //   extern "C" __global__ void <spec.entry_name()>(const float2* in, float2* out, float scale, int flags)
 // with flags a combination of the KernelFlags below; `in` may equal `out` (tiles are read whole before written).
+// A real transform's kernels (KernelSpec::real) take a fifth argument, `RealRows rows`: the row pitches of their
+// loads and stores in complex values and where the half spectrum's Nyquist column lives (emit_real_step.cpp
+// defines the struct; the executor passes the same fields).
 #pragma once
 
 #include <string>

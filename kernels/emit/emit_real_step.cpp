@@ -129,7 +129,10 @@ void write_side_arrays(SourceWriter& out, const KernelSpec& spec) {
   out.line("float* const side_im = side_re + " + str(spec.side_elements()) + ";");
 }
 
+// Only a kernel with Nyquist tiles reaches column `half` (and past it) through its tile: the others' tiles hold
+// columns below it, so their accesses need no test.
 std::string real_load(const std::string& x, const std::string& row, const KernelSpec& spec) {
+  if (spec.real.nyquist_tiles == 0) return "in[" + x + " + rows.in_pitch * " + row + "]";
   return "(" + x + " < " + half(spec) + "LL ? in[" + x + " + rows.in_pitch * " + row + "] : " + x +
          " == " + half(spec) + "LL ? rows.in_nyquist[rows.in_nyquist_pitch * " + row +
          "] : make_float2(0.f, 0.f))";
@@ -137,6 +140,7 @@ std::string real_load(const std::string& x, const std::string& row, const Kernel
 
 std::string real_store(const std::string& x, const std::string& row, const KernelSpec& spec,
                        const std::string& value) {
+  if (spec.real.nyquist_tiles == 0) return "out[" + x + " + rows.out_pitch * " + row + "] = " + value + ";";
   return "if (" + x + " < " + half(spec) + "LL) out[" + x + " + rows.out_pitch * " + row + "] = " + value +
          "; else if (" + x + " == " + half(spec) + "LL) rows.out_nyquist[rows.out_nyquist_pitch * " + row + "] = " +
          value + ";";
