@@ -44,10 +44,15 @@ void copy_input(std::span<const std::complex<Real>> in, std::span<std::complex<R
   });
 }
 
+// "an r2c", "a c2r", "a c2c".
+std::string with_article(TransformKind kind) {
+  return (kind == TransformKind::r2c ? "an " : "a ") + to_string(kind);
+}
+
 // The complex overloads run c2c plans only: a real plan's buffers have other sizes.
 void require_c2c(const Plan& plan) {
   if (kind_of(plan) != TransformKind::c2c)
-    throw UsageError("CpuTransform: this is a " + to_string(kind_of(plan)) + " plan: run it through the " +
+    throw UsageError("CpuTransform: this is " + with_article(kind_of(plan)) + " plan: run it through the " +
                      (kind_of(plan) == TransformKind::r2c ? "real-to-complex execute (real in, complex out)"
                                                           : "complex-to-real execute (complex in, real out)") +
                      ", not the complex-to-complex one");
@@ -62,7 +67,7 @@ void require_real_run(const Plan& plan, TransformKind kind, const TransformOptio
                      " execute runs " + to_string(kind) + " plans; this plan is " + to_string(plan_kind));
   const Direction direction = r2c ? Direction::forward : Direction::inverse;
   if (options.direction != direction)
-    throw UsageError("CpuTransform: a " + to_string(kind) + " plan runs " + to_string(direction) +
+    throw UsageError("CpuTransform: " + with_article(kind) + " plan runs " + to_string(direction) +
                      " only; options.direction is " + to_string(options.direction));
   if (options.order != Order::natural)
     throw UsageError("CpuTransform: real transforms run in natural order only; options.order is " +
