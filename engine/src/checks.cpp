@@ -52,6 +52,8 @@ class PlanChecker {
         valid_length_[axis_index(axis)] = true;
       }
     }
+    // An odd NX has no NX/2 for the X stages of a real plan to chain over: the real step's check reports it.
+    if (real_step_of(plan_) && plan_.size.nx % 2 != 0) valid_length_[axis_index(Axis::x)] = false;
     if (!all_positive) return;
     const unsigned __int128 elements = static_cast<unsigned __int128>(plan_.size.nx) * plan_.size.ny * plan_.size.nz;
     if (elements > static_cast<unsigned __int128>(max_elements))
@@ -98,7 +100,7 @@ class PlanChecker {
   }
 
   // At most one real step, on X, of length NX, NX even, at a legal position of its kernel, and placed between the
-  // axes' stages as its kind requires (real_design: R2C after X and before Y/Z; C2R after Y/Z and before X).
+  // axes' stages as its kind requires (docs/plan-language.md, "Real transforms").
   void check_real_steps() {
     std::optional<std::size_t> first;
     for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {

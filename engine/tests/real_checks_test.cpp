@@ -78,6 +78,11 @@ TEST(RealChecks, AnOddXLengthIsLocatedAtTheStep) {
       << errors;
 }
 
+TEST(RealChecks, NxOfOneIsOddAndNothingElse) {
+  EXPECT_EQ(errors_of(plan_file("[1, 16, 1]", {"R2C(X, 1), Y(1, 16, 1, 16, no-tw)"})),
+            "real.yaml:4:6: error: NX = 1 is odd: real transforms need an even X length for now\n");
+}
+
 TEST(RealChecks, AStepOnYIsRefused) {
   const std::string errors = errors_of(plan_file("[256, 256, 256]", {"X(1, 128, 1, 128, no-tw), R2C(Y, 256)",
                                                                       "Y(1, 256, 1, 256, no-tw)",
