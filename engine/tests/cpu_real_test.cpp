@@ -121,6 +121,19 @@ TEST(CpuRealTransform, DescriptorsOfRealKindsNeedAnEvenNx) {
   }
 }
 
+// A descriptor of a real kind gets a plan of that kind or a UsageError saying there is none, never a C2C plan.
+TEST(CpuRealTransform, ADescriptorNeverRunsAPlanOfAnotherKind) {
+  for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r}) {
+    const TransformDesc desc{.extents = {16, 4, 2}, .kind = kind, .precision = Precision::fp64};
+    try {
+      EXPECT_EQ(kind_of(CpuTransform(desc, 1).plan()), kind);
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find("no " + to_string(kind) + " plan for size 16x4x2"), std::string::npos)
+          << error.what();
+    }
+  }
+}
+
 TEST(CpuRealTransform, AnIllegalRealPlanIsAPlanError) {
   Plan plan = plan_of("[16, 4, 2]", r2c_16x4x2);
   plan.kernels[0].real->axis = Axis::y;
