@@ -123,7 +123,8 @@ void place_real_step(std::mt19937_64& random, std::vector<Kernel>& kernels, cons
     if (start <= position && position <= start + length) places.emplace_back(k, position - start);
     start += length;
   }
-  const auto [k, at] = places[static_cast<std::size_t>(uniform(random, 0, static_cast<std::int64_t>(places.size()) - 1))];
+  const std::int64_t choice = uniform(random, 0, static_cast<std::int64_t>(places.size()) - 1);
+  const auto [k, at] = places[static_cast<std::size_t>(choice)];
   kernels[k].real = step;
   kernels[k].real_position = at;
 }

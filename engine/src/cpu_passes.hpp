@@ -11,8 +11,9 @@
 
 namespace fft3d::cpu {
 
-// Every butterfly of `sub` (forward sign) on the volume `layout` describes, exactly as the plan language defines it: a radix-point DFT over the
-// positions g*span + j + k*stride of each line, output m stored at point m, then times w_span^(j*m) with `tw`.
+// Every butterfly of `sub` (forward sign) on the volume `layout` describes, exactly as the plan language defines
+// it: a radix-point DFT over the positions g*span + j + k*stride of each line, output m stored at point m, then
+// times w_span^(j*m) with `tw`.
 template <class Real>
 void run_sub_computation(const SubComputation& sub, const VolumeLayout& layout, const PlanTables& tables,
                          std::complex<Real>* data, int threads);

@@ -57,7 +57,9 @@ TEST(CpuRealProperties, R2CThenScaledC2RReturnsTheInput) {
 // out[kx, ky, kz] for every kx < NX: the half spectrum where it holds kx, else the conjugate of its mirror.
 Values hermitian_expansion(const Extents& size, const Values& half) {
   const std::int64_t columns = size.nx / 2 + 1;
-  auto at = [&](std::int64_t x, std::int64_t y, std::int64_t z) { return half[count(x + columns * (y + size.ny * z))]; };
+  auto at = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    return half[count(x + columns * (y + size.ny * z))];
+  };
   Values full(count(size.elements()));
   for (std::int64_t z = 0; z < size.nz; ++z)
     for (std::int64_t y = 0; y < size.ny; ++y)
