@@ -82,19 +82,25 @@ struct ChunkErrors {
   std::int64_t first_non_finite = -1;
 };
 
-template <class Value>
-ChunkErrors chunk_errors(std::span<const Value> out, std::span<const std::complex<double>> ref, std::size_t begin,
+template <class Real>
+std::complex<double> widened(std::complex<Real> value) { return {value.real(), value.imag()}; }
+template <class Real>
+std::complex<double> widened(Real value) { return {value, 0}; }
+
+template <class Value, class Reference>
+ChunkErrors chunk_errors(std::span<const Value> out, std::span<const Reference> ref, std::size_t begin,
                          std::size_t end) {
   ChunkErrors chunk;
   for (std::size_t i = begin; i < end; ++i) {
-    const std::complex<double> value(out[i].real(), out[i].imag());
+    const std::complex<double> value = widened(out[i]);
     if (!std::isfinite(value.real()) || !std::isfinite(value.imag())) {
       if (chunk.non_finite++ == 0) chunk.first_non_finite = static_cast<std::int64_t>(i);
       continue;
     }
-    const double error = std::abs(value - ref[i]);
+    const std::complex<double> reference = widened(ref[i]);
+    const double error = std::abs(value - reference);
     chunk.error_norm += static_cast<long double>(error) * error;
-    chunk.ref_norm += std::norm(static_cast<std::complex<long double>>(ref[i]));
+    chunk.ref_norm += std::norm(static_cast<std::complex<long double>>(reference));
     if (chunk.peak_index < 0 || error > chunk.peak_error) {
       chunk.peak_error = error;
       chunk.peak_index = static_cast<std::int64_t>(i);
@@ -105,8 +111,8 @@ ChunkErrors chunk_errors(std::span<const Value> out, std::span<const std::comple
 
 // Contract: peak_index is the first non-finite value if there is one (peak_error is then infinite), else the
 // first occurrence of the largest error; sums are taken over finite values only.
-template <class Value>
-ErrorReport compare_values(std::span<const Value> out, std::span<const std::complex<double>> ref) {
+template <class Value, class Reference>
+ErrorReport compare_values(std::span<const Value> out, std::span<const Reference> ref) {
   if (out.size() != ref.size())
     throw UsageError("validate::compare: " + std::to_string(out.size()) + " values against a reference of " +
                      std::to_string(ref.size()));
@@ -140,11 +146,61 @@ ErrorReport compare_values(std::span<const Value> out, std::span<const std::comp
   return report;
 }
 
-template <class Value>
-void poison_values(std::span<Value> data) {
-  const auto nan = std::numeric_limits<typename Value::value_type>::quiet_NaN();
-  std::fill(data.begin(), data.end(), Value(nan, nan));
+template <class Real>
+void poison_values(std::span<std::complex<Real>> data) {
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  std::fill(data.begin(), data.end(), std::complex<Real>(nan, nan));
 }
+template <class Real>
+void poison_values(std::span<Real> data) {
+  std::fill(data.begin(), data.end(), std::numeric_limits<Real>::quiet_NaN());
+}
+
+// splitmix64: a counter-based generator, so the values depend on the seed only, never on the platform's
+// distribution implementations.
+class UniformValues {
+ public:
+  explicit UniformValues(std::uint64_t seed) : state_(seed) {}
+  double next() {  // uniform in [-1, 1)
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;  // 53 random bits onto [-1, 1)
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// Runs and destroys an FFTW plan that `make` creates under the planner lock.
+template <class MakePlan>
+void run_fftw(const Extents& size, MakePlan make) {
+  fftw_plan plan;
+  {
+    const std::lock_guard lock(fftw_planner_mutex());
+    plan = make();
+  }
+  if (plan == nullptr) throw UsageError("validate: FFTW could not plan a transform of size " + to_string(size));
+  fftw_execute(plan);
+  const std::lock_guard lock(fftw_planner_mutex());
+  fftw_destroy_plan(plan);
+}
+
+template <class Value>
+void scale_values(std::span<Value> values, const Extents& size, Scaling scaling) {
+  if (scaling != Scaling::full) return;
+  const double factor = 1.0 / static_cast<double>(size.elements());
+  for (Value& value : values) value *= factor;
+}
+
+void require_count(std::size_t given, std::int64_t needed, const Extents& size, const char* what) {
+  if (static_cast<std::int64_t>(given) != needed)
+    throw UsageError(std::string("validate: the ") + what + " buffer holds " + std::to_string(given) +
+                     " values; size " + to_string(size) + " needs " + std::to_string(needed));
+}
+
+std::int64_t half_spectrum_elements(const Extents& size) { return (size.nx / 2 + 1) * size.ny * size.nz; }
 
 }  // namespace
 
@@ -158,23 +214,39 @@ void fftw_reference(const Extents& size, std::span<const std::complex<double>> i
   auto* target = reinterpret_cast<fftw_complex*>(out.data());
   const int sign = direction == Direction::forward ? FFTW_FORWARD : FFTW_BACKWARD;
   const unsigned flags = FFTW_ESTIMATE | (source == target ? 0u : FFTW_PRESERVE_INPUT);
-  fftw_plan plan;
-  {
-    const std::lock_guard lock(fftw_planner_mutex());
-    // Row-major dims, slowest first: (nz, ny, nx) makes X the contiguous axis.
-    plan = fftw_plan_dft_3d(static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx), source,
+  // Row-major dims, slowest first: (nz, ny, nx) makes X the contiguous axis.
+  run_fftw(size, [&] {
+    return fftw_plan_dft_3d(static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx), source,
                             target, sign, flags);
-  }
-  if (plan == nullptr) throw UsageError("validate: FFTW could not plan a transform of size " + to_string(size));
-  fftw_execute(plan);
-  {
-    const std::lock_guard lock(fftw_planner_mutex());
-    fftw_destroy_plan(plan);
-  }
-  if (scaling == Scaling::full) {
-    const double factor = 1.0 / static_cast<double>(size.elements());
-    for (std::complex<double>& value : out) value *= factor;
-  }
+  });
+  scale_values(out, size, scaling);
+}
+
+void fftw_r2c_reference(const Extents& size, std::span<const double> in, std::span<std::complex<double>> out,
+                        Scaling scaling) {
+  require_count(in.size(), size.elements(), size, "real input");
+  require_count(out.size(), half_spectrum_elements(size), size, "half-spectrum output");
+  // FFTW_PRESERVE_INPUT is the default of out-of-place r2c; FFTW_ESTIMATE makes no trial runs on the buffers.
+  auto* source = const_cast<double*>(in.data());
+  auto* target = reinterpret_cast<fftw_complex*>(out.data());
+  run_fftw(size, [&] {
+    return fftw_plan_dft_r2c_3d(static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx),
+                                source, target, FFTW_ESTIMATE);
+  });
+  scale_values(out, size, scaling);
+}
+
+void fftw_c2r_reference(const Extents& size, std::span<const std::complex<double>> in, std::span<double> out,
+                        Scaling scaling) {
+  require_count(in.size(), half_spectrum_elements(size), size, "half-spectrum input");
+  require_count(out.size(), size.elements(), size, "real output");
+  std::vector<std::complex<double>> copy(in.begin(), in.end());
+  auto* source = reinterpret_cast<fftw_complex*>(copy.data());
+  run_fftw(size, [&] {
+    return fftw_plan_dft_c2r_3d(static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx),
+                                source, out.data(), FFTW_ESTIMATE);
+  });
+  scale_values(out, size, scaling);
 }
 
 void to_natural_order(const Plan& plan, std::span<std::complex<double>> data) {
@@ -195,28 +267,30 @@ ErrorReport compare(std::span<const std::complex<float>> out, std::span<const st
   return compare_values(out, ref);
 }
 
+ErrorReport compare(std::span<const double> out, std::span<const double> ref) { return compare_values(out, ref); }
+
+ErrorReport compare(std::span<const float> out, std::span<const double> ref) { return compare_values(out, ref); }
+
 std::int64_t host_memory_bytes() {
   return static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::int64_t>(sysconf(_SC_PAGE_SIZE));
 }
 
 void fill_random(std::span<std::complex<double>> data, std::uint64_t seed) {
-  // splitmix64: a counter-based generator, so the values depend on the seed only, never on the platform's
-  // distribution implementations.
-  std::uint64_t state = seed;
-  auto next_uniform = [&state] {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;  // 53 random bits onto [-1, 1)
-  };
+  UniformValues uniform(seed);
   for (std::complex<double>& value : data) {
-    const double re = next_uniform();
-    value = {re, next_uniform()};
+    const double re = uniform.next();
+    value = {re, uniform.next()};
   }
+}
+
+void fill_random(std::span<double> data, std::uint64_t seed) {
+  UniformValues uniform(seed);
+  for (double& value : data) value = uniform.next();
 }
 
 void poison(std::span<std::complex<double>> data) { poison_values(data); }
 void poison(std::span<std::complex<float>> data) { poison_values(data); }
+void poison(std::span<double> data) { poison_values(data); }
+void poison(std::span<float> data) { poison_values(data); }
 
 }  // namespace fft3d::validate

@@ -15,6 +15,15 @@ namespace fft3d::validate {
 void fftw_reference(const Extents& size, std::span<const std::complex<double>> in,
                     std::span<std::complex<double>> out, Direction direction, Scaling scaling = Scaling::none);
 
+// The 3D real-to-complex DFT (FFTW's r2c) of NX*NY*NZ unpadded reals, X contiguous: the half spectrum,
+// (NX/2 + 1) x NY x NZ complex values in natural order, with `scaling` (1/(NX*NY*NZ) when full).
+void fftw_r2c_reference(const Extents& size, std::span<const double> in, std::span<std::complex<double>> out,
+                        Scaling scaling = Scaling::none);
+// The 3D complex-to-real DFT (FFTW's c2r, the unnormalised inverse) of a half spectrum to NX*NY*NZ unpadded reals,
+// with `scaling`. `in` is left untouched: FFTW's multi-dimensional c2r overwrites its input, so it runs on a copy.
+void fftw_c2r_reference(const Extents& size, std::span<const std::complex<double>> in, std::span<double> out,
+                        Scaling scaling = Scaling::none);
+
 // Permutes a digit-reversed result of `plan` (see transform.hpp) into natural order.
 void to_natural_order(const Plan& plan, std::span<std::complex<double>> data);
 
@@ -31,14 +40,19 @@ struct ErrorReport {
 };
 ErrorReport compare(std::span<const std::complex<double>> out, std::span<const std::complex<double>> ref);
 ErrorReport compare(std::span<const std::complex<float>> out, std::span<const std::complex<double>> ref);
+ErrorReport compare(std::span<const double> out, std::span<const double> ref);
+ErrorReport compare(std::span<const float> out, std::span<const double> ref);
 
 // Bytes of physical memory on this machine: what decides whether the fp64 oracle's volumes fit on the host.
 std::int64_t host_memory_bytes();
 
 // Random values uniform in [-1, 1) for both parts, from a seed (never zeros).
 void fill_random(std::span<std::complex<double>> data, std::uint64_t seed);
+void fill_random(std::span<double> data, std::uint64_t seed);
 // NaN in every value, so an unwritten output cannot pass.
 void poison(std::span<std::complex<double>> data);
 void poison(std::span<std::complex<float>> data);
+void poison(std::span<double> data);
+void poison(std::span<float> data);
 
 }  // namespace fft3d::validate

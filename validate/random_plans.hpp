@@ -27,6 +27,14 @@ struct RandomPlanLimits {
 //       result.arch == limits.arch (when set)
 Plan random_legal_plan(std::mt19937_64& random, const RandomPlanLimits& limits = {});
 
+// A random legal real plan of `kind` (r2c or c2r; UsageError otherwise): NX >= 2, its X stages a random chain over
+// NX/2, Y and Z stages interleaved at random, random kernel boundaries, and the real step where its kind needs it
+// (at a kernel boundary, at the end of one kernel or the start of the next). Throws UsageError for limits as
+// random_legal_plan does, or max_elements below 4.
+// @post check_plan(result) is empty; kind_of(result) == kind; lengths, volume, radices and arch within `limits`
+//       (the volume counts the NX reals per row)
+Plan random_legal_real_plan(std::mt19937_64& random, TransformKind kind, const RandomPlanLimits& limits = {});
+
 // Every ordered split of `length` (a power of two) into power-of-two radices >= 2: 2^(log2(length) - 1) of them,
 // {} for length 1.
 std::vector<std::vector<std::int64_t>> all_radix_splits(std::int64_t length);

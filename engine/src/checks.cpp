@@ -23,9 +23,11 @@ class PlanChecker {
     if (plan_.kernels.empty()) error(at_.kernels, "a plan needs at least one kernel");
     for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
       if (plan_.kernels[k].subs.empty())
-        error(kernel_at(k), "empty kernel " + std::to_string(k) + ": a kernel needs at least one sub-computation");
+        error(kernel_at(k), "empty kernel " + std::to_string(k) + ": a kernel needs at least one sub-computation" +
+                                (plan_.kernels[k].real ? " (put the real step in the kernel before or after)" : ""));
       for (std::size_t s = 0; s < plan_.kernels[k].subs.size(); ++s) check_term(k, s);
     }
+    check_real_steps();
     check_chains();
     return std::move(errors_);
   }
@@ -39,7 +41,7 @@ class PlanChecker {
   void check_size() {
     bool all_positive = true;
     for (Axis axis : all_axes) {
-      const std::int64_t n = stage_length(plan_, axis);
+      const std::int64_t n = plan_.size[axis];
       if (n <= 0) {
         error(at_.size, axis_name(axis) + " length " + std::to_string(n) + " must be positive");
         all_positive = false;
@@ -50,6 +52,8 @@ class PlanChecker {
         valid_length_[axis_index(axis)] = true;
       }
     }
+    // An odd NX has no NX/2 for the X stages of a real plan to chain over: the real step's check reports it.
+    if (real_step_of(plan_) && plan_.size.nx % 2 != 0) valid_length_[axis_index(Axis::x)] = false;
     if (!all_positive) return;
     const unsigned __int128 elements = static_cast<unsigned __int128>(plan_.size.nx) * plan_.size.ny * plan_.size.nz;
     if (elements > static_cast<unsigned __int128>(max_elements))
@@ -64,7 +68,8 @@ class PlanChecker {
     const std::int64_t n = stage_length(plan_, sub.axis);
     if (!valid_length_[axis_index(sub.axis)]) return;  // already reported at size
     if (n == 1) {
-      error(where, term + "the " + axis_name(sub.axis) + " axis has length 1; a stage on it does nothing");
+      error(where, term + "the " + axis_name(sub.axis) + " axis has " + length_word(sub.axis) +
+                       " 1; a stage on it does nothing");
       return;
     }
     if (sub.radix < 1 || sub.stride < 1 || sub.span < 1) {  // built in code: the parser takes positive values only
@@ -80,15 +85,12 @@ class PlanChecker {
       error(where, term + "radix " + std::to_string(sub.radix) + " * stride " + std::to_string(sub.stride) + " = " +
                        std::to_string(*product) + ", not the span " + std::to_string(sub.span));
     if (n % sub.span != 0)
-      error(where, term + "span " + std::to_string(sub.span) + " does not divide the " + axis_name(sub.axis) +
-                       " length " + std::to_string(n));
+      error(where, term + "span " + std::to_string(sub.span) + " does not divide the " + length_text(sub.axis));
     if (n % sub.radix != 0) {
-      error(where, term + "radix " + std::to_string(sub.radix) + " does not divide the " + axis_name(sub.axis) +
-                       " length " + std::to_string(n));
+      error(where, term + "radix " + std::to_string(sub.radix) + " does not divide the " + length_text(sub.axis));
     } else if (sub.count != n / sub.radix) {
-      error(where, term + "count " + std::to_string(sub.count) + " is not the " + axis_name(sub.axis) + " length " +
-                       std::to_string(n) + " / radix " + std::to_string(sub.radix) + " = " +
-                       std::to_string(n / sub.radix));
+      error(where, term + "count " + std::to_string(sub.count) + " is not the " + length_text(sub.axis) +
+                       " / radix " + std::to_string(sub.radix) + " = " + std::to_string(n / sub.radix));
     }
     if (sub.stride == 1 && sub.twiddle)
       error(where, term + "a stage with stride 1 has only unit twiddles: write no-tw");
@@ -97,15 +99,78 @@ class PlanChecker {
                        " > 1 needs its DIF twiddles: write tw");
   }
 
+  // At most one real step, on X, of length NX, NX even, at a legal position of its kernel, and placed between the
+  // axes' stages as its kind requires (docs/plan-language.md, "Real transforms").
+  void check_real_steps() {
+    std::optional<std::size_t> first;
+    for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
+      const Kernel& kernel = plan_.kernels[k];
+      if (!kernel.real) continue;
+      const std::string term = to_string(*kernel.real) + ": ";
+      if (first) {
+        error(kernel_at(k), term + "a second real step (the first is in kernel " + std::to_string(*first) +
+                                "): a plan has at most one real step");
+        continue;
+      }
+      first = k;
+      check_real_step(k);
+    }
+  }
+
+  void check_real_step(std::size_t k) {
+    const Kernel& kernel = plan_.kernels[k];
+    const RealStep& step = *kernel.real;
+    const std::string term = to_string(step) + ": ";
+    const SourceLocation where = kernel_at(k);
+    if (step.kind == TransformKind::c2c) error(where, term + "a real step is R2C or C2R");
+    if (step.axis != Axis::x) error(where, term + "a real step must be on X (the contiguous axis)");
+    if (step.length != plan_.size.nx)
+      error(where, term + "the step's length " + std::to_string(step.length) + " is not the X length " +
+                       std::to_string(plan_.size.nx) + " (NX, the reals per row)");
+    if (plan_.size.nx % 2 != 0)
+      error(where, "NX = " + std::to_string(plan_.size.nx) +
+                       " is odd: real transforms need an even X length for now");
+    if (kernel.real_position > kernel.subs.size()) {
+      error(where, term + "the step stands after sub-computation " + std::to_string(kernel.real_position) +
+                       " of a kernel of " + std::to_string(kernel.subs.size()));
+      return;
+    }
+    // A step off X or of no real kind has no place to be in: its order errors would only repeat that.
+    if (step.kind != TransformKind::c2c && step.axis == Axis::x) check_real_order(k);
+  }
+
+  // Every stage on the wrong side of the step: an error at the stage, saying where the step must go.
+  void check_real_order(std::size_t real_kernel) {
+    const Kernel& holder = plan_.kernels[real_kernel];
+    const RealStep& step = *holder.real;
+    const bool r2c = step.kind == TransformKind::r2c;
+    const std::string name = r2c ? "R2C" : "C2R";
+    for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
+      for (std::size_t s = 0; s < plan_.kernels[k].subs.size(); ++s) {
+        const SubComputation& sub = plan_.kernels[k].subs[s];
+        const bool before = k < real_kernel || (k == real_kernel && s < holder.real_position);
+        const bool on_x = sub.axis == Axis::x;
+        const bool must_be_before = r2c == on_x;  // R2C: X stages before; C2R: Y and Z stages before
+        if (before == must_be_before) continue;
+        const std::string rule = r2c ? "the R2C step must follow every X stage and precede every Y and Z stage"
+                                     : "the C2R step must follow every Y and Z stage and precede every X stage";
+        error(sub_at(k, s), to_string(sub) + ": " + (on_x ? "an X" : std::string("a ") + axis_name(sub.axis)) +
+                                " stage " + (before ? "before " : "after ") + to_string(step) + ": " + rule +
+                                "; move " + name + " " + (before ? "before" : "after") + " this stage");
+      }
+    }
+  }
+
   // Walks all stages in execution order, keeping the span each axis expects next.
   void check_chains() {
-    std::array<std::int64_t, 3> expected{stage_length(plan_, Axis::x), plan_.size.ny, plan_.size.nz};
+    const Extents lengths = stage_extents(plan_);
+    std::array<std::int64_t, 3> expected{lengths.nx, lengths.ny, lengths.nz};
     std::array<std::optional<std::pair<std::size_t, std::size_t>>, 3> last;  // last stage of each axis
     for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
       for (std::size_t s = 0; s < plan_.kernels[k].subs.size(); ++s) {
         const SubComputation& sub = plan_.kernels[k].subs[s];
         const int a = axis_index(sub.axis);
-        if (!valid_length_[a] || stage_length(plan_, sub.axis) == 1) continue;
+        if (!valid_length_[a] || lengths[sub.axis] == 1) continue;
         if (sub.span != expected[a]) error(sub_at(k, s), chain_break(sub, expected, last[a].has_value()));
         expected[a] = sub.stride;
         last[a] = {{k, s}};
@@ -113,11 +178,11 @@ class PlanChecker {
     }
     for (Axis axis : all_axes) {
       const int a = axis_index(axis);
-      const std::int64_t n = stage_length(plan_, axis);
+      const std::int64_t n = lengths[axis];
       if (!valid_length_[a] || n == 1) continue;
       if (!last[a]) {
-        error(at_.kernels, "no stage on the " + axis_name(axis) + " axis of length " + std::to_string(n) +
-                               ": its radices must multiply to " + std::to_string(n));
+        error(at_.kernels, "no stage on the " + axis_name(axis) + " axis of " + length_word(axis) + " " +
+                               std::to_string(n) + ": its radices must multiply to " + std::to_string(n));
       } else if (expected[a] != 1) {
         std::optional<std::int64_t> product = 1;
         for (const SubComputation& stage : stages_of(plan_, axis))
@@ -127,7 +192,7 @@ class PlanChecker {
                                 " chain ends at stride " + std::to_string(expected[a]) +
                                 ", expected 1: its radices multiply to " +
                                 (product ? std::to_string(*product) : "more than fits in 64 bits") +
-                                ", not the " + axis_name(axis) + " length " + std::to_string(n));
+                                ", not the " + length_text(axis));
       }
     }
   }
@@ -137,7 +202,7 @@ class PlanChecker {
     std::string text = to_string(sub) + ": ";
     if (!has_previous) {
       text += "the first " + axis_name(sub.axis) + " stage must have span " + std::to_string(expected[a]) + " (the " +
-              axis_name(sub.axis) + " length), got " + std::to_string(sub.span);
+              axis_name(sub.axis) + " " + length_word(sub.axis) + "), got " + std::to_string(sub.span);
     } else if (expected[a] == 1) {
       text += "the " + axis_name(sub.axis) + " chain is already complete (the previous " + axis_name(sub.axis) +
               " stage has stride 1), so this stage is one too many";
@@ -155,6 +220,15 @@ class PlanChecker {
         text += "; did you mean " + to_string(renamed) + "? it would continue the " + axis_name(other) + " chain";
     }
     return text;
+  }
+
+  // The X stages of a real plan transform NX/2 complex values: their length is stage_length, not the X length.
+  bool halved(Axis axis) const { return axis == Axis::x && real_step_of(plan_).has_value(); }
+  // "length" or "stage length (NX/2)": what a stage's values are checked against.
+  std::string length_word(Axis axis) const { return halved(axis) ? "stage length (NX/2)" : "length"; }
+  // "Z length 256" or "X stage length (NX/2) 128".
+  std::string length_text(Axis axis) const {
+    return axis_name(axis) + " " + length_word(axis) + " " + std::to_string(stage_length(plan_, axis));
   }
 
   SourceLocation kernel_at(std::size_t k) const {

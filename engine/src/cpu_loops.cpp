@@ -7,21 +7,22 @@
 
 namespace fft3d::cpu {
 
-std::int64_t axis_step(const Extents& size, Axis axis) {
+std::int64_t axis_step(const VolumeLayout& layout, Axis axis) {
   switch (axis) {
     case Axis::x: return 1;
-    case Axis::y: return size.nx;
-    case Axis::z: return size.nx * size.ny;
+    case Axis::y: return layout.row_pitch;
+    case Axis::z: return layout.row_pitch * layout.extents.ny;
   }
   return 1;
 }
 
-ButterflyLoops butterfly_loops(const Extents& size, Axis axis, std::int64_t radix, std::int64_t stride,
+ButterflyLoops butterfly_loops(const VolumeLayout& layout, Axis axis, std::int64_t radix, std::int64_t stride,
                                std::int64_t span, std::int64_t max_batch) {
-  const std::int64_t step = axis_step(size, axis);
+  const Extents& size = layout.extents;
+  const std::int64_t step = axis_step(layout, axis);
   std::vector<ButterflyLoop> loops;
   for (Axis other : all_axes)
-    if (other != axis) loops.push_back({size[other], axis_step(size, other), 0});
+    if (other != axis) loops.push_back({size[other], axis_step(layout, other), 0});
   loops.push_back({size[axis] / span, span * step, 0});  // groups g
   loops.push_back({stride, step, 1});                     // offsets j
   std::erase_if(loops, [](const ButterflyLoop& loop) { return loop.extent == 1; });

@@ -11,6 +11,16 @@
 
 namespace fft3d::cpu {
 
+// A volume in memory, X contiguous: element (x, y, z) of `extents` lives at x + row_pitch * (y + ny * z). A dense
+// volume has row_pitch == nx; the X stages of a real transform run on the first NX/2 columns of rows NX/2 + 1 long.
+struct VolumeLayout {
+  VolumeLayout(const Extents& dense) : extents(dense), row_pitch(dense.nx) {}  // NOLINT: a dense volume
+  VolumeLayout(const Extents& columns, std::int64_t pitch) : extents(columns), row_pitch(pitch) {}
+
+  Extents extents;
+  std::int64_t row_pitch = 1;  // >= extents.nx
+};
+
 // One loop over butterflies: `extent` iterations, each moving the butterfly's address by `step` and its offset j
 // (the twiddle's j) by `offset_step`.
 struct ButterflyLoop {
@@ -27,7 +37,7 @@ struct ButterflyBatch {
   std::int64_t count = 0;
 };
 
-// Every butterfly of a sub-computation A(count, radix, stride, span) of `size`: for each line along A, group g and
+// Every butterfly of a sub-computation A(count, radix, stride, span) of `layout`: for each line along A, group g and
 // offset j, the points at address line + (g*span + j + k*stride)*step(A), k < radix. The loop with the smallest
 // memory step is the batch loop, so a batch reads `points` short contiguous runs (columns of X for Y and Z stages,
 // offsets j for X stages): that keeps Y and Z stages cache friendly.
@@ -44,12 +54,12 @@ struct ButterflyLoops {
   ButterflyBatch batch_at(std::int64_t index) const;
 };
 
-// @pre radix * stride == span, span divides size[axis]; max_batch >= 1
+// @pre radix * stride == span, span divides layout.extents[axis]; max_batch >= 1
 // @post points == radix; batch_size <= max_batch
-ButterflyLoops butterfly_loops(const Extents& size, Axis axis, std::int64_t radix, std::int64_t stride,
+ButterflyLoops butterfly_loops(const VolumeLayout& layout, Axis axis, std::int64_t radix, std::int64_t stride,
                                std::int64_t span, std::int64_t max_batch);
 
-// The memory distance between neighbours along `axis`: 1, nx or nx*ny.
-std::int64_t axis_step(const Extents& size, Axis axis);
+// The memory distance between neighbours along `axis`: 1, row_pitch or row_pitch*ny.
+std::int64_t axis_step(const VolumeLayout& layout, Axis axis);
 
 }  // namespace fft3d::cpu

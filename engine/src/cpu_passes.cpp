@@ -106,10 +106,10 @@ std::int64_t max_batch_for(std::int64_t rows) { return std::clamp<std::int64_t>(
 }  // namespace
 
 template <class Real>
-void run_sub_computation(const SubComputation& sub, const Extents& size, const PlanTables& tables,
+void run_sub_computation(const SubComputation& sub, const VolumeLayout& layout, const PlanTables& tables,
                          std::complex<Real>* data, int threads) {
   const ButterflyLoops loops =
-      butterfly_loops(size, sub.axis, sub.radix, sub.stride, sub.span, max_batch_for(sub.radix));
+      butterfly_loops(layout, sub.axis, sub.radix, sub.stride, sub.span, max_batch_for(sub.radix));
   const RootTables<Real>& roots = tables_for<Real>(tables).roots;
   const std::int64_t* output_rows = tables.dif_output_rows.at(sub.radix).data();
   const std::complex<Real>* twiddles = sub.twiddle ? roots.roots(sub.span) : nullptr;
@@ -125,12 +125,12 @@ void run_sub_computation(const SubComputation& sub, const Extents& size, const P
 }
 
 template <class Real>
-void permute_to_natural_order(Axis axis, const Extents& size, const PlanTables& tables, std::complex<Real>* data,
-                              int threads) {
-  const std::int64_t length = size[axis];
+void permute_to_natural_order(Axis axis, const VolumeLayout& layout, const PlanTables& tables,
+                              std::complex<Real>* data, int threads) {
+  const std::int64_t length = layout.extents[axis];
   if (length == 1) return;
   // The whole line is one "butterfly" whose transform is the identity; the scatter does the permutation.
-  const ButterflyLoops loops = butterfly_loops(size, axis, length, 1, length, max_batch_for(length));
+  const ButterflyLoops loops = butterfly_loops(layout, axis, length, 1, length, max_batch_for(length));
   const std::int64_t* sources = tables.natural_order_sources[axis_index(axis)].data();
   parallel_for(loops.batches(), threads, [&](std::int64_t begin, std::int64_t end) {
     BatchScratch<Real> scratch(loops.points, loops.batch_size);
@@ -154,12 +154,14 @@ void conjugate_and_scale(std::complex<Real>* data, std::int64_t count, bool conj
   });
 }
 
-template void run_sub_computation<double>(const SubComputation&, const Extents&, const PlanTables&,
+template void run_sub_computation<double>(const SubComputation&, const VolumeLayout&, const PlanTables&,
                                           std::complex<double>*, int);
-template void run_sub_computation<float>(const SubComputation&, const Extents&, const PlanTables&,
+template void run_sub_computation<float>(const SubComputation&, const VolumeLayout&, const PlanTables&,
                                          std::complex<float>*, int);
-template void permute_to_natural_order<double>(Axis, const Extents&, const PlanTables&, std::complex<double>*, int);
-template void permute_to_natural_order<float>(Axis, const Extents&, const PlanTables&, std::complex<float>*, int);
+template void permute_to_natural_order<double>(Axis, const VolumeLayout&, const PlanTables&, std::complex<double>*,
+                                               int);
+template void permute_to_natural_order<float>(Axis, const VolumeLayout&, const PlanTables&, std::complex<float>*,
+                                              int);
 template void conjugate_and_scale<double>(std::complex<double>*, std::int64_t, bool, double, int);
 template void conjugate_and_scale<float>(std::complex<float>*, std::int64_t, bool, float, int);
 

@@ -5,21 +5,23 @@
 #include <complex>
 #include <cstdint>
 
+#include "cpu_loops.hpp"
 #include "cpu_tables.hpp"
 #include "fft3d/plan_ir.hpp"
 
 namespace fft3d::cpu {
 
-// Every butterfly of `sub` (forward sign), exactly as the plan language defines it: a radix-point DFT over the
-// positions g*span + j + k*stride of each line, output m stored at point m, then times w_span^(j*m) with `tw`.
+// Every butterfly of `sub` (forward sign) on the volume `layout` describes, exactly as the plan language defines
+// it: a radix-point DFT over the positions g*span + j + k*stride of each line, output m stored at point m, then
+// times w_span^(j*m) with `tw`.
 template <class Real>
-void run_sub_computation(const SubComputation& sub, const Extents& size, const PlanTables& tables,
+void run_sub_computation(const SubComputation& sub, const VolumeLayout& layout, const PlanTables& tables,
                          std::complex<Real>* data, int threads);
 
 // Moves frequency f of every line along `axis` from its digit-reversed position to position f.
 template <class Real>
-void permute_to_natural_order(Axis axis, const Extents& size, const PlanTables& tables, std::complex<Real>* data,
-                              int threads);
+void permute_to_natural_order(Axis axis, const VolumeLayout& layout, const PlanTables& tables,
+                              std::complex<Real>* data, int threads);
 
 // data[i] = factor * (conjugate ? conj(data[i]) : data[i]) for i < count.
 template <class Real>

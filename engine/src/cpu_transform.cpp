@@ -7,6 +7,7 @@
 
 #include "cpu_loops.hpp"
 #include "cpu_passes.hpp"
+#include "cpu_real.hpp"
 #include "cpu_tables.hpp"
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
@@ -43,6 +44,84 @@ void copy_input(std::span<const std::complex<Real>> in, std::span<std::complex<R
   });
 }
 
+// "an r2c", "a c2r", "a c2c".
+std::string with_article(TransformKind kind) {
+  return (kind == TransformKind::r2c ? "an " : "a ") + to_string(kind);
+}
+
+// The complex overloads run c2c plans only: a real plan's buffers have other sizes.
+void require_c2c(const Plan& plan) {
+  if (kind_of(plan) != TransformKind::c2c)
+    throw UsageError("CpuTransform: this is " + with_article(kind_of(plan)) + " plan: run it through the " +
+                     (kind_of(plan) == TransformKind::r2c ? "real-to-complex execute (real in, complex out)"
+                                                          : "complex-to-real execute (complex in, real out)") +
+                     ", not the complex-to-complex one");
+}
+
+// A real overload runs only a plan of its kind, in that kind's direction and in natural order.
+void require_real_run(const Plan& plan, TransformKind kind, const TransformOptions& options) {
+  const TransformKind plan_kind = kind_of(plan);
+  const bool r2c = kind == TransformKind::r2c;
+  if (plan_kind != kind)
+    throw UsageError("CpuTransform: the " + std::string(r2c ? "real-to-complex" : "complex-to-real") +
+                     " execute runs " + to_string(kind) + " plans; this plan is " + to_string(plan_kind));
+  const Direction direction = r2c ? Direction::forward : Direction::inverse;
+  if (options.direction != direction)
+    throw UsageError("CpuTransform: " + with_article(kind) + " plan runs " + to_string(direction) +
+                     " only; options.direction is " + to_string(options.direction));
+  if (options.order != Order::natural)
+    throw UsageError("CpuTransform: real transforms run in natural order only; options.order is " +
+                     to_string(options.order));
+}
+
+// The sizes of a real transform's buffers: the real array (out of place: NX*NY*NZ reals; in place: the rows padded
+// to 2*(NX/2 + 1) reals) and the half spectrum ((NX/2 + 1)*NY*NZ complex values).
+struct RealBuffers {
+  std::int64_t real_pitch = 0;  // reals from one row's start to the next
+  std::int64_t reals = 0;
+  std::int64_t complexes = 0;
+  bool in_place = false;
+};
+
+RealBuffers real_buffers(const Plan& plan, bool in_place) {
+  const Extents spectrum = spectrum_extents(plan);
+  const std::int64_t pitch = in_place ? 2 * spectrum.nx : plan.size.nx;
+  return {pitch, pitch * plan.size.ny * plan.size.nz, spectrum.elements(), in_place};
+}
+
+void require_count(std::size_t given, std::int64_t needed, const Plan& plan, const std::string& what) {
+  if (static_cast<std::int64_t>(given) != needed)
+    throw UsageError("CpuTransform: the " + what + " span holds " + std::to_string(given) + " values; the " +
+                     to_string(kind_of(plan)) + " plan of size " + to_string(plan.size) + " needs " +
+                     std::to_string(needed));
+}
+
+void require_pointers(const void* in, const void* out) {
+  if (!in || !out) throw UsageError("CpuTransform::execute: null pointer (in or out)");
+}
+
+// Throws unless the two buffers are one buffer (in place) or do not overlap at all.
+void require_apart(const void* in, std::size_t in_bytes, const void* out, std::size_t out_bytes) {
+  const auto* a = static_cast<const char*>(in);
+  const auto* b = static_cast<const char*>(out);
+  if (a != b && a < b + out_bytes && b < a + in_bytes)
+    throw UsageError("CpuTransform: the input and output buffers overlap without being the same buffer");
+}
+
+// 1/N is a power of two: the scaling is exact in either precision.
+template <class Real>
+Real scale_factor(const Plan& plan, Scaling scaling) {
+  return scaling == Scaling::full ? Real(1) / static_cast<Real>(plan.size.elements()) : Real(1);
+}
+
+Plan plan_of_kind(const TransformDesc& desc, const std::string& arch) {
+  Plan plan = plan_for_descriptor(desc, arch, false).parsed.plan;
+  if (kind_of(plan) != desc.kind)
+    throw UsageError("CpuTransform: no " + to_string(desc.kind) + " plan for size " + to_string(desc.extents) +
+                     " (the plan found is " + to_string(kind_of(plan)) + ")");
+  return plan;
+}
+
 }  // namespace
 
 CpuTransform::CpuTransform(Plan plan, int threads) : plan_(std::move(plan)), threads_(resolve_threads(threads)) {
@@ -51,7 +130,7 @@ CpuTransform::CpuTransform(Plan plan, int threads) : plan_(std::move(plan)), thr
 }
 
 CpuTransform::CpuTransform(const TransformDesc& desc, int threads, const std::string& arch)
-    : CpuTransform(plan_for_descriptor(desc, arch, false).parsed.plan, threads) {}
+    : CpuTransform(plan_of_kind(desc, arch), threads) {}
 
 CpuTransform CpuTransform::from_file(const std::string& path, int threads) {
   return CpuTransform(load_plan_file(path).plan, threads);
@@ -71,6 +150,7 @@ template <class Real>
 void CpuTransform::execute_pointers(const std::complex<Real>* in, std::complex<Real>* out,
                                     const TransformOptions& options) const {
   if (!in || !out) throw UsageError("CpuTransform::execute: null pointer (in or out)");
+  require_c2c(plan_);
   const auto elements = static_cast<std::size_t>(plan_.size.elements());
   if (in == out) return execute_in_place(std::span<std::complex<Real>>(out, elements), options);
   execute_out_of_place(std::span<const std::complex<Real>>(in, elements), std::span<std::complex<Real>>(out, elements),
@@ -81,6 +161,7 @@ void CpuTransform::execute_pointers(const std::complex<Real>* in, std::complex<R
 // conjugated DFTs and twiddles that define the inverse, with exactly the same rounding.
 template <class Real>
 void CpuTransform::execute_in_place(std::span<std::complex<Real>> data, const TransformOptions& options) const {
+  require_c2c(plan_);
   require_elements(data.size(), plan_, "data");
   const std::int64_t elements = plan_.size.elements();
   const int threads = threads_for_volume(elements, threads_);
@@ -110,6 +191,7 @@ void CpuTransform::execute(std::span<std::complex<float>> data, const TransformO
 template <class Real>
 void CpuTransform::execute_out_of_place(std::span<const std::complex<Real>> in, std::span<std::complex<Real>> out,
                                       const TransformOptions& options) const {
+  require_c2c(plan_);
   require_elements(in.size(), plan_, "input");
   require_elements(out.size(), plan_, "output");
   copy_input(in, out, threads_for_volume(plan_.size.elements(), threads_));
@@ -124,6 +206,83 @@ void CpuTransform::execute(std::span<const std::complex<double>> in, std::span<s
 void CpuTransform::execute(std::span<const std::complex<float>> in, std::span<std::complex<float>> out,
                          const TransformOptions& options) const {
   execute_out_of_place(in, out, options);
+}
+
+template <class Real>
+void CpuTransform::execute_r2c(std::span<const Real> in, std::span<std::complex<Real>> out,
+                               const TransformOptions& options) const {
+  require_real_run(plan_, TransformKind::r2c, options);
+  require_pointers(in.data(), out.data());
+  const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in.data()) == out.data());
+  require_count(in.size(), sizes.reals,
+                plan_, sizes.in_place ? "real (in place, rows padded to 2*(NX/2+1) reals)" : "real input");
+  require_count(out.size(), sizes.complexes, plan_, "complex output");
+  require_apart(in.data(), in.size_bytes(), out.data(), out.size_bytes());
+  cpu::run_r2c<Real>(plan_, *tables_, in.data(), sizes.real_pitch, out.data(),
+                     scale_factor<Real>(plan_, options.scaling), threads_for_volume(sizes.complexes, threads_));
+}
+
+template <class Real>
+void CpuTransform::execute_c2r(std::span<const std::complex<Real>> in, std::span<Real> out,
+                               const TransformOptions& options) const {
+  require_real_run(plan_, TransformKind::c2r, options);
+  require_pointers(in.data(), out.data());
+  const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in.data()) == out.data());
+  require_count(in.size(), sizes.complexes, plan_, "complex input");
+  require_count(out.size(), sizes.reals,
+                plan_, sizes.in_place ? "real (in place, rows padded to 2*(NX/2+1) reals)" : "real output");
+  require_apart(in.data(), in.size_bytes(), out.data(), out.size_bytes());
+  cpu::run_c2r<Real>(plan_, *tables_, in.data(), out.data(), sizes.real_pitch,
+                     scale_factor<Real>(plan_, options.scaling), threads_for_volume(sizes.complexes, threads_));
+}
+
+// The pointer overloads take the buffers the plan needs: in place when both name one address.
+void CpuTransform::execute(const double* in, std::complex<double>* out, const TransformOptions& options) const {
+  require_pointers(in, out);
+  const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
+  execute_r2c<double>({in, static_cast<std::size_t>(sizes.reals)}, {out, static_cast<std::size_t>(sizes.complexes)},
+                      options);
+}
+
+void CpuTransform::execute(const float* in, std::complex<float>* out, const TransformOptions& options) const {
+  require_pointers(in, out);
+  const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
+  execute_r2c<float>({in, static_cast<std::size_t>(sizes.reals)}, {out, static_cast<std::size_t>(sizes.complexes)},
+                     options);
+}
+
+void CpuTransform::execute(const std::complex<double>* in, double* out, const TransformOptions& options) const {
+  require_pointers(in, out);
+  const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
+  execute_c2r<double>({in, static_cast<std::size_t>(sizes.complexes)}, {out, static_cast<std::size_t>(sizes.reals)},
+                      options);
+}
+
+void CpuTransform::execute(const std::complex<float>* in, float* out, const TransformOptions& options) const {
+  require_pointers(in, out);
+  const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
+  execute_c2r<float>({in, static_cast<std::size_t>(sizes.complexes)}, {out, static_cast<std::size_t>(sizes.reals)},
+                     options);
+}
+
+void CpuTransform::execute(std::span<const double> in, std::span<std::complex<double>> out,
+                           const TransformOptions& options) const {
+  execute_r2c(in, out, options);
+}
+
+void CpuTransform::execute(std::span<const float> in, std::span<std::complex<float>> out,
+                           const TransformOptions& options) const {
+  execute_r2c(in, out, options);
+}
+
+void CpuTransform::execute(std::span<const std::complex<double>> in, std::span<double> out,
+                           const TransformOptions& options) const {
+  execute_c2r(in, out, options);
+}
+
+void CpuTransform::execute(std::span<const std::complex<float>> in, std::span<float> out,
+                           const TransformOptions& options) const {
+  execute_c2r(in, out, options);
 }
 
 }  // namespace fft3d

@@ -92,5 +92,52 @@ TEST(RandomLegalPlan, RejectsLimitsThatAreNotPowersOfTwoOrTooSmall) {
   EXPECT_THROW(random_legal_plan(random, {.arch = "kepler"}), UsageError);
 }
 
+TEST(RandomLegalRealPlan, EveryPlanIsLegalOfItsKindAndWithinItsLimits) {
+  std::mt19937_64 random(16);
+  const RandomPlanLimits limits{.max_axis_length = 64, .max_elements = 1 << 14, .max_radix = 8};
+  for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r})
+    for (int i = 0; i < plans_to_draw / 2; ++i) {
+      const Plan plan = random_legal_real_plan(random, kind, limits);
+      const std::vector<Diagnostic> errors = check_plan(plan);
+      ASSERT_TRUE(errors.empty()) << "plan " << i << ":\n" << to_yaml(plan) << to_string(errors);
+      EXPECT_EQ(kind_of(plan), kind);
+      EXPECT_GE(plan.size.nx, 2);
+      EXPECT_LE(plan.size.elements(), 1 << 14);
+      for (Axis axis : all_axes) EXPECT_LE(plan.size[axis], 64);
+      for (const Kernel& kernel : plan.kernels)
+        for (const SubComputation& sub : kernel.subs) EXPECT_LE(sub.radix, 8) << to_yaml(plan);
+    }
+}
+
+TEST(RandomLegalRealPlan, PlacesTheStepEverywhereItMayStand) {
+  std::mt19937_64 random(17);
+  bool nx_two = false, at_start = false, at_end = false, inside = false, step_in_first_of_several = false;
+  for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r})
+    for (int i = 0; i < plans_to_draw / 2; ++i) {
+      const Plan plan = random_legal_real_plan(random, kind);
+      nx_two |= plan.size.nx == 2;
+      for (const Kernel& kernel : plan.kernels) {
+        if (!kernel.real) continue;
+        at_start |= kernel.real_position == 0;
+        at_end |= kernel.real_position == kernel.subs.size();
+        inside |= kernel.real_position > 0 && kernel.real_position < kernel.subs.size();
+      }
+      step_in_first_of_several |= plan.kernels.size() > 1 && plan.kernels.front().real.has_value();
+    }
+  EXPECT_TRUE(nx_two);
+  EXPECT_TRUE(at_start);
+  EXPECT_TRUE(at_end);
+  EXPECT_TRUE(inside);
+  EXPECT_TRUE(step_in_first_of_several);
+}
+
+TEST(RandomLegalRealPlan, TheSameSeedGivesTheSamePlansAndC2CIsRefused) {
+  std::mt19937_64 first(98), second(98);
+  for (int i = 0; i < 50; ++i)
+    EXPECT_EQ(random_legal_real_plan(first, TransformKind::c2r), random_legal_real_plan(second, TransformKind::c2r));
+  EXPECT_THROW(random_legal_real_plan(first, TransformKind::c2c), UsageError);
+  EXPECT_THROW(random_legal_real_plan(first, TransformKind::r2c, {.max_elements = 2}), UsageError);
+}
+
 }  // namespace
 }  // namespace fft3d::validate

@@ -1,6 +1,7 @@
 // Every shipped plan (tesla, fermi, hopper) at its real size: the CPU backend against FFTW in fp64, then the scaled
 // inverse back to the input. Memory: the input, the output and FFTW's reference only (6 GB at 128M points).
-// Labelled `real-size` in CTest: minutes per plan.
+// Real plans (*-r2c.yaml, *-c2r.yaml): R2C against FFTW's r2c; C2R of FFTW's r2c of random reals, scaled, back to
+// those reals. Labelled `real-size` in CTest: minutes per plan.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,16 +47,52 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Skips (with the reason) where the buffers of the check would not fit in this machine's memory.
+bool fits_in_memory(const Plan& plan, double bytes_per_element) {
+  const double needed = bytes_per_element * static_cast<double>(plan.size.elements());
+  return needed <= 0.8 * static_cast<double>(host_memory_bytes());
+}
+
+// R2C against FFTW's r2c, or C2R (full scaling) of FFTW's r2c of random reals back to those reals.
+void check_real_plan(const Plan& plan) {
+  const CpuTransform backend(plan);
+  std::vector<double> reals(static_cast<std::size_t>(plan.size.elements()));
+  Values spectrum(static_cast<std::size_t>(spectrum_extents(plan).elements()));
+  fill_random(reals, stable_hash(plan));
+  fftw_r2c_reference(plan.size, reals, spectrum);
+  ErrorReport report;
+  const auto start = std::chrono::steady_clock::now();
+  if (kind_of(plan) == TransformKind::r2c) {
+    Values out(spectrum.size());
+    poison(out);
+    backend.execute(reals.data(), out.data());
+    report = compare(out, spectrum);
+  } else {
+    std::vector<double> out(reals.size());
+    poison(std::span(out));
+    backend.execute(spectrum.data(), out.data(), {.direction = Direction::inverse, .scaling = Scaling::full});
+    report = compare(std::span<const double>(out), reals);
+  }
+  std::printf("[ measured ] %s %s %s: cpu backend %.2f s, relative L2 %.3g, peak %.3g at %lld\n", plan.arch.c_str(),
+              to_string(plan.size).c_str(), to_string(kind_of(plan)).c_str(), seconds_since(start),
+              report.relative_l2, report.peak_error, static_cast<long long>(report.peak_index));
+  EXPECT_TRUE(report.passes(bound)) << report.relative_l2 << " non-finite " << report.non_finite;
+}
+
 class ShippedPlan : public testing::TestWithParam<std::string> {};
 
 TEST_P(ShippedPlan, MatchesFftwAtItsRealSizeAndRoundTrips) {
   const Plan plan = load_plan_file(GetParam()).plan;
-  const double needed = 3.0 * 16.0 * static_cast<double>(plan.size.elements());
-  if (needed > 0.8 * static_cast<double>(host_memory_bytes()))
+  const bool real = kind_of(plan) != TransformKind::c2c;
+  // Complex: input, output and reference of 16 B. Real: reals, half spectrum and output, about 8 B each.
+  const double bytes_per_element = real ? 3.0 * 8.0 : 3.0 * 16.0;
+  const double needed = bytes_per_element * static_cast<double>(plan.size.elements());
+  if (!fits_in_memory(plan, bytes_per_element))
     GTEST_SKIP() << to_string(plan.size) << " needs " << needed / 1e9 << " GB for the input, the output and FFTW's "
                  << "reference; this machine has " << static_cast<double>(host_memory_bytes()) / 1e9
                  << " GB: not checked on the CPU here (the GPU tests check it: against cuFFT Z2Z, or in closed form "
                  << "where no oracle fits)";
+  if (real) return check_real_plan(plan);
   const CpuTransform backend(plan);
   Values in(static_cast<std::size_t>(plan.size.elements())), out(in.size()), ref(in.size());
   fill_random(in, stable_hash(plan));

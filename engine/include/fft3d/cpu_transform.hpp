@@ -71,7 +71,8 @@ class CpuTransform {
   void execute(std::span<const std::complex<float>> in, std::span<float> out,
                const TransformOptions& options = {.direction = Direction::inverse}) const;
 
-  // Host bytes beyond the data: none (the transform works in the output buffer).
+  // Host bytes beyond the data: none (the transform works in the output buffer), except an out-of-place C2R,
+  // which keeps the Nyquist column of its half spectrum, NY*NZ complex values, beside the output during the call.
   std::int64_t workspace_bytes() const { return 0; }
   const Plan& plan() const { return plan_; }
 
@@ -83,6 +84,10 @@ class CpuTransform {
   template <class Real>
   void execute_out_of_place(std::span<const std::complex<Real>> in, std::span<std::complex<Real>> out,
                             const TransformOptions& options) const;
+  template <class Real>
+  void execute_r2c(std::span<const Real> in, std::span<std::complex<Real>> out, const TransformOptions& options) const;
+  template <class Real>
+  void execute_c2r(std::span<const std::complex<Real>> in, std::span<Real> out, const TransformOptions& options) const;
 
   Plan plan_;
   int threads_;

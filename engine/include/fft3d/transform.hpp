@@ -41,8 +41,9 @@ struct TransformDesc {
   friend bool operator==(const TransformDesc&, const TransformDesc&) = default;
 };
 
-// Throws UsageError naming the field when `desc` asks for what this build does not offer: a kind other than c2c,
-// a batch other than 1 (or a batch stride), an empty or overflowing extent, or, on the GPU (`on_gpu`), fp64.
+// Throws UsageError naming the field when `desc` asks for what this build does not offer: a real kind (r2c, c2r)
+// with an odd NX, a batch other than 1 (or a batch stride), an empty or overflowing extent, or, on the GPU
+// (`on_gpu`), fp64.
 void require_supported(const TransformDesc& desc, bool on_gpu);
 
 std::string to_string(Direction direction);
