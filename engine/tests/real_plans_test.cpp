@@ -11,6 +11,7 @@
 
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/plan_cost.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
@@ -118,6 +119,32 @@ TEST(RealPlans, TheC2RMirrorReversesTheTermsAndRederivesEachChain) {
             "{Z(1, 256, 1, 256, no-tw), Y(32, 8, 32, 256, tw)} "
             "{Y(8, 32, 1, 32, no-tw), C2R(X, 256), X(1, 128, 1, 128, no-tw)}");
   expect_sound_real_plan(c2r, TransformKind::c2r, "mirror");
+}
+
+// Each kernel moves the data in the size it has where it runs: the real volume before the R2C step (after C2R), the
+// half spectrum after it (before C2R).
+TEST(RealPlans, CostCountsTheRealVolumeAndTheHalfSpectrum) {
+  const Extents size{256, 64, 32};
+  const Plan r2c = default_plan_of_kind(size, "hopper", TransformKind::r2c);
+  const Plan c2r = c2r_mirror(r2c);
+  ASSERT_EQ(r2c.kernels.size(), 2u) << r2c;
+  const std::int64_t reals = size.elements() * 4, spectrum = 129 * 64 * 32 * 8;
+  const PlanCost forward = plan_cost(r2c, 8), inverse = plan_cost(c2r, 8);
+  EXPECT_EQ(forward.real_bytes, reals);
+  EXPECT_EQ(forward.spectrum_bytes, spectrum);
+  EXPECT_EQ(forward.kernels[0].bytes_read, reals);
+  EXPECT_EQ(forward.kernels[0].bytes_written, spectrum);
+  EXPECT_EQ(forward.kernels[1].bytes_read, spectrum);
+  EXPECT_EQ(inverse.kernels[0].bytes_written, spectrum);
+  EXPECT_EQ(inverse.kernels[1].bytes_read, spectrum);
+  EXPECT_EQ(inverse.kernels[1].bytes_written, reals);
+  EXPECT_EQ(forward.bytes_moved, inverse.bytes_moved);
+  EXPECT_DOUBLE_EQ(forward.paper_flops, paper_flops(size) / 2);
+  EXPECT_GT(forward.counted_flops, forward.paper_flops);
+  // C2C is counted as before: the whole volume per kernel.
+  const PlanCost c2c = plan_cost(default_plan(size, "hopper"), 8);
+  EXPECT_EQ(c2c.kernels[0].bytes_read, size.elements() * 8);
+  EXPECT_EQ(c2c.real_bytes, 0);
 }
 
 TEST(RealPlans, AnOddXLengthIsRefusedByName) {
