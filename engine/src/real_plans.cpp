@@ -53,7 +53,7 @@ bool x_stages_in_first_kernel(const Plan& plan) {
 Extents planned_stage_extents(const Extents& size, TransformKind kind) {
   if (kind == TransformKind::c2c) return size;
   if (size.nx % 2 != 0)
-    throw UsageError("size " + to_string(size) + ": a " + to_string(kind) + " transform needs an even X length (NX = " +
+    throw UsageError("size " + to_string(size) + ": " + to_string(kind) + " transforms need an even X length (NX = " +
                      std::to_string(size.nx) + " is odd; odd lengths are not offered yet)");
   return {size.nx / 2, size.ny, size.nz};
 }

@@ -161,14 +161,14 @@ int run_command(const Args& args) {
   const std::uint64_t seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");
   // Only the closed-form check (CUDA, in place) runs without the host's fp64 oracle: any other run whose host
   // memory cannot fit is refused before any planning work.
+  const TransformKind kind = requested_kind(vm, vm["inverse"].as<bool>());
+  if (vm.count("size") && kind != TransformKind::c2c)  // an odd NX is refused by name, before any other work
+    planned_stage_extents(parse_extents(vm["size"].as<std::string>()), kind);
   const bool closed_form_possible = vm["backend"].as<std::string>() != "cpu" && vm["in-place"].as<bool>() &&
                                     vm["check"].as<std::string>() != "oracle";
   if (vm.count("size") && !closed_form_possible)
     check_run_host_memory(parse_extents(vm["size"].as<std::string>()), validate::host_memory_bytes());
   std::string how;
-  const TransformKind kind = requested_kind(vm, vm["inverse"].as<bool>());
-  if (vm.count("size") && kind != TransformKind::c2c)  // an odd NX is refused before any planning work
-    planned_stage_extents(parse_extents(vm["size"].as<std::string>()), kind);
   const Plan plan = plan_from_options(vm, how, vm["in-place"].as<bool>(), kind).plan;
   const Backend backend = select_backend(vm["backend"].as<std::string>(), plan, how);
   if (!backend.available) {
