@@ -34,6 +34,7 @@ contains_match() {
 
 expect 0 "validate every shipped plan" -- "$fft3d" validate "$src"/plans/*/*.yaml
 contains out "128x128x128.yaml: ok" "validate reports each plan"
+contains out "256x256x256-r2c.yaml: ok: 256x256x256 hopper r2c, 2 kernels" "validate names a real plan's kind"
 
 cat >"$work/typo.yaml" <<'PLAN'
 size: [256, 256, 256]
