@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <tuple>
 #include <utility>
 
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/limits.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
 
 namespace fft3d {
 
@@ -44,32 +46,48 @@ std::vector<std::string> plan_table_dirs() {
 
 namespace {
 
-// "<NX>x<NY>x<NZ>[-in-place].yaml": the size and whether the plan is for runs in place; nothing for another name.
-std::optional<std::pair<Extents, bool>> table_file_name(std::string name) {
+struct TableFileName {
+  Extents size;
+  bool in_place_only = false;
+  TransformKind kind = TransformKind::c2c;
+};
+
+// "<NX>x<NY>x<NZ>[-r2c|-c2r][-in-place].yaml": the size, the kind and whether the plan is for runs in place; nothing
+// for another name.
+std::optional<TableFileName> table_file_name(std::string name) {
   const std::string yaml = ".yaml", in_place = "-in-place";
   if (!name.ends_with(yaml)) return std::nullopt;
   name.resize(name.size() - yaml.size());
-  const bool in_place_only = name.ends_with(in_place);
-  if (in_place_only) name.resize(name.size() - in_place.size());
+  TableFileName named;
+  named.in_place_only = name.ends_with(in_place);
+  if (named.in_place_only) name.resize(name.size() - in_place.size());
+  for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r})
+    if (name.ends_with(kind_suffix(kind))) {
+      named.kind = kind;
+      name.resize(name.size() - kind_suffix(kind).size());
+      break;
+    }
   if (name.empty() || name.find_first_not_of("0123456789x") != std::string::npos) return std::nullopt;
   try {
-    const Extents size = parse_extents(name);
-    check_size_limits(size);
-    return std::pair(size, in_place_only);
+    named.size = parse_extents(name);
+    check_size_limits(named.size);
+    return named;
   } catch (const UsageError&) {
     return std::nullopt;
   }
 }
 
-std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch) {
+std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch,
+                                   std::optional<TransformKind> kind) {
   std::vector<TableEntry> entries;
   std::error_code ec;
   for (const fs::directory_entry& dir : fs::directory_iterator(root, ec)) {
     if (!dir.is_directory() || (!arch.empty() && dir.path().filename() != arch)) continue;
     for (const fs::directory_entry& file : fs::directory_iterator(dir.path(), ec)) {
       const auto named = table_file_name(file.path().filename().string());
-      if (!named) continue;
-      entries.push_back({dir.path().filename().string(), named->first, file.path().string(), named->second});
+      if (!named || (kind && named->kind != *kind)) continue;
+      entries.push_back(
+          {dir.path().filename().string(), named->size, file.path().string(), named->in_place_only, named->kind});
     }
   }
   return entries;
@@ -77,23 +95,26 @@ std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch
 
 }  // namespace
 
-std::vector<TableEntry> table_entries(const std::string& arch) {
+std::string kind_suffix(TransformKind kind) { return kind == TransformKind::c2c ? "" : "-" + to_string(kind); }
+
+std::vector<TableEntry> table_entries(const std::string& arch, std::optional<TransformKind> kind) {
   if (!arch.empty()) require_arch_profile(arch);
   for (const std::string& dir : plan_table_dirs()) {
-    std::vector<TableEntry> entries = entries_in(dir, arch);
+    std::vector<TableEntry> entries = entries_in(dir, arch, kind);
     if (entries.empty()) continue;
     std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) {
-      return std::tuple(a.arch, a.size.elements(), a.size.nx, a.size.ny, a.in_place_only) <
-             std::tuple(b.arch, b.size.elements(), b.size.nx, b.size.ny, b.in_place_only);
+      return std::tuple(a.arch, a.size.elements(), a.size.nx, a.size.ny, a.kind, a.in_place_only) <
+             std::tuple(b.arch, b.size.elements(), b.size.nx, b.size.ny, b.kind, b.in_place_only);
     });
     return entries;
   }
   return {};
 }
 
-std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size, bool in_place) {
+std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size, bool in_place,
+                                           TransformKind kind) {
   std::optional<std::string> both;
-  for (const TableEntry& entry : table_entries(arch)) {
+  for (const TableEntry& entry : table_entries(arch, kind)) {
     if (entry.size != size) continue;
     if (!entry.in_place_only) both = entry.path;
     else if (in_place) return entry.path;

@@ -8,25 +8,40 @@
 #include "fft3d/plan_table.hpp"
 
 namespace fft3d {
+namespace {
 
-std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place) {
+// A plan filed under `kind` (its file name says so) must be of that kind: its real step is the plan's own word.
+void require_kind(const ParsedPlan& parsed, const std::string& path, const std::string& what, TransformKind kind) {
+  const TransformKind holds = kind_of(parsed.plan);
+  if (holds != kind)
+    throw UsageError(path + ": " + what + " files this plan as " + to_string(kind) + ", but it is a " +
+                     to_string(holds) + " plan" + (holds == TransformKind::c2c ? "" : " (its " +
+                     to_string(*real_step_of(parsed.plan)) + " term)") + "; fix the file or remove it");
+}
+
+}  // namespace
+
+std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place, TransformKind kind) {
   require_arch_profile(arch);
   check_size_limits(size);
-  const std::string name = to_string(size) + (in_place ? "-in-place" : "") + ".yaml";
+  const std::string name = to_string(size) + kind_suffix(kind) + (in_place ? "-in-place" : "") + ".yaml";
   return (cache_directory_path() / "wisdom" / arch / name).string();
 }
 
-std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place) {
-  const std::string path = wisdom_path(arch, size, in_place);
+std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
+                                            TransformKind kind) {
+  const std::string path = wisdom_path(arch, size, in_place, kind);
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
   return path;
 }
 
-std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place) {
-  const std::optional<std::string> path = find_wisdom_plan(arch, size, in_place);
+std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
+                                           TransformKind kind) {
+  const std::optional<std::string> path = find_wisdom_plan(arch, size, in_place, kind);
   if (!path) return std::nullopt;
   ParsedPlan parsed = load_plan_file(*path);
+  require_kind(parsed, *path, "the wisdom", kind);
   if (parsed.plan.size != size || parsed.plan.arch != arch)
     throw UsageError(*path + ": the wisdom for " + to_string(size) + " on " + arch + " holds a plan for " +
                      to_string(parsed.plan.size) + " on " + parsed.plan.arch +
@@ -34,8 +49,9 @@ std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extent
   return parsed;
 }
 
-std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text) {
-  const std::string path = wisdom_path(arch, size, in_place);
+std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text,
+                          TransformKind kind) {
+  const std::string path = wisdom_path(arch, size, in_place, kind);
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
   if (error) throw UsageError("cannot create the wisdom directory for " + path + ": " + error.message());
@@ -43,23 +59,28 @@ std::string remember_plan(const std::string& arch, const Extents& size, bool in_
   return path;
 }
 
-SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes) {
+SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
+                        TransformKind kind) {
   require_arch_profile(arch);
   check_size_limits(size);
-  if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place))
-    return {std::move(*wisdom), wisdom_path(arch, size, in_place) + " (wisdom: measured on this machine" +
+  planned_stage_extents(size, kind);  // an odd NX of a real kind is refused before any file is read
+  if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place, kind))
+    return {std::move(*wisdom), wisdom_path(arch, size, in_place, kind) + " (wisdom: measured on this machine" +
                                     (in_place ? ", in place)" : ")")};
-  if (const std::optional<std::string> path = find_table_plan(arch, size, in_place))
-    return {load_plan_file(*path), *path + " (the " + arch + " table)"};
+  if (const std::optional<std::string> path = find_table_plan(arch, size, in_place, kind)) {
+    ParsedPlan parsed = load_plan_file(*path);
+    require_kind(parsed, *path, "the " + arch + " table", kind);
+    return {std::move(parsed), *path + " (the " + arch + " table)"};
+  }
   SizedPlan chosen;
-  chosen.parsed.plan = default_plan(size, arch, passes);
+  chosen.parsed.plan = default_plan_of_kind(size, arch, kind, passes);
   chosen.source = "the default planner for " + arch;
   return chosen;
 }
 
 SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu) {
   require_supported(desc, on_gpu);
-  return plan_for_size(desc.extents, arch, desc.placement == Placement::in_place, passes_on_its_profile);
+  return plan_for_size(desc.extents, arch, desc.placement == Placement::in_place, passes_on_its_profile, desc.kind);
 }
 
 }  // namespace fft3d

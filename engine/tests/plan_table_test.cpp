@@ -71,5 +71,26 @@ TEST_F(PlanTableTest, AnInPlaceFileAloneLeavesOutOfPlaceToThePlanner) {
   EXPECT_EQ(plan_for_size(cube, "tesla", false, {}).source, "the default planner for tesla");
 }
 
+TEST_F(PlanTableTest, RealPlansHaveTablesOfTheirOwnAndMustBeOfTheirKind) {
+  const Extents cube{64, 64, 64};
+  const std::string both = write_plan(cube, "64x64x64.yaml", 0);
+  const std::string wrong = write_plan(cube, "64x64x64-r2c.yaml", 0);  // a c2c plan filed as r2c
+  EXPECT_EQ(find_table_plan("tesla", cube, false), both);
+  EXPECT_EQ(find_table_plan("tesla", cube, false, TransformKind::r2c), wrong);
+  EXPECT_EQ(find_table_plan("tesla", cube, true, TransformKind::r2c), wrong);
+  EXPECT_FALSE(find_table_plan("tesla", cube, false, TransformKind::c2r));
+  EXPECT_EQ(table_entries("tesla").size(), 1u);
+  EXPECT_EQ(table_entries("tesla", std::nullopt).size(), 2u);
+  EXPECT_EQ(table_entries("tesla", TransformKind::r2c).at(0).kind, TransformKind::r2c);
+  try {
+    plan_for_size(cube, "tesla", false, {}, TransformKind::r2c);
+    ADD_FAILURE() << "a c2c plan ran as r2c";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(wrong), std::string::npos) << e.what();
+  }
+  // No c2r table plan: the default planner's.
+  EXPECT_EQ(plan_for_size(cube, "tesla", false, {}, TransformKind::c2r).source, "the default planner for tesla");
+}
+
 }  // namespace
 }  // namespace fft3d::testing

@@ -1,5 +1,5 @@
-// Wisdom (wisdom.hpp): remembered plans are found by profile, size and placement, and a file that holds a plan for
-// another size is refused, not run.
+// Wisdom (wisdom.hpp): remembered plans are found by profile, size, placement and kind, and a file that holds a plan
+// for another size or kind is refused, not run.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -51,6 +51,31 @@ TEST_F(WisdomTest, APlanFiledUnderAnotherSizeIsRefused) {
   EXPECT_THROW(load_wisdom_plan("tesla", size, false), UsageError);
   remember_plan("tesla", size, false, "size: [64");
   EXPECT_THROW(load_wisdom_plan("tesla", size, false), PlanError);
+}
+
+TEST_F(WisdomTest, EachKindIsItsOwnEntryAndC2CKeepsItsName) {
+  const Extents size{64, 32, 16};
+  const std::string c2c = wisdom_path("tesla", size, false);
+  EXPECT_TRUE(c2c.ends_with("/wisdom/tesla/64x32x16.yaml")) << c2c;
+  EXPECT_EQ(wisdom_path("tesla", size, false, TransformKind::c2c), c2c);
+  EXPECT_TRUE(wisdom_path("tesla", size, false, TransformKind::r2c).ends_with("/64x32x16-r2c.yaml"));
+  EXPECT_TRUE(wisdom_path("tesla", size, true, TransformKind::c2r).ends_with("/64x32x16-c2r-in-place.yaml"));
+  remember_plan("tesla", size, false, to_yaml(default_plan(size, "tesla")));
+  EXPECT_TRUE(find_wisdom_plan("tesla", size, false));
+  EXPECT_FALSE(find_wisdom_plan("tesla", size, false, TransformKind::r2c));
+  EXPECT_FALSE(find_wisdom_plan("tesla", size, false, TransformKind::c2r));
+}
+
+TEST_F(WisdomTest, APlanOfAnotherKindIsRefusedByName) {
+  const Extents size{64, 32, 16};
+  remember_plan("tesla", size, false, to_yaml(default_plan(size, "tesla")), TransformKind::r2c);
+  try {
+    load_wisdom_plan("tesla", size, false, TransformKind::r2c);
+    ADD_FAILURE() << "a c2c plan was taken as r2c wisdom";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("it is a c2c plan"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(plan_for_size(size, "tesla", false, {}, TransformKind::r2c), UsageError);
 }
 
 }  // namespace

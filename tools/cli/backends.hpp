@@ -15,6 +15,7 @@
 namespace fft3d::cli {
 
 using Volume = std::vector<std::complex<double>>;
+using RealVolume = std::vector<double>;
 
 struct RunSettings {
   TransformOptions options;
@@ -28,6 +29,11 @@ struct RunSettings {
 // Transforms `in` into `out` (out arrives poisoned with NaN, and the backend poisons its own buffers too) and times
 // `repeats` runs of the transform alone; returns the seconds of each. The result is in settings.options.order.
 using Runner = std::function<std::vector<double>(const Volume& in, Volume& out, const RunSettings& settings)>;
+// A real transform (the plan's kind: R2C forward, C2R inverse in settings.options.direction): R2C reads `reals`
+// (NX*NY*NZ) and writes `spectrum` ((NX/2+1)*NY*NZ), C2R the other way; the output arrives poisoned with NaN. In
+// place the backend stages the data in one buffer of padded rows (2*(NX/2+1) reals each). Times `repeats` runs like
+// Runner; throws std::runtime_error when an out-of-place C2R wrote its input.
+using RealRunner = std::function<std::vector<double>(RealVolume& reals, Volume& spectrum, const RunSettings& settings)>;
 // The fp64 oracle the backend is checked against: natural order, the given direction and scaling.
 using Reference = std::function<void(const Extents& size, std::span<const std::complex<double>> in,
                                      std::span<std::complex<double>> out, Direction, Scaling)>;
@@ -48,6 +54,7 @@ struct Backend {
   Reference reference;
   ExtraReport extra_report;  // may be empty
   VolumePasses volume_passes;  // may be empty: one pass per plan kernel
+  RealRunner run_real;         // for a real plan; checked against the FFTW fp64 oracle (real_oracle.hpp)
 };
 
 // The backend named `name` ("cpu", "cuda") for `plan`, or for "auto" CUDA where a GPU and the CUDA backend exist,

@@ -1,11 +1,14 @@
 // `fft3d run --backend cuda`: the CUDA engine on device buffers, timed with CUDA events, checked against the fp64
 // cuFFT oracle, with cuFFT C2C and a memcpy measured in the same run.
+#include <algorithm>
 #include <iomanip>
 #include <map>
+#include <stdexcept>
 #include <memory>
 
 #include "backends.hpp"
 #include "cuda_report.hpp"
+#include "real_run.hpp"
 #include "bench/gpu_timing.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/profiling.hpp"
@@ -77,6 +80,73 @@ std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out
   return seconds;
 }
 
+// A real plan on the GPU: GpuTransform's real overloads on device buffers, in place on padded rows. The checked run
+// comes first and cold; then the timed runs (in place, each on the input restored outside the timed region).
+std::vector<double> run_cuda_real(CudaSession& session, RealVolume& reals, Volume& spectrum,
+                                  const RunSettings& settings) {
+  if (settings.precision != Precision::fp32) throw UsageError("the cuda backend runs fp32 (--precision fp32)");
+  GpuTransform& engine = *session.engine;
+  const Extents& size = engine.plan().size;
+  const bool forward = settings.options.direction == Direction::forward;
+  const std::size_t spectrum_bytes = spectrum.size() * sizeof(Complex32);
+  const std::size_t real_bytes = settings.in_place ? spectrum_bytes : reals.size() * sizeof(float);
+  // `staged` keeps the input; in place the transform runs in `complex_side` (padded rows), restored from it.
+  validate::DeviceBuffer staged(forward ? real_bytes : spectrum_bytes), complex_side(spectrum_bytes);
+  std::unique_ptr<validate::DeviceBuffer> real_side;
+  if (!settings.in_place) real_side = std::make_unique<validate::DeviceBuffer>(real_bytes);
+  if (forward) {
+    std::vector<float> host(real_bytes / sizeof(float));
+    if (settings.in_place) pack_padded(reals, size, host.data());
+    else std::transform(reals.begin(), reals.end(), host.begin(), [](double v) { return static_cast<float>(v); });
+    staged.upload(host.data());
+  } else {
+    const std::vector<Complex32> host(spectrum.begin(), spectrum.end());
+    staged.upload(host.data());
+  }
+  float* const reals_at = settings.in_place ? static_cast<float*>(complex_side.get())
+                                            : static_cast<float*>(real_side->get());
+  // Out of place the input is `staged` itself (never written); in place the run's buffer is restored from it.
+  const auto transform = [&](void* stream) {
+    if (forward) {
+      const float* in = settings.in_place ? reals_at : static_cast<const float*>(staged.get());
+      engine.execute(in, complex_side.complex32(), settings.options, static_cast<Stream>(stream));
+    } else {
+      const DeviceComplex32* in = settings.in_place ? complex_side.complex32() : staged.complex32();
+      engine.execute(in, reals_at, settings.options, static_cast<Stream>(stream));
+    }
+  };
+  std::function<void(void*)> restore;
+  if (settings.in_place) restore = [&](void* stream) { complex_side.copy_from(staged, stream); };
+
+  if (settings.in_place) {
+    complex_side.copy_from(staged);
+  } else {
+    (forward ? complex_side : *real_side).poison_nan();
+  }
+  transform(nullptr);
+  if (forward) {
+    std::vector<Complex32> result(spectrum.size());
+    complex_side.download(result.data());
+    spectrum.assign(result.begin(), result.end());
+  } else {
+    std::vector<float> result(real_bytes / sizeof(float));
+    (settings.in_place ? complex_side : *real_side).download(result.data());
+    if (settings.in_place) unpack_padded(result.data(), size, reals);
+    else std::transform(result.begin(), result.end(), reals.begin(), [](float v) { return static_cast<double>(v); });
+    if (!settings.in_place) {  // an out-of-place C2R never writes its input
+      std::vector<Complex32> after(spectrum.size());
+      staged.download(after.data());
+      if (after != std::vector<Complex32>(spectrum.begin(), spectrum.end()))
+        throw std::runtime_error("the out-of-place C2R transform wrote to its input buffer");
+    }
+  }
+  const bench::Timing timing = bench::time_on_gpu(transform, warmup_runs, settings.repeats, nullptr, restore,
+                                                  settings.in_place ? 0.0 : bench::batched_sample_ms);
+  std::vector<double> seconds;
+  for (double ms : timing.samples_ms) seconds.push_back(ms / 1e3);
+  return seconds;
+}
+
 void report_cuda_extras(CudaSession& session, const RunSettings& settings, double median_seconds, std::ostream& out) {
   GpuTransform& engine = *session.engine;
   GpuProfiler profiler(engine);
@@ -130,6 +200,9 @@ Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
   };
   backend.extra_report = [session](const RunSettings& settings, double median_seconds, std::ostream& out) {
     report_cuda_extras(*session, settings, median_seconds, out);
+  };
+  backend.run_real = [session](RealVolume& reals, Volume& spectrum, const RunSettings& settings) {
+    return run_cuda_real(*session, reals, spectrum, settings);
   };
   backend.volume_passes = [session](const RunSettings& settings) {
     return GpuProfiler(*session->engine).volume_passes(settings.options.order, settings.in_place ? Placement::in_place : Placement::out_of_place);

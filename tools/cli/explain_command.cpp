@@ -47,6 +47,31 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
   }
 }
 
+// "real step: R2C along X, 256 reals -> 129 frequencies per row".
+std::string real_step_line(const RealStep& step) {
+  const std::string reals = std::to_string(step.length) + " reals";
+  const std::string frequencies = std::to_string(step.length / 2 + 1) + " frequencies";
+  return std::string("real step: ") + (step.kind == TransformKind::r2c ? "R2C" : "C2R") + " along " +
+         axis_letter(step.axis) + ", " +
+         (step.kind == TransformKind::r2c ? reals + " -> " + frequencies : frequencies + " -> " + reals) +
+         " per row";
+}
+
+// A real plan's data: the real volume and the half spectrum, and the floor of any real transform of them: one read
+// of the input and one write of the output.
+void explain_real_bytes(const Plan& plan, const PlanCost& cost, Precision precision, double bandwidth) {
+  const int real_bytes = precision == Precision::fp32 ? 4 : 8;
+  const double floor_bytes = static_cast<double>(cost.real_bytes + cost.spectrum_bytes);
+  std::cout << std::setprecision(1) << "reals    " << cost.real_bytes / 1e6 << " MB real volume (" << plan.size.nx
+            << "*" << plan.size.ny << "*" << plan.size.nz << " reals, " << real_bytes << " bytes each)\n"
+            << "spectrum " << cost.spectrum_bytes / 1e6 << " MB half spectrum (" << plan.size.nx / 2 + 1 << "*"
+            << plan.size.ny << "*" << plan.size.nz << " complex values, " << 2 * real_bytes << " bytes each)\n"
+            << std::setprecision(3) << "least    " << floor_bytes / (bandwidth * 1e6) << " ms for one read of the "
+            << (kind_of(plan) == TransformKind::r2c ? "reals and one write of the spectrum" : "spectrum and one write "
+                "of the reals") << " (" << std::setprecision(1) << floor_bytes / 1e6 << " MB) at " << bandwidth
+            << " GB/s: the least any " << to_string(kind_of(plan)) << " of this size moves\n";
+}
+
 }  // namespace
 
 int explain_command(const Args& args) {
@@ -63,7 +88,7 @@ int explain_command(const Args& args) {
     return exit_ok;
 
   std::string how;
-  const ParsedPlan parsed = plan_from_options(vm, how);
+  const ParsedPlan parsed = plan_from_options(vm, how, false, requested_kind(vm));
   const Precision precision = parse_precision(vm["precision"].as<std::string>());
   const double bandwidth = vm["bandwidth"].as<double>();
   if (!(bandwidth > 0) || !std::isfinite(bandwidth)) throw UsageError("--bandwidth must be positive and finite");
@@ -73,21 +98,32 @@ int explain_command(const Args& args) {
   std::cout << "plan     " << how << "\n";
   if (!parsed.source_note.empty()) std::cout << "source   " << parsed.source_note << "\n";
   std::cout << "size     " << to_string(plan.size) << " (" << plan.size.elements() << " points, " << to_string(precision)
-            << ")\narch     " << plan.arch << "\nhash     " << hash_text(stable_hash(plan)) << "\n\n";
+            << ")\narch     " << plan.arch << "\nhash     " << hash_text(stable_hash(plan)) << "\n";
+  if (kind_of(plan) != TransformKind::c2c) {
+    const std::string reals = to_string(plan.size) + " reals";
+    const std::string spectrum = to_string(spectrum_extents(plan)) + " half spectrum";
+    std::cout << "kind     " << to_string(kind_of(plan)) << ": "
+              << (kind_of(plan) == TransformKind::r2c ? reals + " -> " + spectrum : spectrum + " -> " + reals)
+              << "; stages over " << to_string(stage_extents(plan)) << " complex values (X packed: x[2n] + i x[2n+1])\n";
+  }
+  std::cout << "\n";
   std::cout << std::fixed << std::setprecision(1);
   for (std::size_t k = 0; k < plan.kernels.size(); ++k) {
     const KernelCost& kc = cost.kernels[k];
-    std::cout << "kernel " << k << "  {" << to_string(plan.kernels[k]) << "}\n"
-              << "          reads " << kc.bytes_read / 1e6 << " MB, writes " << kc.bytes_written / 1e6 << " MB, "
+    std::cout << "kernel " << k << "  {" << to_string(plan.kernels[k]) << "}\n";
+    if (plan.kernels[k].real) std::cout << "          " << real_step_line(*plan.kernels[k].real) << "\n";
+    std::cout << "          reads " << kc.bytes_read / 1e6 << " MB, writes " << kc.bytes_written / 1e6 << " MB, "
               << kc.flops / 1e6 << " Mflop, floor " << std::setprecision(3)
               << (kc.bytes_read + kc.bytes_written) / (bandwidth * 1e6) << " ms\n" << std::setprecision(1);
   }
   std::cout << "\npasses   " << cost.passes << " (one read and one write of the volume each)\n"
             << "bytes    " << cost.bytes_moved / 1e6 << " MB moved\n"
             << "flops    " << cost.counted_flops / 1e6 << " Mflop counted; " << cost.paper_flops / 1e6
-            << " Mflop by the paper's 5 N log2 N\n"
+            << " Mflop by " << (kind_of(plan) == TransformKind::c2c ? "the paper's 5 N log2 N" : "2.5 N log2 N (real data)")
+            << "\n"
             << std::setprecision(3) << "floor    " << cost.floor_seconds(bandwidth) * 1e3 << " ms at " << bandwidth
-            << " GB/s\n";
+            << " GB/s (every kernel's reads and writes)\n";
+  if (kind_of(plan) != TransformKind::c2c) explain_real_bytes(plan, cost, precision, bandwidth);
   explain_lowering(plan, how, vm["dump-cuda"].as<std::string>());
   return exit_ok;
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
 #include "fft3d/wisdom.hpp"
 
 namespace fft3d::cli {
@@ -25,14 +26,14 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 }
 
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
-                     const std::string& arch, std::string& how, bool in_place) {
+                     const std::string& arch, std::string& how, bool in_place, TransformKind kind) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
   if (file) {
     how = *file;
     return load_plan_file(*file);
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
-  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes_on_its_profile);
+  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes_on_its_profile, kind);
   how = std::move(chosen.source);
   return std::move(chosen.parsed);
 }
@@ -41,13 +42,27 @@ void add_plan_source_options(po::options_description& options, po::positional_op
   options.add_options()
       ("plan", po::value<std::string>(), "plan file")
       ("size", po::value<std::string>(), "instead of a file: the table or default plan for NXxNYxNZ")
-      ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size");
+      ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size")
+      ("transform", po::value<std::string>()->default_value("c2c"),
+       "c2c, r2c (real to complex; with run --inverse: c2r) or c2r (complex to real): the kind of plan --size takes; "
+       "a plan file says its own kind");
   positional.add("plan", 1);
 }
 
-ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place) {
-  return plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(), how,
-                   in_place);
+TransformKind requested_kind(const po::variables_map& vm, bool inverse) {
+  const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
+  return kind == TransformKind::r2c && inverse ? TransformKind::c2r : kind;
+}
+
+ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place, TransformKind kind) {
+  ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(),
+                                how, in_place, kind);
+  const TransformKind holds = kind_of(parsed.plan);
+  if (!vm["transform"].defaulted() && holds != kind)
+    throw UsageError(how + " is a " + to_string(holds) + " plan" +
+                     (holds == TransformKind::c2c ? "" : " (its " + to_string(*real_step_of(parsed.plan)) + " term)") +
+                     ", not the " + to_string(kind) + " transform asked for; a plan file says its own kind");
+  return parsed;
 }
 
 }  // namespace fft3d::cli

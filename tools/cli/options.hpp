@@ -21,16 +21,21 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 // The value of a string option, if it was given.
 std::optional<std::string> optional_string(const po::variables_map& vm, const char* key);
 
-// The options that name a plan: a positional plan file, or --size with --arch (remembered wisdom for runs in place
-// or not, else the table's plan, else the default planner's); and the plan they name, with where it came from in
-// `how`.
+// The options that name a plan: a positional plan file, or --size with --arch and --transform (remembered wisdom for
+// runs in place or not, else the table's plan, else the default planner's); and the plan they name, with where it
+// came from in `how`. A plan file says its own kind: --transform, when given, must agree with it (UsageError).
 void add_plan_source_options(po::options_description& options, po::positional_options_description& positional);
-ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place = false);
+ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place = false,
+                             TransformKind kind = TransformKind::c2c);
+
+// The kind --transform asks for (c2c, r2c or c2r), r2c turned into c2r by `inverse` (c2r is r2c's inverse).
+TransformKind requested_kind(const po::variables_map& vm, bool inverse = false);
 
 // A plan from a file, or for --size from the wisdom measured on this machine for the arch, size and placement
 // (wisdom.hpp), else from the arch's table if it has one, else from the default planner. `how` receives where the
 // plan came from ("plans/tesla/128x128x128.yaml", "default planner").
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
-                     const std::string& arch, std::string& how, bool in_place = false);
+                     const std::string& arch, std::string& how, bool in_place = false,
+                     TransformKind kind = TransformKind::c2c);
 
 }  // namespace fft3d::cli

@@ -1,6 +1,7 @@
-// `fft3d plan`: the default planner's plan for a size, or with --measure N the fastest of its N best candidates
-// timed on this machine's GPU by the library's measured planning (measured_planning.hpp: each candidate checked
-// against the first candidate's result before its time counts), out of place or with --in-place in place.
+// `fft3d plan`: the default planner's plan for a size, of any kind (--transform c2c, r2c or c2r), or for c2c with
+// --measure N the fastest of its N best candidates timed on this machine's GPU by the library's measured planning
+// (measured_planning.hpp: each candidate checked against the first candidate's result before its time counts), out
+// of place or with --in-place in place.
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "fft3d/errors.hpp"
 #include "fft3d/file_writes.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
 #include "fft3d/wisdom.hpp"
 #include "options.hpp"
 #ifdef FFT3D_HAVE_CUDA
@@ -33,11 +35,17 @@ void print_measurements(const PlanMeasurements& measured) {
 
 // The planner's first choice, or with `measure` > 0 the fastest of that many candidates on the GPU; `header`
 // receives the comment line that says which.
-Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, std::string& header) {
+Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, TransformKind kind,
+                 std::string& header) {
   if (measure == 0) {
-    header = "# Written by `fft3d plan`: the default planner's plan.\n";
-    return default_plan(size, arch);
+    header = kind == TransformKind::c2c
+                 ? "# Written by `fft3d plan`: the default planner's plan.\n"
+                 : "# Written by `fft3d plan --transform " + to_string(kind) + "`: the default planner's plan.\n";
+    return default_plan_of_kind(size, arch, kind);
   }
+  if (kind != TransformKind::c2c)
+    throw UsageError("--measure times c2c candidates only; a " + to_string(kind) + " plan comes from the default "
+                     "planner (drop --measure)");
 #ifndef FFT3D_HAVE_CUDA
   (void)size, (void)arch, (void)in_place;
   throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
@@ -70,6 +78,8 @@ int plan_command(const Args& args) {
   options.add_options()
       ("size", po::value<std::string>()->required(), "NXxNYxNZ, each a power of two")
       ("arch", po::value<std::string>()->default_value("hopper"), "profile: tesla, fermi or hopper")
+      ("transform", po::value<std::string>()->default_value("c2c"),
+       "c2c, r2c (real to complex, NX even) or c2r (its inverse): the kind of plan")
       ("measure", po::value<int>()->default_value(0),
        "N > 0: time the planner's N best candidates on this GPU (each checked against the first candidate's result) and "
        "write the fastest; needs a CUDA device")
@@ -79,7 +89,8 @@ int plan_command(const Args& args) {
        "--in-place for a plan measured in place) and `bench` then take before the table and the default planner")
       ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout");
   po::variables_map vm;
-  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--measure N [--in-place] [--remember]] [-o FILE]", args,
+  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--measure N [--in-place] [--remember]] "
+                     "[-o FILE]", args,
                      options, {}, vm))
     return exit_ok;
   const int measure = vm["measure"].as<int>();
@@ -94,7 +105,8 @@ int plan_command(const Args& args) {
   std::string header;
   const Extents size = parse_extents(vm["size"].as<std::string>());
   const std::string arch = vm["arch"].as<std::string>();
-  const Plan plan = chosen_plan(size, arch, measure, in_place, header);
+  const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
+  const Plan plan = chosen_plan(size, arch, measure, in_place, kind, header);
   const std::string text = header + to_yaml(plan);
   if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
   if (vm.count("output")) {

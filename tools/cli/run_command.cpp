@@ -8,6 +8,7 @@
 #include "fft3d/errors.hpp"
 #include "fft3d/limits.hpp"
 #include "options.hpp"
+#include "real_run.hpp"
 #include "report_lines.hpp"
 #include "validate/oracle.hpp"
 
@@ -28,7 +29,7 @@ Direction opposite(Direction d) { return d == Direction::forward ? Direction::in
 void add_run_options(po::options_description& options) {
   options.add_options()
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (CUDA when a GPU exists)")
-      ("inverse", po::bool_switch(), "the inverse transform (conjugate sign)")
+      ("inverse", po::bool_switch(), "the inverse transform (conjugate sign); with --transform r2c: C2R")
       ("order", po::value<std::string>()->default_value("natural"), "output order: natural or digit-reversed")
       ("scaling", po::value<std::string>()->default_value("none"), "none, or full (multiply by 1/N)")
       ("precision", po::value<std::string>(), "fp64 or fp32 (default: fp64 on the CPU, fp32 on CUDA)")
@@ -46,7 +47,8 @@ void add_run_options(po::options_description& options) {
 // The settings the options ask of `backend`, and the error bound they are judged by (`bound`).
 RunSettings settings_from(const po::variables_map& vm, const Backend& backend, double& bound) {
   RunSettings settings;
-  settings.options.direction = vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward;
+  const bool inverse = vm["inverse"].as<bool>() || requested_kind(vm) == TransformKind::c2r;
+  settings.options.direction = inverse ? Direction::inverse : Direction::forward;
   settings.options.order = parse_order(vm["order"].as<std::string>());
   settings.options.scaling = parse_scaling(vm["scaling"].as<std::string>());
   const std::string default_precision = backend.name == "cpu" ? "fp64" : "fp32";
@@ -127,6 +129,22 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
   return exit_ok;
 }
 
+// A real plan runs in one direction, natural order: R2C forward, C2R inverse (--inverse, or --transform c2r). The
+// other direction is a UsageError naming the plan's kind.
+void require_real_settings(const Plan& plan, const std::string& how, const RunSettings& settings,
+                           const std::string& check) {
+  const TransformKind kind = kind_of(plan);
+  if (kind == TransformKind::r2c && settings.options.direction == Direction::inverse)
+    throw UsageError(how + " is an r2c plan: it runs forward only (R2C); C2R takes a c2r plan (--transform c2r "
+                     "with --size, or a -c2r.yaml plan file)");
+  if (kind == TransformKind::c2r && settings.options.direction == Direction::forward)
+    throw UsageError(how + " is a c2r plan: it runs inverse only (C2R); pass --inverse");
+  if (settings.options.order != Order::natural)
+    throw UsageError("real transforms run in natural order only (no --order digit-reversed)");
+  if (check == "plane-waves") throw UsageError("--check plane-waves checks c2c transforms; real ones take the oracle");
+  if (check != "auto" && check != "oracle") throw UsageError("--check must be auto, oracle or plane-waves");
+}
+
 }  // namespace
 
 int run_command(const Args& args) {
@@ -143,12 +161,15 @@ int run_command(const Args& args) {
   const std::uint64_t seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");
   // Only the closed-form check (CUDA, in place) runs without the host's fp64 oracle: any other run whose host
   // memory cannot fit is refused before any planning work.
+  const TransformKind kind = requested_kind(vm, vm["inverse"].as<bool>());
+  if (vm.count("size") && kind != TransformKind::c2c)  // an odd NX is refused by name, before any other work
+    planned_stage_extents(parse_extents(vm["size"].as<std::string>()), kind);
   const bool closed_form_possible = vm["backend"].as<std::string>() != "cpu" && vm["in-place"].as<bool>() &&
                                     vm["check"].as<std::string>() != "oracle";
   if (vm.count("size") && !closed_form_possible)
     check_run_host_memory(parse_extents(vm["size"].as<std::string>()), validate::host_memory_bytes());
   std::string how;
-  const Plan plan = plan_from_options(vm, how, vm["in-place"].as<bool>()).plan;
+  const Plan plan = plan_from_options(vm, how, vm["in-place"].as<bool>(), kind).plan;
   const Backend backend = select_backend(vm["backend"].as<std::string>(), plan, how);
   if (!backend.available) {
     std::cerr << "fft3d run: error: the " << backend.name << " backend cannot run here: " << backend.why_not << "\n";
@@ -158,6 +179,11 @@ int run_command(const Args& args) {
   const RunSettings settings = settings_from(vm, backend, bound);
 
   const Extents& size = plan.size;
+  if (kind_of(plan) != TransformKind::c2c) {
+    require_real_settings(plan, how, settings, vm["check"].as<std::string>());
+    check_run_host_memory(size, validate::host_memory_bytes());
+    return run_real_against_oracle(plan, how, backend, settings, bound, seed);
+  }
   const bool oracle_fits = run_host_bytes(size) <= static_cast<double>(validate::host_memory_bytes());
   if (checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits))
     return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel});

@@ -2,6 +2,7 @@
 
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
 #include "options.hpp"
 
 namespace fft3d::cli {
@@ -11,24 +12,30 @@ int table_command(const Args& args) {
   options.add_options()
       ("arch", po::value<std::string>()->default_value(""), "only this profile's table")
       ("size", po::value<std::string>(), "print the path of the table's plan for NXxNYxNZ (needs --arch)")
-      ("in-place", po::bool_switch()->default_value(false), "with --size: the plan in-place runs take");
+      ("in-place", po::bool_switch()->default_value(false), "with --size: the plan in-place runs take")
+      ("transform", po::value<std::string>()->default_value("c2c"), "with --size: the plan of this kind (c2c, r2c, c2r)");
   po::variables_map vm;
-  if (!parse_options("table", "[--arch A] [--size NXxNYxNZ [--in-place]]", args, options, {}, vm)) return exit_ok;
+  if (!parse_options("table", "[--arch A] [--size NXxNYxNZ [--in-place] [--transform K]]", args, options, {}, vm))
+    return exit_ok;
 
   const std::string arch = vm["arch"].as<std::string>();
   if (vm.count("size")) {
     if (arch.empty()) throw UsageError("--size needs --arch");
     const Extents size = parse_extents(vm["size"].as<std::string>());
-    if (const auto path = find_table_plan(arch, size, vm["in-place"].as<bool>())) {
+    const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
+    if (const auto path = find_table_plan(arch, size, vm["in-place"].as<bool>(), kind)) {
       std::cout << *path << "\n";
       return exit_ok;
     }
-    std::cerr << "fft3d table: no " << arch << " table plan for " << to_string(size)
-              << " (`fft3d plan --size " << to_string(size) << " --arch " << arch << "` writes one)\n";
+    const std::string transform = kind == TransformKind::c2c ? "" : " --transform " + to_string(kind);
+    std::cerr << "fft3d table: no " << arch << (kind == TransformKind::c2c ? "" : " " + to_string(kind))
+              << " table plan for " << to_string(size) << " (`fft3d plan --size " << to_string(size) << " --arch "
+              << arch << transform << "` writes one)\n";
     return exit_failed;
   }
-  for (const TableEntry& entry : table_entries(arch))
+  for (const TableEntry& entry : table_entries(arch, std::nullopt))
     std::cout << entry.arch << "  " << to_string(entry.size) << "  " << entry.path
+              << (entry.kind == TransformKind::c2c ? "" : "  (" + to_string(entry.kind) + ")")
               << (entry.in_place_only ? "  (in place)" : "") << "\n";
   return exit_ok;
 }

@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "fft3d/transform.hpp"
 #include "options.hpp"
 
 namespace fft3d::cli {
@@ -16,8 +17,10 @@ int validate_command(const Args& args) {
   for (const std::string& path : vm["plan"].as<std::vector<std::string>>()) {
     try {
       const ParsedPlan parsed = load_plan_file(path);
-      std::cout << path << ": ok: " << to_string(parsed.plan.size) << " " << parsed.plan.arch << ", "
-                << parsed.plan.kernels.size() << " kernels\n";
+      const TransformKind kind = kind_of(parsed.plan);  // real plans say their kind: "256x256x256 hopper r2c"
+      std::cout << path << ": ok: " << to_string(parsed.plan.size) << " " << parsed.plan.arch
+                << (kind == TransformKind::c2c ? "" : " " + to_string(kind)) << ", " << parsed.plan.kernels.size()
+                << " kernels\n";
     } catch (const PlanError& e) {
       std::cerr << e.what();
       ++failed;

@@ -34,6 +34,7 @@ contains_match() {
 
 expect 0 "validate every shipped plan" -- "$fft3d" validate "$src"/plans/*/*.yaml
 contains out "128x128x128.yaml: ok" "validate reports each plan"
+contains out "256x256x256-r2c.yaml: ok: 256x256x256 hopper r2c, 2 kernels" "validate names a real plan's kind"
 
 cat >"$work/typo.yaml" <<'PLAN'
 size: [256, 256, 256]
@@ -130,6 +131,66 @@ for arch in tesla fermi hopper; do
     expect 0 "the planned $size $arch plan validates" -- "$fft3d" validate "$work/p.yaml"
   done
 done
+
+# Real transforms on the CPU backend: R2C and C2R by size and by plan file, each checked against FFTW's fp64 r2c or
+# c2r; the plan's kind decides the direction, and the other one is refused by name.
+expect 0 "run r2c by size" -- "$fft3d" run --size 32x16x8 --transform r2c --arch tesla --backend cpu
+contains out "transform r2c (forward): 32x16x8 reals -> 17x16x8 complex" "run names the real transform"
+contains out "bytes     real volume" "run counts the real volume's bytes"
+contains out "half spectrum" "run counts the half spectrum's bytes"
+contains_match out '^error     relative L2 [0-9.e+-]+ \(bound [0-9.e+-]+\): pass' "r2c passes FFTW's check"
+contains out "check     against FFTW's fp64 r2c" "run names the real oracle"
+contains out "GFlops" "a checked real run reports its time"
+expect 0 "run r2c --inverse (C2R) in place, fp32, scaled" -- "$fft3d" run --size 32x16x8 --transform r2c --inverse \
+  --arch tesla --backend cpu --in-place --precision fp32 --scaling full
+contains out "transform c2r (inverse): 17x16x8 complex -> 32x16x8 reals" "r2c --inverse runs C2R"
+contains out "check     against FFTW's fp64 c2r" "C2R is checked against FFTW's c2r"
+expect 0 "run --transform c2r" -- "$fft3d" run --size 64x8x4 --transform c2r --arch hopper --backend cpu
+contains out "transform c2r (inverse)" "--transform c2r means r2c --inverse"
+expect 0 "run r2c in place, fp32" -- "$fft3d" run --size 16x16x16 --transform r2c --backend cpu --in-place --precision fp32
+for size in 128x128x128 256x128x128; do
+  expect 0 "run the hopper r2c plan $size" -- "$fft3d" run "$src/plans/hopper/$size-r2c.yaml" --backend cpu --threads 2
+  expect 0 "run the hopper c2r plan $size" -- "$fft3d" run "$src/plans/hopper/$size-c2r.yaml" --backend cpu --inverse \
+    --threads 2
+done
+expect 0 "run r2c --size takes the hopper table's plan" -- "$fft3d" run --size 128x128x128 --transform r2c --backend cpu
+contains out "128x128x128-r2c.yaml (the hopper table)" "a real size takes its table plan"
+expect 2 "an odd NX" -- "$fft3d" run --size 255x64x64 --transform r2c --backend cpu
+contains err "NX = 255 is odd" "the odd length is named"
+expect 2 "planning an odd NX" -- "$fft3d" plan --size 255x64x64 --transform r2c
+contains err "NX = 255 is odd" "the planner names the odd length"
+expect 2 "a c2r plan run forward" -- "$fft3d" run "$src/plans/hopper/128x128x128-c2r.yaml" --backend cpu
+contains err "is a c2r plan: it runs inverse only" "a c2r plan run forward is refused by its kind"
+expect 2 "an r2c plan run inverse" -- "$fft3d" run "$src/plans/hopper/128x128x128-r2c.yaml" --backend cpu --inverse
+contains err "is an r2c plan: it runs forward only" "an r2c plan run inverse is refused by its kind"
+expect 2 "a c2c plan file with --transform r2c" -- "$fft3d" run "$src/plans/hopper/128x128x128.yaml" --transform r2c \
+  --backend cpu
+contains err "is a c2c plan, not the r2c transform asked for" "a plan file of another kind is named"
+expect 2 "a real run in digit-reversed order" -- "$fft3d" run --size 32x16x8 --transform r2c --backend cpu \
+  --order digit-reversed
+contains err "natural order only" "real transforms refuse digit-reversed order"
+mkdir -p "$work/realplans/tesla"
+cp "$src/plans/tesla/128x128x128.yaml" "$work/realplans/tesla/128x128x128-r2c.yaml"
+expect 2 "a table file of another kind than its name" -- env FFT3D_PLANS_DIR="$work/realplans" "$fft3d" run \
+  --size 128x128x128 --arch tesla --transform r2c --backend cpu
+contains err "files this plan as r2c, but it is a c2c plan" "a misfiled table plan is named"
+for kind in r2c c2r; do
+  expect 0 "plan --transform $kind" -- "$fft3d" plan --size 64x32x16 --arch tesla --transform "$kind" -o "$work/$kind.yaml"
+  expect 0 "the planned $kind plan validates" -- "$fft3d" validate "$work/$kind.yaml"
+  contains_match "$kind.yaml" "$(echo "$kind" | tr a-z A-Z)\(X, 64\)" "the $kind plan holds its real step"
+done
+expect 2 "measured planning of a real plan" -- "$fft3d" plan --size 64x64x64 --transform r2c --measure 2
+expect 0 "explain a real plan" -- "$fft3d" explain "$src/plans/hopper/256x256x256-r2c.yaml" --bandwidth 3000
+contains out "real step: R2C along X, 256 reals -> 129 frequencies per row" "explain shows the real step"
+contains out "reals    67.1 MB real volume" "explain counts the real volume"
+contains out "spectrum 67.6 MB half spectrum" "explain counts the half spectrum"
+contains out "least    0.045 ms for one read of the reals and one write of the spectrum" "explain gives the real floor"
+expect 0 "explain a c2r plan by size" -- "$fft3d" explain --size 256x256x256 --transform c2r --bandwidth 3000
+contains out "real step: C2R along X, 129 frequencies -> 256 reals per row" "explain shows the C2R step"
+expect 0 "table finds a real plan" -- "$fft3d" table --arch hopper --size 256x256x256 --transform c2r
+contains out "256x256x256-c2r.yaml" "table --transform finds the c2r plan"
+expect 0 "table lists the real plans" -- "$fft3d" table --arch hopper
+contains out "(r2c)" "table marks the real plans' kind"
 
 for seed in 1 2 3 4 5 6 7 8; do
   expect 0 "random plan $seed" -- "$random_plan" --seed "$seed" -o "$work/r$seed.yaml"

@@ -1,7 +1,9 @@
 // Tuning tables: plans/<arch>/<NX>x<NY>x<NZ>.yaml, one plan per size and architecture, for both placements; beside
 // it an optional <NX>x<NY>x<NZ>-in-place.yaml that in-place runs take instead, where the fastest plan differs by
 // placement (a two-pass split whose sorted stores cost more in place than a third pass; docs/performance.md, ledger
-// "buffer placement").
+// "buffer placement"). Real transforms have tables of their own beside them: <NX>x<NY>x<NZ>-r2c.yaml and
+// <NX>x<NY>x<NZ>-c2r.yaml (size: the real volume), each with its optional -in-place variant
+// (<NX>x<NY>x<NZ>-r2c-in-place.yaml).
 #pragma once
 
 #include <optional>
@@ -21,15 +23,22 @@ struct TableEntry {
   std::string arch;
   Extents size;
   std::string path;
-  bool in_place_only = false;  // an <size>-in-place.yaml file
+  bool in_place_only = false;  // an <size>[-kind]-in-place.yaml file
+  TransformKind kind = TransformKind::c2c;  // c2c: <size>.yaml; r2c, c2r: <size>-r2c.yaml, <size>-c2r.yaml
 };
 
-// Every plan file of an arch's table (all arches when arch is empty), sorted by arch, element count, then the plan
-// for both placements before the in-place one. Throws UsageError for an arch that names no profile (it would name a
-// folder).
-std::vector<TableEntry> table_entries(const std::string& arch = "");
-// The table's plan file for this arch, size and placement, if there is one: in place, the in-place file where there
-// is one, else the plan for both placements.
-std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size, bool in_place = false);
+// Every plan file of an arch's table (all arches when arch is empty) for transforms of `kind` (every kind when it is
+// empty), sorted by arch, element count, kind (c2c, r2c, c2r), then the plan for both placements before the in-place
+// one. Throws UsageError for an arch that names no profile (it would name a folder). The file name says the kind;
+// whether the plan inside is of that kind is checked where a plan is loaded for a kind (plan_for_size).
+std::vector<TableEntry> table_entries(const std::string& arch = "",
+                                      std::optional<TransformKind> kind = TransformKind::c2c);
+// The table's plan file for this arch, size, placement and kind, if there is one: in place, the in-place file where
+// there is one, else the plan for both placements.
+std::optional<std::string> find_table_plan(const std::string& arch, const Extents& size, bool in_place = false,
+                                           TransformKind kind = TransformKind::c2c);
+
+// The file-name suffix of a kind's plans: "" (c2c), "-r2c", "-c2r" (tables and wisdom share it).
+std::string kind_suffix(TransformKind kind);
 
 }  // namespace fft3d

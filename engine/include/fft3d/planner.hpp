@@ -61,6 +61,34 @@ struct RankedPlan {
 std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,
                                      int count);
 
+// Real plans (docs/plan-language.md, "Real transforms"): their stages run on the stage extents (NX/2, NY, NZ), so
+// they are planned as C2C plans of those extents and then given the real step where its order rules allow it.
+//
+// The R2C plan of an NX-long X axis from `stages`, a legal C2C plan of size (nx/2, NY, NZ): when every X stage sits
+// in the first kernel, the X stages move to that kernel's front (their order kept) and R2C(X, nx) follows them;
+// otherwise every X stage is dropped (and any kernel left empty) and one whole stage X(1, nx/2, 1, nx/2, no-tw)
+// opens the first kernel, followed by R2C(X, nx) (a large radix is the kernel generator's business).
+// @pre nx is even and stages.size == (nx/2, NY, NZ).  @post every X stage precedes the R2C step, every Y and Z stage
+// follows it; the Y and Z stages are those of `stages`, in its order.
+Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
+
+// The C2R plan that mirrors an R2C plan: its terms in reverse order (the kernels reversed and the terms inside each),
+// R2C replaced by C2R, and every axis's DIF chain re-derived from its radices in that order (first span N, each span
+// the previous stride, twiddles on every stage but the last).
+// @pre kind_of(r2c) == r2c and the R2C order rules hold.  @post the last kernel holding the step runs its Y and Z
+// stages, then C2R, then every X stage; no Y or Z stage follows it.
+Plan c2r_mirror(const Plan& r2c);
+
+// The default planner's plan of `kind` for `size` (the real volume for r2c and c2r): default_plan for c2c; for r2c
+// r2c_plan_from(default_plan(stage extents)); for c2r the mirror of the r2c plan. Throws UsageError like
+// default_plan, and for a real kind with an odd NX (or a size whose stage extents leave nothing to plan).
+Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
+                          const PlanPasses& passes = {});
+
+// The stage extents a real transform of `size` plans over: (NX/2, NY, NZ) for r2c and c2r, `size` for c2c. Throws
+// UsageError naming the length when a real kind has an odd NX.
+Extents planned_stage_extents(const Extents& size, TransformKind kind);
+
 // "256x128x64" -> Extents; throws UsageError on anything else.
 Extents parse_extents(const std::string& text);
 

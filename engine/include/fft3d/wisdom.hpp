@@ -1,5 +1,6 @@
 // Wisdom: plans measured on this machine (`fft3d plan --measure N [--in-place] --remember`), one YAML plan file per
-// profile, size and placement under the cache directory: <cache>/wisdom/<arch>/<NX>x<NY>x<NZ>[-in-place].yaml.
+// profile, size, kind and placement under the cache directory: <cache>/wisdom/<arch>/<NX>x<NY>x<NZ>[-r2c|-c2r]
+// [-in-place].yaml (the tables' names: a c2c plan's file has no kind in its name).
 // `fft3d run --size` and `fft3d bench` take a remembered plan before the tuning table and the default planner.
 #pragma once
 
@@ -13,28 +14,35 @@
 
 namespace fft3d {
 
-std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place);
-// The remembered plan's file for this profile, size and placement, if there is one.
-std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place);
+std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place,
+                        TransformKind kind = TransformKind::c2c);
+// The remembered plan's file for this profile, size, placement and kind, if there is one.
+std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
+                                            TransformKind kind = TransformKind::c2c);
 // The remembered plan, if there is one, checked against what it is filed under: PlanError (located) for a malformed
-// file, UsageError naming the file for a plan of another size or profile.
-std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place);
-// Stores `plan_text` (a plan file's YAML) as the wisdom for this profile, size and placement, replacing any; returns
-// its path.
-std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text);
+// file, UsageError naming the file for a plan of another size, profile or kind.
+std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
+                                           TransformKind kind = TransformKind::c2c);
+// Stores `plan_text` (a plan file's YAML) as the wisdom for this profile, size, placement and kind, replacing any;
+// returns its path.
+std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text,
+                          TransformKind kind = TransformKind::c2c);
 
-// The plan a size takes (`run --size`, `bench`, GpuTransform for a descriptor): the wisdom for the profile, size and placement
-// if there is one, else the profile's table plan for the placement (find_table_plan), else the default planner's,
-// ranked by `passes`. `source` says which: "<file> (wisdom: measured on this machine[, in place])", "<file> (the
-// <arch> table)", "the default planner for <arch>".
+// The plan a size takes (`run --size`, `bench`, GpuTransform for a descriptor): the wisdom for the profile, size,
+// placement and kind if there is one, else the profile's table plan for them (find_table_plan), else the default
+// planner's (default_plan_of_kind), ranked by `passes`. `source` says which: "<file> (wisdom: measured on this
+// machine[, in place])", "<file> (the <arch> table)", "the default planner for <arch>". `size` is the real volume of
+// a real kind. Throws UsageError for a wisdom or table file whose plan is of another kind than its name says, and
+// for a real kind with an odd NX.
 struct SizedPlan {
   ParsedPlan parsed;
   std::string source;
 };
-SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes);
+SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
+                        TransformKind kind = TransformKind::c2c);
 
 // The plan a transform built from `desc` runs on profile `arch`: require_supported(desc, on_gpu), then
-// plan_for_size for its extents and placement, ranked by passes_on_its_profile.
+// plan_for_size for its extents, placement and kind, ranked by passes_on_its_profile.
 SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu);
 
 }  // namespace fft3d

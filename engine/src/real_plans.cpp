@@ -1,0 +1,123 @@
+// Real plans from C2C plans of their stage extents: the R2C step placed after the X stages, and the C2R mirror.
+#include <algorithm>
+#include <array>
+#include <iterator>
+
+#include "fft3d/diagnostics.hpp"
+#include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d {
+namespace {
+
+// One term of a kernel, in execution order: a sub-computation or the real step.
+struct Term {
+  std::optional<SubComputation> sub;
+  std::optional<RealStep> real;
+};
+
+std::vector<Term> terms_of(const Kernel& kernel) {
+  std::vector<Term> terms;
+  for (const SubComputation& sub : kernel.subs) terms.push_back({sub, std::nullopt});
+  if (kernel.real) {
+    const std::size_t at = std::min(kernel.real_position, kernel.subs.size());
+    terms.insert(terms.begin() + static_cast<std::ptrdiff_t>(at), Term{std::nullopt, kernel.real});
+  }
+  return terms;
+}
+
+Kernel kernel_of(const std::vector<Term>& terms) {
+  Kernel kernel;
+  for (const Term& term : terms) {
+    if (term.sub) {
+      kernel.subs.push_back(*term.sub);
+    } else {
+      kernel.real = term.real;
+      kernel.real_position = kernel.subs.size();
+    }
+  }
+  return kernel;
+}
+
+bool holds_x(const Kernel& kernel) {
+  return std::any_of(kernel.subs.begin(), kernel.subs.end(), [](const SubComputation& s) { return s.axis == Axis::x; });
+}
+
+// Every X stage in the first kernel: the R2C step can follow them there.
+bool x_stages_in_first_kernel(const Plan& plan) {
+  return std::none_of(std::next(plan.kernels.begin()), plan.kernels.end(), holds_x);
+}
+
+}  // namespace
+
+Extents planned_stage_extents(const Extents& size, TransformKind kind) {
+  if (kind == TransformKind::c2c) return size;
+  if (size.nx % 2 != 0)
+    throw UsageError("size " + to_string(size) + ": " + to_string(kind) + " transforms need an even X length (NX = " +
+                     std::to_string(size.nx) + " is odd; odd lengths are not offered yet)");
+  return {size.nx / 2, size.ny, size.nz};
+}
+
+Plan r2c_plan_from(const Plan& stages, std::int64_t nx) {
+  Plan plan{{nx, stages.size.ny, stages.size.nz}, stages.arch, stages.kernels};
+  const RealStep step{TransformKind::r2c, Axis::x, nx};
+  if (plan.kernels.empty()) plan.kernels.emplace_back();
+  if (!x_stages_in_first_kernel(plan)) {
+    for (Kernel& kernel : plan.kernels)
+      std::erase_if(kernel.subs, [](const SubComputation& s) { return s.axis == Axis::x; });
+    std::erase_if(plan.kernels, [](const Kernel& k) { return k.subs.empty(); });
+    if (plan.kernels.empty()) plan.kernels.emplace_back();
+    std::vector<SubComputation>& first = plan.kernels.front().subs;
+    first.insert(first.begin(), dif_stages(Axis::x, nx / 2, {nx / 2}).front());
+  }
+  Kernel& first = plan.kernels.front();
+  std::stable_partition(first.subs.begin(), first.subs.end(), [](const SubComputation& s) { return s.axis == Axis::x; });
+  first.real = step;
+  first.real_position = static_cast<std::size_t>(
+      std::count_if(first.subs.begin(), first.subs.end(), [](const SubComputation& s) { return s.axis == Axis::x; }));
+  return plan;
+}
+
+Plan c2r_mirror(const Plan& r2c) {
+  std::vector<std::vector<Term>> kernels;
+  for (auto kernel = r2c.kernels.rbegin(); kernel != r2c.kernels.rend(); ++kernel) {
+    std::vector<Term> terms = terms_of(*kernel);
+    std::reverse(terms.begin(), terms.end());
+    kernels.push_back(std::move(terms));
+  }
+  // Each axis's radices in their new order, then the DIF chain they make, handed out in that order.
+  std::array<std::vector<std::int64_t>, 3> radices;
+  for (const std::vector<Term>& terms : kernels)
+    for (const Term& term : terms)
+      if (term.sub) radices[static_cast<std::size_t>(axis_index(term.sub->axis))].push_back(term.sub->radix);
+  std::array<std::vector<SubComputation>, 3> chains;
+  std::array<std::size_t, 3> next{};
+  for (Axis axis : all_axes) {
+    const auto a = static_cast<std::size_t>(axis_index(axis));
+    chains[a] = dif_stages(axis, stage_length(r2c, axis), radices[a]);
+  }
+  Plan plan{r2c.size, r2c.arch, {}};
+  for (std::vector<Term>& terms : kernels) {
+    for (Term& term : terms) {
+      if (term.sub) {
+        const auto a = static_cast<std::size_t>(axis_index(term.sub->axis));
+        term.sub = chains[a][next[a]++];
+      } else {
+        term.real->kind = TransformKind::c2r;
+      }
+    }
+    plan.kernels.push_back(kernel_of(terms));
+  }
+  return plan;
+}
+
+Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
+                          const PlanPasses& passes) {
+  const Extents stage_size = planned_stage_extents(size, kind);
+  const Plan stages = default_plan(stage_size, arch, passes);
+  if (kind == TransformKind::c2c) return stages;
+  const Plan r2c = r2c_plan_from(stages, size.nx);
+  return kind == TransformKind::r2c ? r2c : c2r_mirror(r2c);
+}
+
+}  // namespace fft3d
