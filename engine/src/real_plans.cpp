@@ -82,7 +82,10 @@ Plan c2r_mirror(const Plan& r2c) {
   std::vector<std::vector<Term>> kernels;
   for (auto kernel = r2c.kernels.rbegin(); kernel != r2c.kernels.rend(); ++kernel) {
     std::vector<Term> terms = terms_of(*kernel);
-    std::reverse(terms.begin(), terms.end());
+    // The step's kernel runs its terms backwards (Y and Z, then C2R, then X). The others keep their order, which
+    // runs a split axis's stage before a whole axis's as the C2C second kernels do (the other way spills;
+    // docs/performance.md#l86).
+    if (kernel->real) std::reverse(terms.begin(), terms.end());
     kernels.push_back(std::move(terms));
   }
   // Each axis's radices in their new order, then the DIF chain they make, handed out in that order.
