@@ -3,7 +3,9 @@
 #include <array>
 #include <iterator>
 
+#include "fft3d/arch_profile.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
 
@@ -114,13 +116,51 @@ Plan c2r_mirror(const Plan& r2c) {
   return plan;
 }
 
+Plan real_whole_axes_plan(const Extents& size, const std::string& arch, TransformKind kind) {
+  const Extents stage_size = planned_stage_extents(size, kind);
+  const auto whole = [](Axis axis, std::int64_t n) { return SubComputation{axis, 1, n, 1, n, false}; };
+  Kernel x;
+  if (stage_size.nx > 1) x.subs.push_back(whole(Axis::x, stage_size.nx));
+  x.real = RealStep{kind, Axis::x, size.nx};
+  x.real_position = kind == TransformKind::r2c ? x.subs.size() : 0;
+  std::vector<Kernel> others;
+  for (Axis axis : {Axis::y, Axis::z})
+    if (size[axis] > 1) others.push_back(Kernel{{whole(axis, size[axis])}});
+  Plan plan{size, arch, {}};
+  if (kind == TransformKind::r2c) {
+    plan.kernels.push_back(x);
+    plan.kernels.insert(plan.kernels.end(), others.begin(), others.end());
+  } else {
+    plan.kernels.assign(others.rbegin(), others.rend());
+    plan.kernels.push_back(x);
+  }
+  return plan;
+}
+
+namespace {
+
+// Whether the GPU lowering of `arch` takes a real plan and reaches natural order in the placement without the
+// digit-reversal pass (which real transforms do not run).
+bool lowers_in_natural_order(const Plan& plan, const std::string& arch, bool in_place) {
+  const std::optional<ArchProfile> profile = find_arch_profile(arch);
+  if (!profile) return true;  // an unknown arch is refused elsewhere, by name
+  try {
+    return !lower_plan(plan, *profile).reorders(!in_place);
+  } catch (const LoweringError&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
-                          const PlanPasses& passes) {
+                          const PlanPasses& passes, bool in_place) {
   const Extents stage_size = planned_stage_extents(size, kind);
   const Plan stages = default_plan(stage_size, arch, passes);
   if (kind == TransformKind::c2c) return stages;
   const Plan r2c = r2c_plan_from(stages, size.nx);
-  return kind == TransformKind::r2c ? r2c : c2r_mirror(r2c);
+  const Plan planned = kind == TransformKind::r2c ? r2c : c2r_mirror(r2c);
+  return lowers_in_natural_order(planned, arch, in_place) ? planned : real_whole_axes_plan(size, arch, kind);
 }
 
 }  // namespace fft3d

@@ -73,7 +73,7 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
     return {std::move(parsed), *path + " (the " + arch + " table)"};
   }
   SizedPlan chosen;
-  chosen.parsed.plan = default_plan_of_kind(size, arch, kind, passes);
+  chosen.parsed.plan = default_plan_of_kind(size, arch, kind, passes, in_place);
   chosen.source = "the default planner for " + arch;
   return chosen;
 }

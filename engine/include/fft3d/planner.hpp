@@ -80,10 +80,17 @@ Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
 Plan c2r_mirror(const Plan& r2c);
 
 // The default planner's plan of `kind` for `size` (the real volume for r2c and c2r): default_plan for c2c; for r2c
-// r2c_plan_from(default_plan(stage extents)); for c2r the mirror of the r2c plan. Throws UsageError like
-// default_plan, and for a real kind with an odd NX (or a size whose stage extents leave nothing to plan).
+// r2c_plan_from(default_plan(stage extents)); for c2r the mirror of the r2c plan. A real plan that the arch's
+// lowering refuses, or that would need the digit-reversal pass in its placement (`in_place`), gives way to
+// real_whole_axes_plan. Throws UsageError like default_plan, and for a real kind with an odd NX (or a size whose
+// stage extents leave nothing to plan).
 Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
-                          const PlanPasses& passes = {});
+                          const PlanPasses& passes = {}, bool in_place = false);
+
+// A real plan with one kernel per axis, each holding its whole axis: R2C {X, R2C} {Y} {Z}, C2R {Z} {Y} {C2R, X}
+// (axes of length 1 left out). Every axis reaches natural order inside its own tiles, so it runs in place and out
+// of place without the digit-reversal pass; one pass more than a split plan where that one lowers.
+Plan real_whole_axes_plan(const Extents& size, const std::string& arch, TransformKind kind);
 
 // The stage extents a real transform of `size` plans over: (NX/2, NY, NZ) for r2c and c2r, `size` for c2c. Throws
 // UsageError naming the length when a real kind has an odd NX.
