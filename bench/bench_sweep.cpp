@@ -98,13 +98,7 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
     row.failure = over_bound("", ours) + cufft_part.str();
     return row;
   }
-  std::vector<Timing> ours_by_pair, theirs_by_pair;
-  if (!run.time_pairs(settings.buffer_pairs, ours_by_pair, theirs_by_pair, row)) return row;
-  row.clocks = driver.current_clocks();
-  row.checked = true;
-  row.fft3d = pooled(ours_by_pair);
-  row.cufft = pooled(theirs_by_pair);
-  row.memcpy_gbs = memcpy_gbytes_per_second(size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)));
+  time_checked_size(run, settings, driver, size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)), row);
   return row;
 }
 

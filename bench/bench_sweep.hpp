@@ -10,6 +10,7 @@
 
 #include "bench/bench_table.hpp"
 #include "bench/driver_probe.hpp"
+#include "bench/gpu_timing.hpp"
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/transform.hpp"
 
@@ -36,6 +37,21 @@ using SweepProgress = std::function<void(std::size_t done, std::size_t total, co
 // says why in `failure` and holds no timing.
 BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::uint64_t seed,
                       const DriverProbe& driver);
+
+// The timed half of measure_size, for any checked run (`Run::time_pairs` times both libraries on the buffer pairs,
+// checking fft3d again on each): the pooled times, the clocks and the memcpy speed over `copy_bytes` into `row`,
+// which is left unchecked, with time_pairs's failure, where a pair fails.
+template <class Run>
+void time_checked_size(Run& run, const SweepSettings& settings, const DriverProbe& driver, std::int64_t copy_bytes,
+                       BenchRow& row) {
+  std::vector<Timing> ours_by_pair, theirs_by_pair;
+  if (!run.time_pairs(settings.buffer_pairs, ours_by_pair, theirs_by_pair, row)) return;
+  row.clocks = driver.current_clocks();
+  row.checked = true;
+  row.fft3d = pooled(ours_by_pair);
+  row.cufft = pooled(theirs_by_pair);
+  row.memcpy_gbs = memcpy_gbytes_per_second(copy_bytes);
+}
 
 // Every size of the sweep, on the current device: one row per size, two (R2C, then C2R) for r2c. Throws
 // GpuUnavailable where there is none, UsageError for settings the sweep does not measure (c2r, c2c in place, a real

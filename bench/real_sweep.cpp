@@ -117,14 +117,8 @@ BenchRow measure_direction(const Extents& size, TransformKind kind, const SweepS
     row.failure = "fft3d's C2R out of place wrote its input";
     return row;
   }
-  std::vector<Timing> ours_by_pair, theirs_by_pair;
-  if (!run.time_pairs(settings.buffer_pairs, ours_by_pair, theirs_by_pair, row)) return row;
-  row.clocks = driver.current_clocks();
-  row.checked = true;
-  row.fft3d = pooled(ours_by_pair);
-  row.cufft = pooled(theirs_by_pair);
-  row.memcpy_gbs =
-      memcpy_gbytes_per_second(static_cast<std::int64_t>(std::max(checked.input_bytes(), checked.output_bytes())));
+  time_checked_size(run, settings, driver,
+                    static_cast<std::int64_t>(std::max(checked.input_bytes(), checked.output_bytes())), row);
   return row;
 }
 

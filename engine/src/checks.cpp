@@ -108,7 +108,7 @@ class PlanChecker {
       if (!kernel.real) continue;
       const std::string term = to_string(*kernel.real) + ": ";
       if (first) {
-        error(kernel_at(k), term + "a second real step (the first is in kernel " + std::to_string(*first) +
+        error(real_at(k), term + "a second real step (the first is in kernel " + std::to_string(*first) +
                                 "): a plan has at most one real step");
         continue;
       }
@@ -121,7 +121,7 @@ class PlanChecker {
     const Kernel& kernel = plan_.kernels[k];
     const RealStep& step = *kernel.real;
     const std::string term = to_string(step) + ": ";
-    const SourceLocation where = kernel_at(k);
+    const SourceLocation where = real_at(k);
     if (step.kind == TransformKind::c2c) error(where, term + "a real step is R2C or C2R");
     if (step.axis != Axis::x) error(where, term + "a real step must be on X (the contiguous axis)");
     if (step.length != plan_.size.nx)
@@ -235,6 +235,7 @@ class PlanChecker {
     if (k < at_.kernel.size()) return at_.kernel[k];
     return {"<plan kernel " + std::to_string(k) + ">", 0, 0};
   }
+  SourceLocation real_at(std::size_t k) const { return k < at_.real.size() ? at_.real[k] : kernel_at(k); }
   SourceLocation sub_at(std::size_t k, std::size_t s) const {
     if (k < at_.sub.size() && s < at_.sub[k].size()) return at_.sub[k][s];
     return {"<plan kernel " + std::to_string(k) + " term " + std::to_string(s) + ">", 0, 0};

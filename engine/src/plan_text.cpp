@@ -193,6 +193,7 @@ class PlanFileParser {
     parsed_.plan.kernels.push_back(std::move(kernel.kernel));
     parsed_.locations.kernel.push_back(kernel.where);
     parsed_.locations.sub.push_back(std::move(kernel.locations));
+    parsed_.locations.real.push_back(parsed_.plan.kernels.back().real ? kernel.real_where : kernel.where);
   }
 
   void error(SourceLocation where, std::string message) { errors_.push_back({std::move(where), std::move(message)}); }

@@ -134,6 +134,14 @@ Plan real_whole_axes_plan(const Extents& size, const std::string& arch, Transfor
     plan.kernels.assign(others.rbegin(), others.rend());
     plan.kernels.push_back(x);
   }
+  // NX = 2: no X stage, so the step joins its neighbour (R2C before the first Y or Z stage, C2R after the last).
+  if (x.subs.empty() && plan.kernels.size() > 1) {
+    const bool r2c = kind == TransformKind::r2c;
+    Kernel& neighbour = r2c ? plan.kernels[1] : plan.kernels[plan.kernels.size() - 2];
+    neighbour.real = x.real;
+    neighbour.real_position = r2c ? 0 : neighbour.subs.size();
+    plan.kernels.erase(r2c ? plan.kernels.begin() : plan.kernels.end() - 1);
+  }
   return plan;
 }
 

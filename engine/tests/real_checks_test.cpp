@@ -87,7 +87,7 @@ TEST(RealChecks, AStepOnYIsRefused) {
   const std::string errors = errors_of(plan_file("[256, 256, 256]", {"X(1, 128, 1, 128, no-tw), R2C(Y, 256)",
                                                                       "Y(1, 256, 1, 256, no-tw)",
                                                                       "Z(1, 256, 1, 256, no-tw)"}));
-  EXPECT_NE(errors.find("real.yaml:4:6: error: R2C(Y, 256): a real step must be on X"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("real.yaml:4:32: error: R2C(Y, 256): a real step must be on X"), std::string::npos) << errors;
 }
 
 TEST(RealChecks, AStepLengthOtherThanNxIsRefused) {

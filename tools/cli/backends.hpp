@@ -54,7 +54,7 @@ struct Backend {
   Reference reference;
   ExtraReport extra_report;  // may be empty
   VolumePasses volume_passes;  // may be empty: one pass per plan kernel
-  RealRunner run_real;         // for a real plan; checked against the FFTW fp64 oracle (real_oracle.hpp)
+  RealRunner run_real;         // for a real plan; checked against the FFTW fp64 oracle (validate/oracle.hpp)
 };
 
 // The backend named `name` ("cpu", "cuda") for `plan`, or for "auto" CUDA where a GPU and the CUDA backend exist,

@@ -8,7 +8,6 @@
 
 #include "fft3d/errors.hpp"
 #include "commands.hpp"
-#include "real_oracle.hpp"
 #include "report_lines.hpp"
 #include "validate/oracle.hpp"
 
@@ -82,7 +81,7 @@ int run_real_against_oracle(const Plan& plan, const std::string& how, const Back
   }
   // C2R reads the half spectrum of random reals: Hermitian where a real volume's spectrum is, so that every C2R
   // (this one, FFTW's) computes the same reals from it.
-  if (!forward) fftw_real_reference(size, reals, spectrum, Direction::forward);
+  if (!forward) validate::fftw_r2c_reference(size, reals, spectrum);
 
   // The oracle first (FFTW in fp64), then the output poisoned.
   RealVolume expected_reals;
@@ -90,12 +89,12 @@ int run_real_against_oracle(const Plan& plan, const std::string& how, const Back
   if (forward) {
     RealVolume input = reals;
     expected_spectrum.resize(spectrum.size());
-    fftw_real_reference(size, input, expected_spectrum, Direction::forward, settings.options.scaling);
+    validate::fftw_r2c_reference(size, input, expected_spectrum, settings.options.scaling);
     validate::poison(spectrum);
   } else {
     Volume input = spectrum;
     expected_reals.resize(reals.size());
-    fftw_real_reference(size, expected_reals, input, Direction::inverse, settings.options.scaling);
+    validate::fftw_c2r_reference(size, input, expected_reals, settings.options.scaling);
     std::fill(reals.begin(), reals.end(), std::numeric_limits<double>::quiet_NaN());
   }
 

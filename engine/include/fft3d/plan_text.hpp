@@ -26,6 +26,7 @@ struct PlanLocations {
   SourceLocation kernels;
   std::vector<SourceLocation> kernel;            // one per kernel
   std::vector<std::vector<SourceLocation>> sub;  // one per sub-computation
+  std::vector<SourceLocation> real;              // one per kernel: its real step's term (the kernel's own without one)
 };
 
 struct ParsedPlan {

@@ -72,7 +72,8 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
 // follows it; the Y and Z stages are those of `stages`, in its order.
 Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
 
-// The C2R plan that mirrors an R2C plan: its terms in reverse order (the kernels reversed and the terms inside each),
+// The C2R plan that mirrors an R2C plan: its kernels in reverse order, the terms of the step's kernel reversed too
+// (the others keep their order: a split axis's stage before a whole axis's, docs/performance.md#l86),
 // R2C replaced by C2R, and every axis's DIF chain re-derived from its radices in that order (first span N, each span
 // the previous stride, twiddles on every stage but the last).
 // @pre kind_of(r2c) == r2c and the R2C order rules hold.  @post the last kernel holding the step runs its Y and Z
