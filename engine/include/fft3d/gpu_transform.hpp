@@ -66,7 +66,9 @@ class GpuTransform {
                const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
 
   // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for
-  // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass.
+  // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass. A real
+  // plan: 0, except a C2R of several kernels out of place, NY*NZ complex values (the half spectrum's Nyquist column
+  // between its kernels, which the output's real rows have no room for).
   std::int64_t workspace_bytes(Order order = Order::natural, Placement placement = Placement::out_of_place) const;
   // Runs use `device_memory` (at least the workspace_bytes of each run they make, kept alive by the caller while
   // they run) instead of allocating a workspace of their own at the first run that needs one.
