@@ -126,7 +126,7 @@ void write_real_functions(SourceWriter& out, const KernelSpec& spec) {
 void write_side_arrays(SourceWriter& out, const KernelSpec& spec) {
   if (!spec.real.has_step()) return;
   out.line("float* const side_re = fft3d_shared + " + str(2 * spec.shared.words) + ";");
-  out.line("float* const side_im = side_re + " + str(spec.side_elements()) + ";");
+  out.line("float* const side_im = fft3d_shared + " + str(2 * spec.shared.words + spec.side_elements()) + ";");
 }
 
 // Only a kernel with Nyquist tiles reaches column `half` (and past it) through its tile: the others' tiles hold

@@ -63,6 +63,12 @@ TEST(NvrtcCompile, EveryShippedKernelCompilesForSm90WithoutSpills) {
   for (const NamedPlan& named : shipped_plans()) compile_all(named);
 }
 
+TEST(NvrtcCompile, EveryShippedRealKernelCompilesForSm90WithoutSpills) {
+  const std::vector<NamedPlan> plans = shipped_real_plans();
+  EXPECT_FALSE(plans.empty()) << "no real plan in the tables";
+  for (const NamedPlan& named : plans) compile_all(named);
+}
+
 TEST(NvrtcCompile, TheGpuTestsRandomPlansCompile) {
   for (const NamedPlan& named : gpu_random_plans()) compile_all(named);
 }

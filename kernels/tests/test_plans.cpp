@@ -24,6 +24,16 @@ std::vector<NamedPlan> shipped_plans() {
   return plans;
 }
 
+std::vector<NamedPlan> shipped_real_plans() {
+  std::vector<NamedPlan> plans;
+  for (const char* arch : {"tesla", "fermi", "hopper"})
+    for (const TableEntry& entry : table_entries(arch, std::nullopt))
+      if (entry.kind != TransformKind::c2c)
+        plans.push_back({entry.arch + "/" + std::filesystem::path(entry.path).filename().string(),
+                         load_plan_file(entry.path).plan});
+  return plans;
+}
+
 std::vector<NamedPlan> random_plans(int count, std::uint64_t seed, std::int64_t max_length, const std::string& arch) {
   const validate::RandomPlanLimits limits{.max_axis_length = max_length,
                                           .max_elements = max_length * max_length * max_length,

@@ -23,6 +23,8 @@ void PrintTo(const NamedPlan& named, std::ostream* out);
 // Every table plan (tesla, fermi, hopper) (fft3d::table_entries: $FFT3D_PLANS_DIR when set, for a GPU machine that
 // carries its own copy, else the source tree's plans/), parsed with load_plan_file.
 std::vector<NamedPlan> shipped_plans();
+// Every real (R2C and C2R) plan of the tables, named the same way.
+std::vector<NamedPlan> shipped_real_plans();
 
 // `count` legal plans for `arch` (validate::random_legal_plan): axis lengths 1..max_length (powers of two, the
 // volume over one element), radices 2..64, stages of the axes interleaved and cut into kernels at random.
