@@ -53,6 +53,11 @@ std::array<std::string, 3> global_positions(const KernelSpec& spec, const std::s
   return p;
 }
 
+// y + NY*z of the global positions `p` (global_positions): a real kernel's rows have the launch's pitch.
+std::string row_of(const KernelSpec& spec, const std::array<std::string, 3>& p) {
+  return p[1] + " + " + str(spec.size.ny) + "LL * " + p[2];
+}
+
 // g = x + NX*(y + NY*z) of tile element `e` (global_positions). A real kernel's rows have the launch's pitch: it
 // declares g_x = x and g_row = y + NY*z instead.
 void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access,
@@ -60,25 +65,22 @@ void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::s
   const std::array<std::string, 3> p = global_positions(spec, e, access, origins);
   if (is_real(spec)) {
     out.line("const long long " + name + "_x = " + p[0] + ";");
-    out.line("const long long " + name + "_row = " + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] + ";");
+    out.line("const long long " + name + "_row = " + row_of(spec, p) + ";");
     return;
   }
   out.line("const long long " + name + " = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " +
            str(spec.size.ny) + "LL * " + p[2] + ");");
 }
 
-// A real kernel's `x` and `row` = y + NY*z of tile element `e` (global_positions): its rows' pitches come with the
-// launch (RealRows).
-void write_row_position(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access) {
-  const std::array<std::string, 3> p = global_positions(spec, e, access, Origins::block);
-  out.line("const long long x = " + p[0] + ";");
-  out.line("const long long row = " + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] + ";");
+// The statement declaring a real kernel's `row` of tile element `e` (for the side array's accesses too).
+std::string row_declaration(const KernelSpec& spec, const std::string& e, GlobalAccess access) {
+  return "const long long row = " + row_of(spec, global_positions(spec, e, access, Origins::block)) + ";";
 }
 
-// The statement declaring `row` for tile element `e`, as a string (for the side array's accesses).
-std::string row_declaration(const KernelSpec& spec, GlobalAccess access) {
-  const std::array<std::string, 3> p = global_positions(spec, "e", access, Origins::block);
-  return "const long long row = " + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] + ";";
+// A real kernel's `x` and `row` of tile element `e`.
+void write_row_position(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access) {
+  out.line("const long long x = " + global_positions(spec, e, access, Origins::block)[0] + ";");
+  out.line(row_declaration(spec, e, access));
 }
 
 // Natural order across a cluster, strided form: every block of the cluster has loaded its tile before any block
@@ -413,7 +415,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   write_side_arrays(out, spec);
   out.line("fft3d_wait_for_previous_kernel();");
   write_block_origin(out, spec);
-  write_side_load(out, spec, row_declaration(spec, GlobalAccess::load));
+  write_side_load(out, spec, row_declaration(spec, "e", GlobalAccess::load));
   write_load(out, spec);
   if (!spec.load_in_first_pass) write_arrive_after_loads(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s) {
@@ -441,7 +443,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   } else {
     write_store(out, spec);
   }
-  write_side_store(out, spec, row_declaration(spec, GlobalAccess::store));
+  write_side_store(out, spec, row_declaration(spec, "e", GlobalAccess::store));
   out.close();
 }
 
