@@ -95,6 +95,7 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
   if (!real_step_of(plan)) return lower_legal_plan(plan, profile, plan_name, nullptr);
   LoweredPlan lowered = lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, &plan);
   lowering::mark_real_kernels(plan, lowered);
+  for (const KernelSpec& spec : lowered.kernels) check_profile_limits(spec, profile);  // the side arrays added bytes
   return lowered;
 }
 
