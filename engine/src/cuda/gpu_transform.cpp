@@ -187,46 +187,37 @@ struct GpuTransform::Impl {
   }
   std::int64_t nyquist_plane_bytes() const { return plan.size.ny * plan.size.nz * 8; }
 
+  // One side of a kernel's access to a real run's data: the row pitch, and where column `half` lives.
+  struct RowsLayout {
+    long long pitch = 0;
+    const void* nyquist = nullptr;
+    long long nyquist_pitch = 0;
+  };
+
   // The pitches of kernel `index` of a real run reading `in`'s layout first and writing `out`.
   RealRows real_rows(std::size_t index, const void* in, void* out, bool out_of_place, void* nyquist_plane) const {
     const long long h = half();
     const bool r2c = kind_of(plan) == TransformKind::r2c;
     const bool first = index == 0;
     const bool last = index + 1 == lowered.kernels.size();
-    const long long real_pitch = out_of_place ? h : h + 1;
-    const long long spectrum_pitch = h + 1;
     const bool split = splits_spectrum(out_of_place);
-    auto* out_values = static_cast<DeviceComplex32*>(out);
-    const auto* in_values = static_cast<const DeviceComplex32*>(first ? in : out);
-    RealRows rows;
-    // Loads: the real rows (R2C's first kernel), the caller's half spectrum (C2R's first), or the intermediate.
-    if (r2c && first) {
-      rows.in_pitch = real_pitch;
-    } else if (!r2c && !first && split) {
-      rows.in_pitch = h;
-      rows.in_nyquist = nyquist_plane;
-      rows.in_nyquist_pitch = 1;
-    } else {
-      rows.in_pitch = spectrum_pitch;
-      rows.in_nyquist = in_values + h;
-      rows.in_nyquist_pitch = spectrum_pitch;
-    }
-    // Stores: the real rows (C2R's last kernel), the intermediate, or the half spectrum.
-    if (!r2c && last) {
-      rows.out_pitch = real_pitch;
-    } else if (!r2c && split) {
-      rows.out_pitch = h;
-      rows.out_nyquist = nyquist_plane;
-      rows.out_nyquist_pitch = 1;
-    } else {
-      rows.out_pitch = spectrum_pitch;
-      rows.out_nyquist = out_values + h;
-      rows.out_nyquist_pitch = spectrum_pitch;
-    }
-    return rows;
+    const RowsLayout reals{out_of_place ? h : h + 1};
+    const RowsLayout split_spectrum{h, nyquist_plane, 1};
+    const auto spectrum = [h](const void* data) {
+      return RowsLayout{h + 1, static_cast<const DeviceComplex32*>(data) + h, h + 1};
+    };
+    // Loads: the real rows (R2C's first kernel), the split intermediate (C2R's later kernels out of place), or the
+    // half spectrum (the caller's, or the intermediate in `out`). Stores likewise, C2R's last kernel to the reals.
+    const RowsLayout load = r2c && first ? reals : !r2c && !first && split ? split_spectrum : spectrum(first ? in : out);
+    const RowsLayout store = !r2c && last ? reals : !r2c && split ? split_spectrum : spectrum(out);
+    // The store side's Nyquist address lies in `out` or the workspace, both writable.
+    return {load.pitch, store.pitch, load.nyquist, const_cast<void*>(store.nyquist), load.nyquist_pitch,
+            store.nyquist_pitch};
   }
 
-  // The caller's workspace where it gave one of at least `bytes`, else the transform's own (grown to `bytes`).
+  // The caller's workspace where it gave one of at least `bytes`, else the transform's own, allocated at the first
+  // run that needs one. A transform asks one size only: the reorder pass's volume (a complex plan) or the Nyquist
+  // plane (a real one).
   void* workspace_of(std::int64_t bytes) {
     if (caller_workspace) {
       if (caller_workspace_bytes < bytes)
@@ -461,6 +452,8 @@ void GpuProfiler::run_copy_twin(std::size_t index, const DeviceComplex32* in, De
   if (!in || !out) throw UsageError("GpuProfiler::run_copy_twin: null device pointer (in or out)");
   if (index >= impl.lowered.kernels.size())
     throw UsageError("GpuProfiler::run_copy_twin: no tile kernel " + std::to_string(index));
+  if (kind_of(impl.plan) != TransformKind::c2c)
+    throw UsageError("GpuProfiler::run_copy_twin: copy twins of a real plan's kernels are not offered yet");
   auto twin = impl.copy_twins.find(index);
   if (twin == impl.copy_twins.end()) {
     KernelSpec spec = impl.lowered.kernels[index];
