@@ -142,6 +142,7 @@ void require_real_settings(const Plan& plan, const std::string& how, const RunSe
   if (settings.options.order != Order::natural)
     throw UsageError("real transforms run in natural order only (no --order digit-reversed)");
   if (check == "plane-waves") throw UsageError("--check plane-waves checks c2c transforms; real ones take the oracle");
+  if (settings.per_kernel) throw UsageError("--per-kernel times c2c plans only; real plans do not take it yet");
   if (check != "auto" && check != "oracle") throw UsageError("--check must be auto, oracle or plane-waves");
 }
 
