@@ -1,0 +1,68 @@
+// A 3D transform over several GPUs of one node: the slab decomposition (slab_decomposition.hpp), fft3d's own plans
+// on each GPU and NCCL's grouped send/receive for the exchanges. CUDA's and NCCL's headers stay out of this one.
+//
+//   fft3d::MultiGpuTransform fft({.extents = {1024, 1024, 1024}, .devices = {0, 1}});   // one process, all GPUs
+//   fft.forward(ins, outs);   // ins[g], outs[g]: device pointers on devices[g], fft.local_elements() values each
+//
+// One process per GPU: create the communicator yourself (ncclCommInitRank, the unique id passed by a file, an
+// environment variable or MPI) and hand it over with the rank's device; every rank then calls the same methods
+// with its own one-element vectors.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/slab_decomposition.hpp"
+#include "fft3d/transform.hpp"
+
+struct ncclComm;
+
+namespace fft3d {
+
+using NcclComm = ncclComm*;  // an ncclComm_t by its NCCL name
+
+struct MultiGpuDesc {
+  Extents extents;                  // the whole transform: NX, NY, NZ; X contiguous
+  std::vector<int> devices;         // CUDA device ordinals, one per slab, in slab order; G = devices.size()
+  SlabLayout layout = SlabLayout::natural;  // the spectrum's layout: output of forward, input of inverse
+  double exchange_timeout_s = 60;   // an exchange not finished by then aborts the communicators and throws
+};
+
+class MultiGpuTransform {
+ public:
+  // One process drives every device of desc.devices (ncclCommInitAll). Throws UsageError (G does not divide NY and
+  // NZ, more devices than the machine has, a device listed twice, a pair without peer access), GpuUnavailable,
+  // CudaError with NCCL's own message, and what GpuTransform's constructor throws.
+  explicit MultiGpuTransform(const MultiGpuDesc& desc);
+  // One process per GPU: `comm` is this process's communicator (its rank and size say which slab and G),
+  // desc.devices holds this rank's device alone. The transform does not own `comm`.
+  MultiGpuTransform(const MultiGpuDesc& desc, NcclComm comm);
+  ~MultiGpuTransform();
+  MultiGpuTransform(MultiGpuTransform&&) noexcept;
+  MultiGpuTransform& operator=(MultiGpuTransform&&) noexcept;
+
+  // ins[i], outs[i]: device pointers on the i-th local device (every device in one process; this rank's alone
+  // otherwise), local_elements() values each, in the layout the direction and desc.layout say: forward reads z
+  // slabs and writes the layout; inverse reads the layout and writes z slabs. ins[i] == outs[i]: in place. Out of
+  // place, inputs are never written. Returns when the whole transform is done on every local device (the exchange
+  // timeout applies). Throws UsageError (a wrong count of pointers, a null pointer), CudaError.
+  void execute(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+               const TransformOptions& options = {});
+  void forward(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs);
+  void inverse(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+               Scaling scaling = Scaling::full);
+
+  const SlabDecomposition& decomposition() const;
+  int gpus() const;                          // G
+  int rank() const;                          // the first local slab: 0 in one process, the comm rank otherwise
+  std::int64_t local_elements() const;       // values per device buffer
+  std::int64_t exchange_buffer_bytes() const;  // device memory each GPU holds beyond its data (one exchange buffer)
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fft3d

@@ -1,0 +1,54 @@
+// The slab decomposition of a 3D transform over G GPUs (docs/multi-gpu.md): pure layout arithmetic and plans, no
+// CUDA, so that CI checks the whole decomposition on the CPU backend.
+//
+// GPU g of G holds the Z slab z in [g*NZ/G, (g+1)*NZ/G): an (NX, NY, NZ/G) volume, X contiguous ("z slabs"). The
+// forward transform runs the X and Y work on each slab (the `slab` plan), exchanges so that GPU g holds the Y slab
+// y in [g*NY/G, (g+1)*NY/G) of every Z plane: an (NX, NY/G, NZ) volume, X contiguous ("y slabs"), runs the Z work
+// there (the `column` plan), and, for natural order, exchanges back to z slabs. The inverse
+// runs the same steps backwards. Each exchange sends, from every GPU to every GPU, one block of NX*(NY/G) values
+// per Z plane of the sender's slab.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fft3d/plan_ir.hpp"
+
+namespace fft3d {
+
+// Where the distributed output (forward) or input (inverse) of the spectrum lies. natural: z slabs, as the input.
+// y_slabs: (NX, NY/G, NZ) on each GPU, one exchange fewer (what a convolution needs between forward and inverse).
+enum class SlabLayout : std::uint8_t { natural, y_slabs };
+
+// The local volumes and plans of a G-GPU decomposition of `size`.
+struct SlabDecomposition {
+  Extents size;   // the whole transform
+  int gpus = 1;   // G
+  Plan slab;      // on (NX, NY, NZ/G), axes X and Y (the X and Y work)
+  Plan column;    // on (NX, NY/G, NZ), axis Z (the Z work), plus any X stages that ride there
+
+  Extents z_slab() const;  // (NX, NY, NZ/G)
+  Extents y_slab() const;  // (NX, NY/G, NZ)
+  std::int64_t local_elements() const;  // NX*NY*NZ/G: the same for both slab shapes
+};
+
+// Throws UsageError naming the size and G when G < 1, G > max_slab_gpus, or G does not divide NY and NZ.
+inline constexpr int max_slab_gpus = 8;
+SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch);
+
+// One contiguous block of an exchange, in complex elements: `count` values at `offset` of the local buffer, sent
+// to or received from GPU `peer`.
+struct ExchangeBlock {
+  int peer = 0;
+  std::int64_t offset = 0;
+  std::int64_t count = 0;
+  friend bool operator==(const ExchangeBlock&, const ExchangeBlock&) = default;
+};
+
+// The blocks GPU `rank` sends and receives when z slabs become y slabs (to_y_slabs) or back. Every send of rank g
+// to peer h is matched, in order and count, by a receive of h from g: what NCCL's grouped send/receive needs.
+std::vector<ExchangeBlock> exchange_sends(const SlabDecomposition& d, int rank, bool to_y_slabs);
+std::vector<ExchangeBlock> exchange_receives(const SlabDecomposition& d, int rank, bool to_y_slabs);
+
+}  // namespace fft3d
