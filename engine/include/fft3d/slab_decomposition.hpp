@@ -51,4 +51,9 @@ struct ExchangeBlock {
 std::vector<ExchangeBlock> exchange_sends(const SlabDecomposition& d, int rank, bool to_y_slabs);
 std::vector<ExchangeBlock> exchange_receives(const SlabDecomposition& d, int rank, bool to_y_slabs);
 
+// Where value `local` of GPU `gpu`'s buffer lies in the whole volume (x + NX*(y + NY*z)) when the buffers hold z
+// slabs (natural) or y slabs: how a caller scatters a volume over the GPUs and gathers it back.
+// @pre 0 <= gpu < d.gpus, 0 <= local < d.local_elements().
+std::int64_t volume_index(const SlabDecomposition& d, SlabLayout layout, int gpu, std::int64_t local);
+
 }  // namespace fft3d
