@@ -1,10 +1,21 @@
 // The slab decomposition's local volumes and exchange blocks (slab_decomposition.hpp): pure layout arithmetic.
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "fft3d/errors.hpp"
 #include "fft3d/slab_decomposition.hpp"
 
 namespace fft3d {
+
+void require_slab_split(const Extents& size, int gpus) {
+  const std::string what = "a " + to_string(size) + " transform over " + std::to_string(gpus) + " GPUs";
+  if (gpus < 1 || gpus > max_slab_gpus)
+    throw UsageError(what + ": the slab decomposition takes 1 to " + std::to_string(max_slab_gpus) + " GPUs");
+  if (size.ny % gpus != 0 || size.nz % gpus != 0)
+    throw UsageError(what + ": the GPU count must divide NY (" + std::to_string(size.ny) + ") and NZ (" +
+                     std::to_string(size.nz) + ")");
+}
 
 Extents SlabDecomposition::z_slab() const { return {size.nx, size.ny, size.nz / gpus}; }
 Extents SlabDecomposition::y_slab() const { return {size.nx, size.ny / gpus, size.nz}; }

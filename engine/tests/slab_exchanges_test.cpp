@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <vector>
 
+#include "fft3d/errors.hpp"
 #include "fft3d/slab_decomposition.hpp"
 #include "slab_steps.hpp"
 
@@ -128,6 +130,22 @@ TEST(SlabExchangeBlocks, ExchangingThereAndBackRestoresEveryZSlab) {
   for (int g = 0; g < d.gpus; ++g)
     for (std::int64_t i = 0; i < d.local_elements(); ++i) z_slabs[g][i] = volume_index(d, SlabLayout::natural, g, i);
   EXPECT_EQ(run(run(z_slabs, true), false), z_slabs);
+}
+
+TEST(SlabSplit, RefusesGpuCountsOutOfRangeOrNotDividingNyAndNz) {
+  EXPECT_NO_THROW(require_slab_split({64, 64, 64}, 1));
+  EXPECT_NO_THROW(require_slab_split({4, 8, 8}, 8));
+  EXPECT_THROW(require_slab_split({64, 64, 64}, 0), UsageError);
+  EXPECT_THROW(require_slab_split({64, 64, 64}, max_slab_gpus + 1), UsageError);
+  EXPECT_THROW(require_slab_split({64, 64, 32}, 3), UsageError);  // divides neither
+  EXPECT_THROW(require_slab_split({64, 4, 64}, 8), UsageError);   // NY
+  EXPECT_THROW(require_slab_split({64, 64, 4}, 8), UsageError);   // NZ
+  try {
+    require_slab_split({64, 64, 4}, 8);
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("64x64x4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("8 GPUs"), std::string::npos) << e.what();
+  }
 }
 
 // The flows' contract (slab_steps.hpp @post), for every direction, layout and placement.

@@ -6,7 +6,11 @@
 //
 // One process per GPU: create the communicator yourself (ncclCommInitRank, the unique id passed by a file, an
 // environment variable or MPI) and hand it over with the rank's device; every rank then calls the same methods
-// with its own one-element vectors.
+// with its own one-element vectors. Set NCCL_NVLS_ENABLE=0 before creating it: the one-process constructor forces
+// it (NVLink multicast stays off), but a communicator made by the caller keeps what its environment said.
+//
+// A build without NCCL (not found in the CUDA toolkit at configure time) has the class, whose constructors throw
+// GpuUnavailable.
 #pragma once
 
 #include <cstdint>
@@ -33,11 +37,14 @@ struct MultiGpuDesc {
 class MultiGpuTransform {
  public:
   // One process drives every device of desc.devices (ncclCommInitAll). Throws UsageError (G does not divide NY and
-  // NZ, more devices than the machine has, a device listed twice, a pair without peer access), GpuUnavailable,
-  // CudaError with NCCL's own message, and what GpuTransform's constructor throws.
+  // NZ, more devices than the machine has, a device listed twice, a pair without peer access, a timeout not
+  // positive), all before any allocation or launch; GpuUnavailable, CudaError with NCCL's own message, and what
+  // GpuTransform's constructor throws.
   explicit MultiGpuTransform(const MultiGpuDesc& desc);
   // One process per GPU: `comm` is this process's communicator (its rank and size say which slab and G),
-  // desc.devices holds this rank's device alone. The transform does not own `comm`.
+  // desc.devices holds this rank's device alone, the communicator's device. The transform does not own `comm`
+  // (it aborts it only when an exchange fails, see execute). Peer access is left to NCCL here: this process sees
+  // its own device alone.
   MultiGpuTransform(const MultiGpuDesc& desc, NcclComm comm);
   ~MultiGpuTransform();
   MultiGpuTransform(MultiGpuTransform&&) noexcept;
@@ -45,9 +52,13 @@ class MultiGpuTransform {
 
   // ins[i], outs[i]: device pointers on the i-th local device (every device in one process; this rank's alone
   // otherwise), local_elements() values each, in the layout the direction and desc.layout say: forward reads z
-  // slabs and writes the layout; inverse reads the layout and writes z slabs. ins[i] == outs[i]: in place. Out of
-  // place, inputs are never written. Returns when the whole transform is done on every local device (the exchange
-  // timeout applies). Throws UsageError (a wrong count of pointers, a null pointer), CudaError.
+  // slabs and writes the layout; inverse reads the layout and writes z slabs. ins[i] == outs[i]: in place (on every
+  // device or none). Out of place, inputs are never written. Natural order only. Returns when the whole transform
+  // is done on every local device. Each exchange must finish within desc.exchange_timeout_s: an NCCL failure or the
+  // timeout aborts the communicators (ncclCommAbort, the caller's one included: NCCL's only way to stop a hung
+  // transfer) and throws CudaError with NCCL's message; the transform then refuses further runs (UsageError).
+  // Throws UsageError (a wrong count of pointers, a null pointer, in place on some devices only, digit-reversed
+  // order), CudaError.
   void execute(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
                const TransformOptions& options = {});
   void forward(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs);
@@ -58,7 +69,9 @@ class MultiGpuTransform {
   int gpus() const;                          // G
   int rank() const;                          // the first local slab: 0 in one process, the comm rank otherwise
   std::int64_t local_elements() const;       // values per device buffer
-  std::int64_t exchange_buffer_bytes() const;  // device memory each GPU holds beyond its data (one exchange buffer)
+  // Device memory each GPU holds beyond its data: one exchange buffer (local_elements() values), plus the local
+  // plans' shared reorder workspace where a plan does not reach natural order inside its kernels.
+  std::int64_t exchange_buffer_bytes() const;
 
  private:
   struct Impl;

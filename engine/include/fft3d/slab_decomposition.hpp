@@ -36,6 +36,8 @@ struct SlabDecomposition {
 // Throws UsageError naming the size and G when G < 1, G > max_slab_gpus, or G does not divide NY and NZ.
 inline constexpr int max_slab_gpus = 8;
 SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch);
+// The same checks alone, before any planning (and before a multi-GPU transform touches a device).
+void require_slab_split(const Extents& size, int gpus);
 
 // One contiguous block of an exchange, in complex elements: `count` values at `offset` of the local buffer, sent
 // to or received from GPU `peer`.

@@ -1,0 +1,331 @@
+// MultiGpuTransform (multi_gpu_transform.hpp): the slab decomposition's steps (slab_steps.hpp) on every local GPU,
+// its local plans as fft3d's own GpuTransforms on one stream per GPU, its exchanges as grouped NCCL sends and
+// receives of the decomposition's blocks on the same streams.
+#include "fft3d/multi_gpu_transform.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/nccl_calls.hpp"
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/errors.hpp"
+#include "slab_steps.hpp"
+
+namespace fft3d {
+namespace {
+
+constexpr std::int64_t complex_bytes = sizeof(DeviceComplex32);
+
+void set_device(int device) { cuda::check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")"); }
+
+// Restores the caller's current device on scope exit: the transform switches devices as it goes.
+class CurrentDeviceGuard {
+ public:
+  CurrentDeviceGuard() { cuda::check(cudaGetDevice(&saved_), "cudaGetDevice"); }
+  ~CurrentDeviceGuard() { cudaSetDevice(saved_); }
+  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
+  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
+
+ private:
+  int saved_ = 0;
+};
+
+std::string gpus_text(int gpus) { return std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs"); }
+
+// UsageError for an empty list or a device listed twice: pure checks, before any CUDA call.
+void require_distinct(const std::vector<int>& devices) {
+  if (devices.empty()) throw UsageError("MultiGpuTransform: desc.devices lists no device");
+  std::set<int> seen;
+  for (int device : devices)
+    if (!seen.insert(device).second)
+      throw UsageError("MultiGpuTransform: device " + std::to_string(device) + " is listed twice in desc.devices");
+}
+
+// UsageError for more devices than the machine has, or an ordinal it does not have.
+void require_present(const std::vector<int>& devices) {
+  int count = 0;
+  cuda::check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  if (static_cast<int>(devices.size()) > count)
+    throw UsageError("MultiGpuTransform: " + gpus_text(static_cast<int>(devices.size())) +
+                     " asked for; this machine has " + gpus_text(count));
+  for (int device : devices)
+    if (device < 0 || device >= count)
+      throw UsageError("MultiGpuTransform: device " + std::to_string(device) + " asked for; this machine has " +
+                       gpus_text(count) + " (devices 0 to " + std::to_string(count - 1) + ")");
+}
+
+// UsageError for a pair of devices without peer access, which the exchanges need.
+void require_peer_access(const std::vector<int>& devices) {
+  for (int a : devices)
+    for (int b : devices) {
+      if (a == b) continue;
+      int can = 0;
+      cuda::check(cudaDeviceCanAccessPeer(&can, a, b), "cudaDeviceCanAccessPeer");
+      if (!can)
+        throw UsageError("MultiGpuTransform: device " + std::to_string(a) + " has no peer access to device " +
+                         std::to_string(b) + " (cudaDeviceCanAccessPeer), which the exchanges need");
+    }
+}
+
+// The arch profile of a device: the one its local plans are planned and lowered on.
+std::string arch_of(int device) {
+  int major = 0, minor = 0;
+  cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+  return arch_profile_for_device(major * 10 + minor).name;
+}
+
+// The blocks of one exchange direction of one rank.
+struct Blocks {
+  std::vector<ExchangeBlock> sends;
+  std::vector<ExchangeBlock> receives;
+};
+
+// One GPU this process drives: its rank, communicator, stream, buffers and local plans.
+struct LocalGpu {
+  int device = 0;
+  int rank = 0;
+  NcclComm comm = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t exchanged = nullptr;  // recorded after each exchange, polled with the timeout
+  DeviceComplex32* buffer = nullptr;  // the exchange buffer: local_elements values
+  void* workspace = nullptr;          // the local plans' reorder workspace, shared (they run one after another)
+  std::optional<GpuTransform> slab;
+  std::optional<GpuTransform> column;
+  Blocks to_y;
+  Blocks to_z;
+};
+
+}  // namespace
+
+struct MultiGpuTransform::Impl {
+  SlabDecomposition d;
+  SlabLayout layout = SlabLayout::natural;
+  double timeout_s = 0;
+  bool owns_comms = false;
+  bool aborted = false;  // a failed exchange aborted the communicators: no further runs
+  std::int64_t workspace_bytes = 0;
+  std::vector<LocalGpu> gpus;
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();
+
+  std::string name() const { return "the " + to_string(d.size) + " transform over " + gpus_text(d.gpus); }
+  LocalGpu& add_gpu(int device, int rank, NcclComm comm) {
+    LocalGpu& gpu = gpus.emplace_back();
+    gpu.device = device;
+    gpu.rank = rank;
+    gpu.comm = comm;
+    return gpu;
+  }
+  void set_up(LocalGpu& gpu);
+  void execute(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+               const TransformOptions& options);
+  void exchange(bool to_y_slabs, const std::vector<const DeviceComplex32*>& from,
+                const std::vector<DeviceComplex32*>& to);
+  void abort_all() noexcept;
+};
+
+MultiGpuTransform::Impl::~Impl() {
+  int saved = 0;
+  const bool restore = cudaGetDevice(&saved) == cudaSuccess;
+  if (owns_comms && !aborted)
+    for (const LocalGpu& gpu : gpus) nccl::destroy(gpu.comm);
+  for (LocalGpu& gpu : gpus) {
+    cudaSetDevice(gpu.device);
+    gpu.slab.reset();
+    gpu.column.reset();
+    if (gpu.workspace) cudaFree(gpu.workspace);
+    if (gpu.buffer) cudaFree(gpu.buffer);
+    if (gpu.exchanged) cudaEventDestroy(gpu.exchanged);
+    if (gpu.stream) cudaStreamDestroy(gpu.stream);
+  }
+  if (restore) cudaSetDevice(saved);
+}
+
+// With gpu.device current: its stream, event, exchange buffer, local plans (compiled for it) and their workspace.
+void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
+  set_device(gpu.device);
+  cuda::check(cudaStreamCreate(&gpu.stream), "cudaStreamCreate");
+  cuda::check(cudaEventCreateWithFlags(&gpu.exchanged, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  void* buffer = nullptr;
+  cuda::check(cudaMalloc(&buffer, d.local_elements() * complex_bytes), "cudaMalloc (exchange buffer)");
+  gpu.buffer = static_cast<DeviceComplex32*>(buffer);
+  gpu.slab.emplace(d.slab, "slab plan of " + name());
+  gpu.column.emplace(d.column, "column plan of " + name());
+  std::int64_t bytes = 0;
+  for (const GpuTransform* plan : {&*gpu.slab, &*gpu.column})
+    for (Placement placement : {Placement::out_of_place, Placement::in_place})
+      bytes = std::max(bytes, plan->workspace_bytes(Order::natural, placement));
+  if (bytes > 0) {
+    cuda::check(cudaMalloc(&gpu.workspace, bytes), "cudaMalloc (local plans' workspace)");
+    gpu.slab->set_workspace(gpu.workspace, bytes);
+    gpu.column->set_workspace(gpu.workspace, bytes);
+  }
+  workspace_bytes = std::max(workspace_bytes, bytes);
+  gpu.to_y = {exchange_sends(d, gpu.rank, true), exchange_receives(d, gpu.rank, true)};
+  gpu.to_z = {exchange_sends(d, gpu.rank, false), exchange_receives(d, gpu.rank, false)};
+}
+
+void MultiGpuTransform::Impl::abort_all() noexcept {
+  for (const LocalGpu& gpu : gpus) nccl::abort(gpu.comm);
+  aborted = true;
+}
+
+// One exchange on every local GPU, waited for with the timeout: a failure or the timeout aborts every
+// communicator (NCCL's only way to stop a hung transfer), and the transform runs no more.
+void MultiGpuTransform::Impl::exchange(bool to_y_slabs, const std::vector<const DeviceComplex32*>& from,
+                                      const std::vector<DeviceComplex32*>& to) {
+  const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(timeout_s));
+  const nccl::Deadline deadline{std::chrono::steady_clock::now() + timeout, timeout_s};
+  const std::string what = name() + (to_y_slabs ? ", exchange to y slabs" : ", exchange to z slabs");
+  std::vector<nccl::ExchangeSide> sides;
+  std::vector<NcclComm> comms;
+  std::vector<cudaEvent_t> done;
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const Blocks& blocks = to_y_slabs ? gpus[i].to_y : gpus[i].to_z;
+    sides.push_back({gpus[i].comm, gpus[i].stream, from[i], to[i], &blocks.sends, &blocks.receives});
+    comms.push_back(gpus[i].comm);
+    done.push_back(gpus[i].exchanged);
+  }
+  try {
+    nccl::enqueue_exchange(sides, deadline, what);
+    for (const LocalGpu& gpu : gpus) {
+      set_device(gpu.device);
+      cuda::check(cudaEventRecord(gpu.exchanged, gpu.stream), "cudaEventRecord (after an exchange)");
+    }
+    nccl::wait(comms, done, deadline, what);
+  } catch (const Error&) {
+    abort_all();
+    throw;
+  }
+}
+
+void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>& ins,
+                                      const std::vector<DeviceComplex32*>& outs, const TransformOptions& options) {
+  if (aborted)
+    throw UsageError("MultiGpuTransform: an earlier exchange of " + name() +
+                     " failed and aborted its communicators; make a new transform");
+  const bool in_place =
+      require_slab_pointers(ins, outs, static_cast<int>(gpus.size()), options, "MultiGpuTransform::execute");
+  std::vector<DeviceComplex32*> buffers;
+  for (const LocalGpu& gpu : gpus) buffers.push_back(gpu.buffer);
+  const auto readable = [&](SlabBuffer role) {
+    if (role == SlabBuffer::in) return ins;
+    const std::vector<DeviceComplex32*>& written = role == SlabBuffer::out ? outs : buffers;
+    return std::vector<const DeviceComplex32*>(written.begin(), written.end());
+  };
+  const auto writable = [&](SlabBuffer role) -> const std::vector<DeviceComplex32*>& {
+    if (role == SlabBuffer::in) throw std::logic_error("slab steps: a step writes the input");
+    return role == SlabBuffer::out ? outs : buffers;
+  };
+  // Each local plan scales by its own transformed lengths (1/(NX*NY) and 1/NZ): together 1/N.
+  const TransformOptions local{.direction = options.direction, .order = Order::natural, .scaling = options.scaling};
+  CurrentDeviceGuard guard;
+  for (const SlabStep& step : slab_steps(options.direction, layout, in_place)) {
+    const std::vector<const DeviceComplex32*> from = readable(step.from);
+    const std::vector<DeviceComplex32*>& to = writable(step.to);
+    if (step.kind == SlabStepKind::to_y_slabs || step.kind == SlabStepKind::to_z_slabs) {
+      exchange(step.kind == SlabStepKind::to_y_slabs, from, to);
+      continue;
+    }
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      set_device(gpus[i].device);
+      GpuTransform& plan = step.kind == SlabStepKind::slab ? *gpus[i].slab : *gpus[i].column;
+      plan.execute(from[i], to[i], local, gpus[i].stream);
+    }
+  }
+  for (const LocalGpu& gpu : gpus) {
+    set_device(gpu.device);
+    cuda::check(cudaStreamSynchronize(gpu.stream), "cudaStreamSynchronize (multi-GPU transform)");
+  }
+}
+
+namespace {
+
+void require_timeout(double timeout_s) {
+  if (!(timeout_s > 0))
+    throw UsageError("MultiGpuTransform: exchange_timeout_s must be positive (" + std::to_string(timeout_s) + ")");
+}
+
+}  // namespace
+
+MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make_unique<Impl>()) {
+  nccl::require_linked();
+  require_distinct(desc.devices);
+  require_timeout(desc.exchange_timeout_s);
+  const int gpus = static_cast<int>(desc.devices.size());
+  require_slab_split(desc.extents, gpus);
+  require_present(desc.devices);
+  require_peer_access(desc.devices);
+  CurrentDeviceGuard guard;
+  impl_->d = slab_decomposition(desc.extents, gpus, arch_of(desc.devices.front()));
+  impl_->layout = desc.layout;
+  impl_->timeout_s = desc.exchange_timeout_s;
+  const std::vector<NcclComm> comms = nccl::init_all(desc.devices);
+  impl_->owns_comms = true;
+  for (int g = 0; g < gpus; ++g) impl_->add_gpu(desc.devices[g], g, comms[g]);
+  for (LocalGpu& gpu : impl_->gpus) impl_->set_up(gpu);
+}
+
+MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc, NcclComm comm) : impl_(std::make_unique<Impl>()) {
+  nccl::require_linked();
+  if (!comm) throw UsageError("MultiGpuTransform: null NCCL communicator");
+  if (desc.devices.size() != 1)
+    throw UsageError("MultiGpuTransform: with a communicator, desc.devices holds this rank's device alone (" +
+                     std::to_string(desc.devices.size()) + " given)");
+  require_timeout(desc.exchange_timeout_s);
+  const int gpus = nccl::count_of(comm);
+  const int rank = nccl::rank_of(comm);
+  require_slab_split(desc.extents, gpus);
+  require_present(desc.devices);
+  const int device = desc.devices.front();
+  if (nccl::device_of(comm) != device)
+    throw UsageError("MultiGpuTransform: the communicator of rank " + std::to_string(rank) + " is on device " +
+                     std::to_string(nccl::device_of(comm)) + ", desc.devices says " + std::to_string(device));
+  CurrentDeviceGuard guard;
+  impl_->d = slab_decomposition(desc.extents, gpus, arch_of(device));
+  impl_->layout = desc.layout;
+  impl_->timeout_s = desc.exchange_timeout_s;
+  impl_->set_up(impl_->add_gpu(device, rank, comm));
+}
+
+MultiGpuTransform::~MultiGpuTransform() = default;
+MultiGpuTransform::MultiGpuTransform(MultiGpuTransform&&) noexcept = default;
+MultiGpuTransform& MultiGpuTransform::operator=(MultiGpuTransform&&) noexcept = default;
+
+void MultiGpuTransform::execute(const std::vector<const DeviceComplex32*>& ins,
+                                const std::vector<DeviceComplex32*>& outs, const TransformOptions& options) {
+  impl_->execute(ins, outs, options);
+}
+
+void MultiGpuTransform::forward(const std::vector<const DeviceComplex32*>& ins,
+                                const std::vector<DeviceComplex32*>& outs) {
+  execute(ins, outs, {});
+}
+
+void MultiGpuTransform::inverse(const std::vector<const DeviceComplex32*>& ins,
+                                const std::vector<DeviceComplex32*>& outs, Scaling scaling) {
+  execute(ins, outs, {.direction = Direction::inverse, .scaling = scaling});
+}
+
+const SlabDecomposition& MultiGpuTransform::decomposition() const { return impl_->d; }
+int MultiGpuTransform::gpus() const { return impl_->d.gpus; }
+int MultiGpuTransform::rank() const { return impl_->gpus.front().rank; }
+std::int64_t MultiGpuTransform::local_elements() const { return impl_->d.local_elements(); }
+std::int64_t MultiGpuTransform::exchange_buffer_bytes() const {
+  return impl_->d.local_elements() * complex_bytes + impl_->workspace_bytes;
+}
+
+}  // namespace fft3d
