@@ -1,0 +1,221 @@
+// The multi-GPU transform (NCCL slab decomposition) against the fp64 cuFFT Z2Z oracle of the whole volume on one
+// GPU: G = 1 (the whole path, NCCL included, on one GPU) and G = the visible GPUs (the largest power of two up to
+// max_slab_gpus, so that it divides the sizes); both layouts, in place and out of place, outputs poisoned with NaN
+// first, out-of-place inputs unchanged, the inverse returning the input; and the bad input refused. Skipped without
+// a GPU; the several-GPU case skipped with fewer than 2.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/multi_gpu_transform.hpp"
+#include "validate/cuda/cuda_calls.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+using validate::check_cuda;
+using validate::DeviceBuffer;
+using Volume = std::vector<std::complex<double>>;
+
+constexpr double tolerance = 2e-6;  // rel L2, as the other GPU suites against the fp64 oracle
+
+// Random values already rounded to fp32, so that the oracle transforms exactly what the GPUs read.
+Volume random_volume(std::int64_t count, unsigned seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  Volume v(count);
+  for (auto& value : v)
+    value = {static_cast<float>(uniform(random)), static_cast<float>(uniform(random))};
+  return v;
+}
+
+double relative_l2(const Volume& got, const Volume& want) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    num += std::norm(got[i] - want[i]);
+    den += std::norm(want[i]);
+  }
+  return std::sqrt(num / den);
+}
+
+std::vector<int> first_devices(int count) {
+  std::vector<int> devices;
+  for (int d = 0; d < count; ++d) devices.push_back(d);
+  return devices;
+}
+
+// One buffer of local_elements values per device, each allocated with its device current.
+std::vector<DeviceBuffer> allocate(const std::vector<int>& devices, std::int64_t values) {
+  std::vector<DeviceBuffer> buffers;
+  for (int device : devices) {
+    check_cuda(cudaSetDevice(device), "cudaSetDevice");
+    buffers.emplace_back(values * sizeof(std::complex<float>));
+  }
+  return buffers;
+}
+
+void poison(const std::vector<int>& devices, std::vector<DeviceBuffer>& buffers) {
+  for (std::size_t g = 0; g < buffers.size(); ++g) {
+    check_cuda(cudaSetDevice(devices[g]), "cudaSetDevice");
+    buffers[g].poison_nan();
+  }
+}
+
+// The whole volume scattered over the buffers in `layout` (volume_index), and gathered back.
+void upload(const SlabDecomposition& d, SlabLayout layout, const Volume& whole, std::vector<DeviceBuffer>& buffers) {
+  std::vector<std::complex<float>> local(d.local_elements());
+  for (int g = 0; g < d.gpus; ++g) {
+    for (std::int64_t i = 0; i < d.local_elements(); ++i)
+      local[i] = std::complex<float>(whole[volume_index(d, layout, g, i)]);
+    buffers[g].upload(local.data());
+  }
+}
+
+Volume gather(const SlabDecomposition& d, SlabLayout layout, const std::vector<DeviceBuffer>& buffers) {
+  Volume whole(d.size.elements());
+  std::vector<std::complex<float>> local(d.local_elements());
+  for (int g = 0; g < d.gpus; ++g) {
+    buffers[g].download(local.data());
+    for (std::int64_t i = 0; i < d.local_elements(); ++i) whole[volume_index(d, layout, g, i)] = local[i];
+  }
+  return whole;
+}
+
+std::vector<const DeviceComplex32*> inputs(const std::vector<DeviceBuffer>& buffers) {
+  std::vector<const DeviceComplex32*> pointers;
+  for (const DeviceBuffer& b : buffers) pointers.push_back(b.complex32());
+  return pointers;
+}
+
+std::vector<DeviceComplex32*> outputs(const std::vector<DeviceBuffer>& buffers) {
+  std::vector<DeviceComplex32*> pointers;
+  for (const DeviceBuffer& b : buffers) pointers.push_back(b.complex32());
+  return pointers;
+}
+
+std::string layout_name(SlabLayout layout) { return layout == SlabLayout::natural ? "natural" : "y slabs"; }
+
+// Forward against the oracle and the inverse back to the input, in place and out of place, on `gpus` devices.
+void check_transform(const Extents& size, SlabLayout layout, int gpus) {
+  const std::vector<int> devices = first_devices(gpus);
+  MultiGpuTransform fft({.extents = size, .devices = devices, .layout = layout});
+  const SlabDecomposition& d = fft.decomposition();
+  ASSERT_EQ(fft.gpus(), gpus);
+  ASSERT_EQ(fft.local_elements(), size.elements() / gpus);
+  EXPECT_GE(fft.exchange_buffer_bytes(), fft.local_elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)));
+  const Volume x = random_volume(size.elements(), 17);
+  Volume spectrum(x.size());
+  validate::cufft_reference(size, x, spectrum, Direction::forward);
+
+  for (bool in_place : {false, true}) {
+    SCOPED_TRACE(to_string(size) + " over " + std::to_string(gpus) + " GPUs, " + layout_name(layout) +
+                 (in_place ? ", in place" : ", out of place"));
+    std::vector<DeviceBuffer> ins = allocate(devices, d.local_elements());
+    upload(d, SlabLayout::natural, x, ins);
+    std::vector<DeviceBuffer> outs;
+    if (!in_place) {
+      outs = allocate(devices, d.local_elements());
+      poison(devices, outs);
+    }
+    std::vector<DeviceBuffer>& spectra = in_place ? ins : outs;
+    fft.forward(inputs(ins), outputs(spectra));
+    const Volume got = gather(d, layout, spectra);
+    EXPECT_LE(relative_l2(got, spectrum), tolerance) << "forward against cuFFT Z2Z fp64";
+    if (!in_place) {
+      EXPECT_TRUE(gather(d, SlabLayout::natural, ins) == x) << "forward wrote its input";
+    }
+
+    std::vector<DeviceBuffer> backs;
+    if (!in_place) {
+      backs = allocate(devices, d.local_elements());
+      poison(devices, backs);
+    }
+    std::vector<DeviceBuffer>& back = in_place ? ins : backs;
+    fft.inverse(inputs(spectra), outputs(back), Scaling::full);
+    EXPECT_LE(relative_l2(gather(d, SlabLayout::natural, back), x), tolerance) << "inverse(forward(x)) against x";
+    if (!in_place) {
+      EXPECT_TRUE(gather(d, layout, spectra) == got) << "inverse wrote its input";
+    }
+  }
+}
+
+// The largest power of two of visible GPUs up to max_slab_gpus: a G that divides every size here.
+int several_gpus() {
+  int g = 1;
+  while (2 * g <= validate::gpu_count() && 2 * g <= max_slab_gpus) g *= 2;
+  return g;
+}
+
+class GpuMultiGpu : public ::testing::TestWithParam<std::tuple<Extents, SlabLayout>> {
+ protected:
+  void SetUp() override {
+    if (validate::gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped";
+  }
+};
+
+TEST_P(GpuMultiGpu, OneGpuRunsTheWholePathNcclIncluded) {
+  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), 1);
+}
+
+TEST_P(GpuMultiGpu, EveryVisibleGpuMatchesTheOneGpuOracle) {
+  const int gpus = several_gpus();
+  if (gpus < 2)
+    GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
+  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), gpus);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
+                         ::testing::Combine(::testing::Values(Extents{64, 64, 64}, Extents{128, 64, 32},
+                                                              Extents{256, 256, 256}),
+                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs)));
+
+class GpuMultiGpuBadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (validate::gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped";
+  }
+};
+
+TEST_F(GpuMultiGpuBadInput, DevicesAndSplitsRefusedBeforeAnyLaunch) {
+  const int count = validate::gpu_count();
+  // A G that does not divide NY.
+  EXPECT_THROW(MultiGpuTransform({.extents = {64, 63, 64}, .devices = {0, 1}}), UsageError);
+  EXPECT_THROW(MultiGpuTransform({.extents = {64, 64, 64}, .devices = {0, 0}}), UsageError);
+  EXPECT_THROW(MultiGpuTransform({.extents = {64, 64, 64}, .devices = {count}}), UsageError);
+  EXPECT_THROW(MultiGpuTransform({.extents = {64, 64, 64}, .devices = {}}), UsageError);
+  EXPECT_THROW(MultiGpuTransform({.extents = {64, 64, 64}, .devices = {0}, .exchange_timeout_s = 0}), UsageError);
+  // More devices than the machine has (where that count can divide the size: up to max_slab_gpus).
+  const std::vector<int> too_many = first_devices(count + 1);
+  try {
+    MultiGpuTransform({.extents = {8, 840, 840}, .devices = too_many});
+    ADD_FAILURE() << "no error for " << too_many.size() << " devices on a machine with " << count;
+  } catch (const UsageError& e) {
+    if (count < max_slab_gpus) {
+      EXPECT_NE(std::string(e.what()).find("this machine has"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(GpuMultiGpuBadInput, ExecuteRefusesWrongPointersAndDigitReversedOrder) {
+  MultiGpuTransform fft({.extents = {64, 64, 64}, .devices = {0}});
+  std::vector<DeviceBuffer> buffers = allocate({0}, fft.local_elements());
+  const auto in = inputs(buffers);
+  const auto out = outputs(buffers);
+  EXPECT_THROW(fft.forward({}, out), UsageError);
+  EXPECT_THROW(fft.forward({in[0], in[0]}, out), UsageError);
+  EXPECT_THROW(fft.forward({nullptr}, out), UsageError);
+  EXPECT_THROW(fft.execute(in, out, {.order = Order::digit_reversed}), UsageError);
+  EXPECT_NO_THROW(fft.forward(in, out));
+}
+
+}  // namespace
+}  // namespace fft3d::testing
