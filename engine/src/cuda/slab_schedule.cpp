@@ -1,0 +1,222 @@
+#include "cuda/slab_schedule.hpp"
+
+#include <memory>
+
+#include "cuda/cuda_check.hpp"
+#include "slab_copies.hpp"
+
+namespace fft3d {
+namespace {
+
+// Events of one run, destroyed with it.
+class EventPool {
+ public:
+  ~EventPool() {
+    for (const auto& [device, event] : events_) {
+      cudaSetDevice(device);
+      cudaEventDestroy(event);
+    }
+  }
+  // An event recorded now on `stream` of `device` (the current device).
+  cudaEvent_t record(int device, cudaStream_t stream) {
+    cudaEvent_t event = nullptr;
+    cuda::check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    events_.push_back({device, event});
+    cuda::check(cudaEventRecord(event, stream), "cudaEventRecord");
+    return event;
+  }
+
+ private:
+  std::vector<std::pair<int, cudaEvent_t>> events_;
+};
+
+using Events = std::vector<cudaEvent_t>;
+
+void wait_all(cudaStream_t stream, const Events& events) {
+  for (cudaEvent_t event : events) cuda::check(cudaStreamWaitEvent(stream, event, 0), "cudaStreamWaitEvent");
+}
+
+constexpr std::size_t complex_bytes = sizeof(DeviceComplex32);
+
+class Schedule {
+ public:
+  Schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
+           const TransformOptions& options)
+      : d_(d), chunk_(chunk_planes), sides_(sides), options_(options) {}
+
+  int gpus() const { return d_.gpus; }
+  std::int64_t chunks() const { return d_.z_slab().nz / chunk_; }
+  std::int64_t chunk_elements() const { return d_.size.nx * d_.size.ny * chunk_; }
+
+  // Marks "now" on every compute stream.
+  Events mark_all() {
+    Events marks;
+    for (const SlabSide& side : sides_) {
+      set(side);
+      marks.push_back(pool_.record(side.device, side.compute));
+    }
+    return marks;
+  }
+
+  // The slab plan on chunk k of GPU g, from `in` to `out` (z slabs), after `after` on its compute stream.
+  cudaEvent_t slab_chunk(int g, std::int64_t k, const DeviceComplex32* in, DeviceComplex32* out, const Events& after) {
+    const SlabSide& side = sides_[g];
+    set(side);
+    wait_all(side.compute, after);
+    const std::int64_t offset = k * chunk_elements();
+    side.slab->execute(in + offset, out + offset, local_options(), side.compute);
+    return pool_.record(side.device, side.compute);
+  }
+
+  // The column plan on GPU g, after `after`.
+  cudaEvent_t column(int g, const DeviceComplex32* in, DeviceComplex32* out, const Events& after) {
+    const SlabSide& side = sides_[g];
+    set(side);
+    wait_all(side.compute, after);
+    side.column->execute(in, out, local_options(), side.compute);
+    return pool_.record(side.device, side.compute);
+  }
+
+  // The copies, each on its sender's copy stream to that destination after `after[from]` and `after[to]`; returns
+  // each copy's completion, indexed as the copies are.
+  Events copy(const std::vector<PlaneCopy>& copies, const std::vector<const DeviceComplex32*>& sources,
+              const std::vector<DeviceComplex32*>& destinations, const Events& after_sender,
+              const Events& after_receiver) {
+    Events done;
+    for (const PlaneCopy& c : copies) {
+      const SlabSide& side = sides_[c.from];
+      set(side);
+      cudaStream_t stream = side.copies[c.to];
+      wait_all(stream, {after_sender[c.from], after_receiver[c.to]});
+      cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * complex_bytes,
+                                    sources[c.from] + c.src_offset, c.src_pitch * complex_bytes,
+                                    c.width * complex_bytes, c.height, cudaMemcpyDefault, stream),
+                  "cudaMemcpy2DAsync (slab exchange)");
+      done.push_back(pool_.record(side.device, stream));
+    }
+    return done;
+  }
+
+  void finish(const Events& after) {
+    for (const SlabSide& side : sides_) {
+      set(side);
+      wait_all(side.compute, after);
+    }
+    for (const SlabSide& side : sides_) {
+      set(side);
+      cuda::check(cudaStreamSynchronize(side.compute), "cudaStreamSynchronize (multi-GPU transform)");
+    }
+  }
+
+ private:
+  static void set(const SlabSide& side) { cuda::check(cudaSetDevice(side.device), "cudaSetDevice"); }
+  // Each local plan scales by its own transformed lengths (1/(NX*NY) and 1/NZ): together 1/N.
+  TransformOptions local_options() const { return options_; }
+
+  const SlabDecomposition& d_;
+  std::int64_t chunk_;
+  const std::vector<SlabSide>& sides_;
+  TransformOptions options_;
+  EventPool pool_;
+};
+
+std::vector<const DeviceComplex32*> as_sources(const std::vector<DeviceComplex32*>& buffers) {
+  return {buffers.begin(), buffers.end()};
+}
+
+Events concat(Events a, const Events& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// The buffers of one run: I (ins), O (outs) and B (the exchange buffers); I == O in place.
+struct Buffers {
+  std::vector<const DeviceComplex32*> in;
+  std::vector<DeviceComplex32*> out;
+  std::vector<DeviceComplex32*> buffer;
+  bool in_place = false;
+};
+
+// Forward. Slab chunks from I into S (I in place, else B); each chunk's copies to y slabs Y (B in place, else O) as
+// soon as both ends allow; the column plan once every copy is done (in place, its output may be a copy's source):
+// into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O.
+void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
+  const int gpus = s.gpus();
+  const std::vector<DeviceComplex32*>& slabbed = b.in_place ? b.out : b.buffer;
+  const std::vector<DeviceComplex32*>& y_slabs = b.in_place ? b.buffer : b.out;
+  const Events start = s.mark_all();
+  const std::int64_t planes = d.z_slab().nz / s.chunks();
+  Events copied;
+  for (std::int64_t k = 0; k < s.chunks(); ++k) {
+    Events chunk_done(gpus);
+    for (int g = 0; g < gpus; ++g) chunk_done[g] = s.slab_chunk(g, k, b.in[g], slabbed[g], {start[g]});
+    for (int g = 0; g < gpus; ++g)
+      copied = concat(copied, s.copy(to_y_slab_copies(d, g, k * planes, (k + 1) * planes), as_sources(slabbed),
+                                     y_slabs, chunk_done, start));
+  }
+  const std::vector<DeviceComplex32*>& columned = layout == SlabLayout::y_slabs ? b.out : b.buffer;
+  Events column_done(gpus);
+  for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, y_slabs[g], columned[g], copied);
+  if (layout == SlabLayout::y_slabs) return s.finish({});
+  Events back;
+  for (int h = 0; h < gpus; ++h)
+    back = concat(back, s.copy(to_z_slab_copies(d, h, 0, d.z_slab().nz), as_sources(b.buffer), b.out,
+                               column_done, column_done));
+  s.finish(back);
+}
+
+// Inverse, the mirror. Natural order: I to y slabs in B, the column plan in place on B; y-slab layout: the column
+// plan from I into C (I in place, else B). Then chunks of the copies back to z slabs Z (O, except B for the y-slab
+// layout in place), each chunk's slab plan into O as soon as its copies are in (in place with the y-slab layout,
+// once every copy is done: the slab plan overwrites I, their source).
+void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
+  const int gpus = s.gpus();
+  const Events start = s.mark_all();
+  Events column_done(gpus);
+  const std::vector<DeviceComplex32*>* columned = &b.buffer;
+  if (layout == SlabLayout::natural) {
+    Events copied;
+    for (int g = 0; g < gpus; ++g)
+      copied = concat(copied, s.copy(to_y_slab_copies(d, g, 0, d.z_slab().nz), b.in, b.buffer, start, start));
+    for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.buffer[g], b.buffer[g], copied);
+  } else {
+    if (b.in_place) columned = &b.out;
+    for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.in[g], (*columned)[g], {start[g]});
+  }
+  const bool wait_for_all = layout == SlabLayout::y_slabs && b.in_place;
+  const std::vector<DeviceComplex32*>& z_slabs = wait_for_all ? b.buffer : b.out;
+  const std::int64_t planes = d.z_slab().nz / s.chunks();
+  std::vector<Events> chunk_copies;
+  Events copied;
+  for (std::int64_t k = 0; k < s.chunks(); ++k) {
+    Events into_chunk;
+    for (int h = 0; h < gpus; ++h) {
+      Events into = s.copy(to_z_slab_copies(d, h, k * planes, (k + 1) * planes), as_sources(*columned), z_slabs,
+                           column_done, column_done);
+      into_chunk = concat(into_chunk, into);
+    }
+    chunk_copies.push_back(into_chunk);
+    copied = concat(copied, into_chunk);
+  }
+  Events slabs_done;
+  for (std::int64_t k = 0; k < s.chunks(); ++k)
+    for (int g = 0; g < gpus; ++g)
+      slabs_done.push_back(s.slab_chunk(g, k, z_slabs[g], b.out[g], wait_for_all ? copied : chunk_copies[k]));
+  s.finish(slabs_done);
+}
+
+}  // namespace
+
+void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
+                       const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+                       SlabLayout layout, const TransformOptions& options) {
+  Schedule schedule(d, chunk_planes, sides, options);
+  Buffers buffers{ins, outs, {}, ins[0] == outs[0]};
+  for (const SlabSide& side : sides) buffers.buffer.push_back(side.buffer);
+  if (options.direction == Direction::forward)
+    forward(schedule, d, buffers, layout);
+  else
+    inverse(schedule, d, buffers, layout);
+}
+
+}  // namespace fft3d

@@ -1,0 +1,36 @@
+// The single-process schedule of a multi-GPU transform (docs/multi-gpu.md): the local plans on each GPU's compute
+// stream, the exchanges as strided copies that each sender's copy engines push straight into the receivers'
+// buffers (slab_copies.hpp), and the events between them. The slab plan runs in chunks of Z planes so that a
+// chunk's copies overlap the next chunk's passes.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "fft3d/gpu_transform.hpp"
+#include "fft3d/slab_decomposition.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d {
+
+// One GPU's part. The transforms were built with its device current; every stream belongs to it.
+struct SlabSide {
+  int device = 0;
+  GpuTransform* slab = nullptr;    // the slab plan's kernels on one chunk: (NX, NY, chunk_planes)
+  GpuTransform* column = nullptr;  // the column plan on the y slab (NX, NY/G, NZ)
+  cudaStream_t compute = nullptr;
+  std::vector<cudaStream_t> copies;  // one per destination GPU, in slab order
+  DeviceComplex32* buffer = nullptr;  // the exchange buffer: local_elements values
+};
+
+// Runs the transform on every side and returns once every GPU is done. `ins[g]`, `outs[g]` are GPU g's data
+// (in == out: in place), in the layouts MultiGpuTransform::execute documents. Inputs are never written out of place.
+// @pre sides.size() == ins.size() == outs.size() == d.gpus; chunk_planes divides NZ/G; peer access is enabled
+// between every pair of sides.
+void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
+                       const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+                       SlabLayout layout, const TransformOptions& options);
+
+}  // namespace fft3d
