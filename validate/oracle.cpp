@@ -187,11 +187,24 @@ void run_fftw(const Extents& size, MakePlan make) {
   fftw_destroy_plan(plan);
 }
 
+// Scaling::full divides by `transformed` values (the volume, or the product of a subset of axes' lengths).
+template <class Value>
+void scale_values(std::span<Value> values, std::int64_t transformed, Scaling scaling) {
+  if (scaling != Scaling::full) return;
+  const double factor = 1.0 / static_cast<double>(transformed);
+  for (Value& value : values) value *= factor;
+}
+
 template <class Value>
 void scale_values(std::span<Value> values, const Extents& size, Scaling scaling) {
-  if (scaling != Scaling::full) return;
-  const double factor = 1.0 / static_cast<double>(size.elements());
-  for (Value& value : values) value *= factor;
+  scale_values(values, size.elements(), scaling);
+}
+
+// One FFTW guru dimension per axis of `size`: its length and its stride (X contiguous), for input and output alike.
+fftw_iodim64 iodim_of(const Extents& size, Axis axis) {
+  const std::int64_t stride = axis == Axis::x ? 1 : axis == Axis::y ? size.nx : size.nx * size.ny;
+  return {static_cast<std::ptrdiff_t>(size[axis]), static_cast<std::ptrdiff_t>(stride),
+          static_cast<std::ptrdiff_t>(stride)};
 }
 
 void require_count(std::size_t given, std::int64_t needed, const Extents& size, const char* what) {
@@ -220,6 +233,30 @@ void fftw_reference(const Extents& size, std::span<const std::complex<double>> i
                             target, sign, flags);
   });
   scale_values(out, size, scaling);
+}
+
+void fftw_axes_reference(const Extents& size, const std::vector<Axis>& axes, std::span<const std::complex<double>> in,
+                         std::span<std::complex<double>> out, Direction direction, Scaling scaling) {
+  require_size(in.size(), size, "input");
+  require_size(out.size(), size, "output");
+  std::vector<fftw_iodim64> dims, batch;  // both slowest first, as FFTW's row-major convention lists them
+  std::int64_t transformed = 1;
+  for (Axis axis : {Axis::z, Axis::y, Axis::x}) {
+    const auto listed = std::count(axes.begin(), axes.end(), axis);
+    if (listed > 1) throw UsageError("validate: axis " + std::string(1, axis_letter(axis)) + " listed twice in axes");
+    (listed == 1 ? dims : batch).push_back(iodim_of(size, axis));
+    if (listed == 1) transformed *= size[axis];
+  }
+  if (dims.empty()) throw UsageError("validate: the DFT over no axis: name at least one of X, Y, Z");
+  auto* source = reinterpret_cast<fftw_complex*>(const_cast<std::complex<double>*>(in.data()));
+  auto* target = reinterpret_cast<fftw_complex*>(out.data());
+  const int sign = direction == Direction::forward ? FFTW_FORWARD : FFTW_BACKWARD;
+  const unsigned flags = FFTW_ESTIMATE | (source == target ? 0u : FFTW_PRESERVE_INPUT);
+  run_fftw(size, [&] {
+    return fftw_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(batch.size()),
+                                batch.data(), source, target, sign, flags);
+  });
+  scale_values(out, transformed, scaling);
 }
 
 void fftw_r2c_reference(const Extents& size, std::span<const double> in, std::span<std::complex<double>> out,

@@ -4,6 +4,7 @@
 #include <complex>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/transform.hpp"
@@ -14,6 +15,12 @@ namespace fft3d::validate {
 // options.order is ignored: compare digit-reversed results through to_natural_order below.
 void fftw_reference(const Extents& size, std::span<const std::complex<double>> in,
                     std::span<std::complex<double>> out, Direction direction, Scaling scaling = Scaling::none);
+
+// The DFT over `axes` only (numpy's fftn(axes=...); Plan::axes): every line of the other axes' coordinates is a
+// batch index. FFTW's guru interface, in fp64, natural order, with `scaling` (1/(product of the lengths of `axes`)
+// when full). @pre axes names at least one axis, each once (else UsageError).
+void fftw_axes_reference(const Extents& size, const std::vector<Axis>& axes, std::span<const std::complex<double>> in,
+                         std::span<std::complex<double>> out, Direction direction, Scaling scaling = Scaling::none);
 
 // The 3D real-to-complex DFT (FFTW's r2c) of NX*NY*NZ unpadded reals, X contiguous: the half spectrum,
 // (NX/2 + 1) x NY x NZ complex values in natural order, with `scaling` (1/(NX*NY*NZ) when full).

@@ -20,6 +20,7 @@ class PlanChecker {
   std::vector<Diagnostic> run() {
     check_arch();
     check_size();
+    check_axes();
     if (plan_.kernels.empty()) error(at_.kernels, "a plan needs at least one kernel");
     for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
       if (plan_.kernels[k].subs.empty())
@@ -61,10 +62,30 @@ class PlanChecker {
                           " has more elements than any buffer can hold (the limit is 2^58 complex values)");
   }
 
+  // The transformed axes: at least one, each once, in X, Y, Z order (the parser stores them so; a plan built in
+  // code may not).
+  void check_axes() {
+    if (plan_.axes.empty()) {
+      error(at_.axes, "empty axes list: a plan transforms at least one axis");
+      return;
+    }
+    for (std::size_t i = 1; i < plan_.axes.size(); ++i)
+      if (axis_index(plan_.axes[i - 1]) >= axis_index(plan_.axes[i])) {
+        error(at_.axes, "axes " + axes_text(plan_.axes) + " must name each axis once, in X, Y, Z order");
+        return;
+      }
+  }
+
   void check_term(std::size_t k, std::size_t s) {
     const SubComputation& sub = plan_.kernels[k].subs[s];
     const std::string term = to_string(sub) + ": ";
     const SourceLocation& where = sub_at(k, s);
+    if (!transforms(plan_, sub.axis)) {  // an empty axes list is reported once, at the list
+      if (plan_.axes.empty()) return;
+      error(where, term + "a stage on the " + axis_name(sub.axis) + " axis, which the plan does not transform (axes: " +
+                       axes_text(plan_.axes) + ")");
+      return;
+    }
     const std::int64_t n = stage_length(plan_, sub.axis);
     if (!valid_length_[axis_index(sub.axis)]) return;  // already reported at size
     if (n == 1) {
@@ -124,6 +145,8 @@ class PlanChecker {
     const SourceLocation where = real_at(k);
     if (step.kind == TransformKind::c2c) error(where, term + "a real step is R2C or C2R");
     if (step.axis != Axis::x) error(where, term + "a real step must be on X (the contiguous axis)");
+    if (!transforms(plan_, Axis::x))
+      error(where, term + "a real step needs X among the transformed axes (axes: " + axes_text(plan_.axes) + ")");
     if (step.length != plan_.size.nx)
       error(where, term + "the step's length " + std::to_string(step.length) + " is not the X length " +
                        std::to_string(plan_.size.nx) + " (NX, the reals per row)");
@@ -170,7 +193,7 @@ class PlanChecker {
       for (std::size_t s = 0; s < plan_.kernels[k].subs.size(); ++s) {
         const SubComputation& sub = plan_.kernels[k].subs[s];
         const int a = axis_index(sub.axis);
-        if (!valid_length_[a] || lengths[sub.axis] == 1) continue;
+        if (!valid_length_[a] || lengths[sub.axis] == 1 || !transforms(plan_, sub.axis)) continue;
         if (sub.span != expected[a]) error(sub_at(k, s), chain_break(sub, expected, last[a].has_value()));
         expected[a] = sub.stride;
         last[a] = {{k, s}};
@@ -179,7 +202,7 @@ class PlanChecker {
     for (Axis axis : all_axes) {
       const int a = axis_index(axis);
       const std::int64_t n = lengths[axis];
-      if (!valid_length_[a] || n == 1) continue;
+      if (!valid_length_[a] || n == 1 || !transforms(plan_, axis)) continue;
       if (!last[a]) {
         error(at_.kernels, "no stage on the " + axis_name(axis) + " axis of " + length_word(axis) + " " +
                                std::to_string(n) + ": its radices must multiply to " + std::to_string(n));
@@ -213,7 +236,7 @@ class PlanChecker {
     // A stage written with the wrong axis letter (the paper's §4.1 writes a Z kernel's second stage as Y(...)).
     for (Axis other : all_axes) {
       const int b = axis_index(other);
-      if (other == sub.axis || !valid_length_[b] || expected[b] == 1) continue;
+      if (other == sub.axis || !valid_length_[b] || expected[b] == 1 || !transforms(plan_, other)) continue;
       SubComputation renamed = sub;
       renamed.axis = other;
       if (sub.radix > 0 && sub.span == expected[b] && renamed.count == stage_length(plan_, other) / sub.radix)
@@ -257,7 +280,7 @@ std::vector<Diagnostic> check_plan(const Plan& plan) {
   ParsedPlan parsed;
   parsed.plan = plan;
   const SourceLocation unknown{"<plan>", 0, 0};
-  parsed.locations.size = parsed.locations.arch = parsed.locations.kernels = unknown;
+  parsed.locations.size = parsed.locations.arch = parsed.locations.axes = parsed.locations.kernels = unknown;
   return check_plan(parsed);
 }
 

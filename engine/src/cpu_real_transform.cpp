@@ -28,7 +28,7 @@ void run_stages(const Plan& plan, bool on_x, const VolumeLayout& layout, const P
   for (const Kernel& kernel : plan.kernels)
     for (const SubComputation& sub : kernel.subs)
       if ((sub.axis == Axis::x) == on_x) run_sub_computation<Real>(sub, layout, tables, data, threads);
-  for (Axis axis : all_axes)
+  for (Axis axis : plan.axes)  // an untransformed axis has no stages to put in order
     if ((axis == Axis::x) == on_x) permute_to_natural_order<Real>(axis, layout, tables, data, threads);
 }
 

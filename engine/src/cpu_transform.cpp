@@ -108,10 +108,11 @@ void require_apart(const void* in, std::size_t in_bytes, const void* out, std::s
     throw UsageError("CpuTransform: the input and output buffers overlap without being the same buffer");
 }
 
-// 1/N is a power of two: the scaling is exact in either precision.
+// Scaling::full divides by the product of the transformed lengths (an untransformed axis is a batch index).
+// It is a power of two: the scaling is exact in either precision.
 template <class Real>
 Real scale_factor(const Plan& plan, Scaling scaling) {
-  return scaling == Scaling::full ? Real(1) / static_cast<Real>(plan.size.elements()) : Real(1);
+  return scaling == Scaling::full ? Real(1) / static_cast<Real>(transformed_elements(plan)) : Real(1);
 }
 
 Plan plan_of_kind(const TransformDesc& desc, const std::string& arch) {
@@ -171,13 +172,9 @@ void CpuTransform::execute_in_place(std::span<std::complex<Real>> data, const Tr
     for (const SubComputation& sub : kernel.subs)
       cpu::run_sub_computation<Real>(sub, plan_.size, *tables_, data.data(), threads);
   if (options.order == Order::natural)
-    for (Axis axis : all_axes) cpu::permute_to_natural_order<Real>(axis, plan_.size, *tables_, data.data(), threads);
-  const bool scale = options.scaling == Scaling::full;
-  if (inverse || scale) {
-    // 1/N is a power of two: the scaling is exact in either precision.
-    const Real factor = scale ? Real(1) / static_cast<Real>(elements) : Real(1);
-    cpu::conjugate_and_scale<Real>(data.data(), elements, inverse, factor, threads);
-  }
+    for (Axis axis : plan_.axes) cpu::permute_to_natural_order<Real>(axis, plan_.size, *tables_, data.data(), threads);
+  const Real factor = scale_factor<Real>(plan_, options.scaling);
+  if (inverse || factor != Real(1)) cpu::conjugate_and_scale<Real>(data.data(), elements, inverse, factor, threads);
 }
 
 void CpuTransform::execute(std::span<std::complex<double>> data, const TransformOptions& options) const {

@@ -71,6 +71,7 @@ std::string to_yaml(const Plan& plan) {
   std::ostringstream out;
   out << "size: [" << plan.size.nx << ", " << plan.size.ny << ", " << plan.size.nz << "]\n";
   out << "arch: " << plan.arch << "\n";
+  if (!transforms_all_axes(plan)) out << "axes: " << axes_text(plan.axes) << "\n";
   out << "kernels:\n";
   for (const Kernel& kernel : plan.kernels) out << "  - \"" << to_string(kernel) << "\"\n";
   return out.str();
@@ -106,6 +107,8 @@ std::size_t hash_value(const Plan& plan) {
   std::size_t h = std::hash<std::string>{}(plan.arch);
   for (std::int64_t v : {plan.size.nx, plan.size.ny, plan.size.nz}) h = combine(h, std::hash<std::int64_t>{}(v));
   for (const Kernel& kernel : plan.kernels) h = combine(h, hash_value(kernel));
+  if (!transforms_all_axes(plan))  // the plans of every axis keep their hash
+    for (Axis axis : plan.axes) h = combine(h, std::hash<int>{}(axis_index(axis)));
   return h;
 }
 
@@ -130,6 +133,32 @@ std::optional<RealStep> real_step_of(const Plan& plan) {
 TransformKind kind_of(const Plan& plan) {
   const std::optional<RealStep> step = real_step_of(plan);
   return step ? step->kind : TransformKind::c2c;
+}
+
+bool transforms(const Plan& plan, Axis axis) {
+  return std::find(plan.axes.begin(), plan.axes.end(), axis) != plan.axes.end();
+}
+
+bool transforms_all_axes(const Plan& plan) {
+  return std::equal(plan.axes.begin(), plan.axes.end(), all_axes.begin(), all_axes.end());
+}
+
+std::int64_t transformed_elements(const Plan& plan) {
+  std::int64_t product = 1;
+  for (Axis axis : all_axes)
+    if (transforms(plan, axis) && __builtin_mul_overflow(product, plan.size[axis], &product))
+      throw UsageError("the transformed axes " + axes_text(plan.axes) + " of size " + to_string(plan.size) +
+                       " have more elements than fit in 64 bits");
+  return product;
+}
+
+std::string axes_text(const std::vector<Axis>& axes) {
+  std::string text = "[";
+  for (Axis axis : axes) {
+    if (text.size() > 1) text += ", ";
+    text += axis_letter(axis);
+  }
+  return text + ']';
 }
 
 std::int64_t stage_length(const Plan& plan, Axis axis) {

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -85,7 +86,7 @@ class PlanFileParser {
     }
     SourceLocation root_at = source_.at(root.Mark());
     parsed_.locations.size = parsed_.locations.arch = parsed_.locations.kernels = root_at;
-    bool has_size = false, has_arch = false, has_kernels = false;
+    bool has_size = false, has_arch = false, has_kernels = false, has_axes = false;
     std::set<std::string> seen;
     for (const auto& entry : root) {
       const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
@@ -105,6 +106,9 @@ class PlanFileParser {
         } else {
           error(source_.at(value.Mark()), "arch must be a name such as tesla, fermi or hopper");
         }
+      } else if (key == "axes") {
+        has_axes = true;
+        parse_axes(value);
       } else if (key == "kernels" || key == "plan") {
         if (has_kernels) error(source_.at(entry.first.Mark()), "give the kernels once: either kernels: or plan:");
         has_kernels = true;
@@ -118,12 +122,13 @@ class PlanFileParser {
         if (value.IsScalar()) parsed_.source_note = value.Scalar();
       } else {
         error(source_.at(entry.first.Mark()),
-              "unknown key '" + key + "': expected size, arch, kernels, plan or source");
+              "unknown key '" + key + "': expected size, arch, axes, kernels, plan or source");
       }
     }
     if (!has_size) error(root_at, "missing size: [NX, NY, NZ]");
     if (!has_arch) error(root_at, "missing arch: one of tesla, fermi, hopper");
     if (!has_kernels) error(root_at, "missing kernels: (a list, one entry per kernel) or plan: (the brace form)");
+    if (!has_axes) parsed_.locations.axes = parsed_.locations.kernels;
     if (!errors_.empty()) throw PlanError(errors_);
     return std::move(parsed_);
   }
@@ -146,6 +151,36 @@ class PlanFileParser {
         *targets[i] = value;
       }
     }
+  }
+
+  // A list of distinct letters X, Y, Z in any order, stored in X, Y, Z order (the canonical form).
+  void parse_axes(const YAML::Node& node) {
+    parsed_.locations.axes = source_.at(node.Mark());
+    const std::string expected = "axes must be a list of the transformed axes, such as [X, Y]";
+    if (!node.IsSequence()) {
+      error(source_.at(node.Mark()), expected);
+      return;
+    }
+    if (node.size() == 0) {
+      error(source_.at(node.Mark()), "empty axes list: a plan transforms at least one axis (" + expected + ")");
+      return;
+    }
+    std::array<bool, 3> listed{false, false, false};
+    for (const YAML::Node& entry : node) {
+      const std::string letter = entry.IsScalar() ? entry.Scalar() : "";
+      const auto axis = std::find_if(all_axes.begin(), all_axes.end(),
+                                     [&](Axis a) { return letter == std::string(1, axis_letter(a)); });
+      if (axis == all_axes.end()) {
+        error(source_.at(entry.Mark()), "unknown axis '" + letter + "' in axes: expected X, Y or Z");
+      } else if (listed[axis_index(*axis)]) {
+        error(source_.at(entry.Mark()), "axis " + letter + " is listed twice in axes: give each axis once");
+      } else {
+        listed[axis_index(*axis)] = true;
+      }
+    }
+    parsed_.plan.axes.clear();
+    for (Axis axis : all_axes)
+      if (listed[axis_index(axis)]) parsed_.plan.axes.push_back(axis);
   }
 
   void parse_kernel_list(const YAML::Node& node) {

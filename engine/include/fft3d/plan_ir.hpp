@@ -75,10 +75,13 @@ struct Extents {
 };
 
 // `size` is the size of the transform: for a real plan, the real volume (NX reals per row).
+// `axes` are the transformed axes in X, Y, Z order, without repeats (numpy's fftn(axes=...)): an axis not among
+// them has no stages, and its coordinate is a batch index. Last, so that {size, arch, kernels} still builds a plan.
 struct Plan {
   Extents size;
   std::string arch;
   std::vector<Kernel> kernels;
+  std::vector<Axis> axes{all_axes.begin(), all_axes.end()};
 
   friend bool operator==(const Plan&, const Plan&) = default;
 };
@@ -87,6 +90,15 @@ struct Plan {
 std::optional<RealStep> real_step_of(const Plan& plan);
 // c2c, or the kind of the plan's real step.
 TransformKind kind_of(const Plan& plan);
+// Whether the plan transforms `axis` (it is among plan.axes).
+bool transforms(const Plan& plan, Axis axis);
+// Whether the plan transforms all three axes (the default, and the only case to_yaml leaves `axes` out).
+bool transforms_all_axes(const Plan& plan);
+// The product of the transformed axes' lengths (NX for X of a real plan: its real length): what Scaling::full
+// divides by. Throws UsageError when it does not fit in 64 bits.
+std::int64_t transformed_elements(const Plan& plan);
+// "[X, Y]": the axes as the plan file writes them.
+std::string axes_text(const std::vector<Axis>& axes);
 // The length the stages of `axis` transform: size[axis], except X of a real plan: NX/2 complex values.
 std::int64_t stage_length(const Plan& plan, Axis axis);
 // The complex volume the stages run on: (NX/2, NY, NZ) for a real plan, the size otherwise.
@@ -104,7 +116,8 @@ std::string to_string(const Kernel& kernel);
 std::string to_brace_string(const std::vector<Kernel>& kernels);
 // "256x256x256".
 std::string to_string(const Extents& size);
-// The canonical plan file: size, arch and one kernels entry per kernel. parse_plan(to_yaml(p)) == p.
+// The canonical plan file: size, arch, axes (only when not all three, so that the text and stable_hash of a plan
+// of every axis stay as before) and one kernels entry per kernel. parse_plan(to_yaml(p)) == p.
 std::string to_yaml(const Plan& plan);
 
 // Writes to_yaml(plan) (and the notation for the others): readable values in test failures and logs.

@@ -2,6 +2,7 @@
 //
 //   size: [256, 256, 256]                     # NX NY NZ, X contiguous
 //   arch: tesla
+//   axes: [X, Y]                              # optional: the transformed axes (default all three)
 //   kernels:                                  # one entry per kernel
 //     - "Y(16, 16, 16, 256, tw)"
 //     - "X(64, 4, 64, 256, tw), Y(16, 16, 1, 16, no-tw)"
@@ -23,6 +24,7 @@ namespace fft3d {
 struct PlanLocations {
   SourceLocation size;
   SourceLocation arch;
+  SourceLocation axes;  // the axes list; the kernels' location when the file has none
   SourceLocation kernels;
   std::vector<SourceLocation> kernel;            // one per kernel
   std::vector<std::vector<SourceLocation>> sub;  // one per sub-computation

@@ -242,7 +242,7 @@ struct GpuTransform::Impl {
     if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
     if (inverse && last) flags |= kernel_flag_conjugate_store;
     const bool scaled = last && options.scaling == Scaling::full;
-    return {scaled ? static_cast<float>(1.0 / static_cast<double>(plan.size.elements())) : 1.0f, flags};
+    return {scaled ? static_cast<float>(1.0 / static_cast<double>(transformed_elements(plan))) : 1.0f, flags};
   }
 
   // The digit-reversal pass's target, as large as the volume it reverses: the caller's workspace where it gave one
