@@ -2,7 +2,7 @@
 // GPU: G = 1 (the whole path, NCCL included, on one GPU) and G = the visible GPUs (the largest power of two up to
 // max_slab_gpus, so that it divides the sizes); both layouts, in place and out of place, outputs poisoned with NaN
 // first, out-of-place inputs unchanged, the inverse returning the input; and the bad input refused. Skipped without
-// a GPU; the several-GPU case skipped with fewer than 2.
+// a GPU or without NCCL in the build; the several-GPU case skipped with fewer than 2.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -148,6 +148,23 @@ void check_transform(const Extents& size, SlabLayout layout, int gpus) {
   }
 }
 
+// Whether this build has NCCL: a device listed twice is bad input with it, and every construction is refused as
+// unavailable without it.
+bool built_with_nccl() {
+  try {
+    MultiGpuTransform({.extents = {2, 2, 2}, .devices = {0, 0}});
+  } catch (const GpuUnavailable&) {
+    return false;
+  } catch (const UsageError&) {
+  }
+  return true;
+}
+
+void skip_without_gpu_or_nccl() {
+  if (validate::gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped";
+  if (!built_with_nccl()) GTEST_SKIP() << "fft3d was built without NCCL: multi-GPU tests skipped";
+}
+
 // The largest power of two of visible GPUs up to max_slab_gpus: a G that divides every size here.
 int several_gpus() {
   int g = 1;
@@ -157,9 +174,7 @@ int several_gpus() {
 
 class GpuMultiGpu : public ::testing::TestWithParam<std::tuple<Extents, SlabLayout>> {
  protected:
-  void SetUp() override {
-    if (validate::gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped";
-  }
+  void SetUp() override { skip_without_gpu_or_nccl(); }
 };
 
 TEST_P(GpuMultiGpu, OneGpuRunsTheWholePathNcclIncluded) {
@@ -176,13 +191,15 @@ TEST_P(GpuMultiGpu, EveryVisibleGpuMatchesTheOneGpuOracle) {
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
                          ::testing::Combine(::testing::Values(Extents{64, 64, 64}, Extents{128, 64, 32},
                                                               Extents{256, 256, 256}),
-                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs)));
+                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs)),
+                         [](const auto& info) {
+                           const bool natural = std::get<1>(info.param) == SlabLayout::natural;
+                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs");
+                         });
 
 class GpuMultiGpuBadInput : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (validate::gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped";
-  }
+  void SetUp() override { skip_without_gpu_or_nccl(); }
 };
 
 TEST_F(GpuMultiGpuBadInput, DevicesAndSplitsRefusedBeforeAnyLaunch) {
