@@ -70,12 +70,14 @@ void poison(const std::vector<int>& devices, std::vector<DeviceBuffer>& buffers)
   }
 }
 
-// The whole volume scattered over the buffers in `layout` (volume_index), and gathered back.
+// The whole volume scattered over the buffers in `layout` (volume_index), and gathered back. Buffer g is on device g
+// (first_devices).
 void upload(const SlabDecomposition& d, SlabLayout layout, const Volume& whole, std::vector<DeviceBuffer>& buffers) {
   std::vector<std::complex<float>> local(d.local_elements());
   for (int g = 0; g < d.gpus; ++g) {
     for (std::int64_t i = 0; i < d.local_elements(); ++i)
       local[i] = std::complex<float>(whole[volume_index(d, layout, g, i)]);
+    check_cuda(cudaSetDevice(g), "cudaSetDevice");
     buffers[g].upload(local.data());
   }
 }
@@ -84,6 +86,7 @@ Volume gather(const SlabDecomposition& d, SlabLayout layout, const std::vector<D
   Volume whole(d.size.elements());
   std::vector<std::complex<float>> local(d.local_elements());
   for (int g = 0; g < d.gpus; ++g) {
+    check_cuda(cudaSetDevice(g), "cudaSetDevice");
     buffers[g].download(local.data());
     for (std::int64_t i = 0; i < d.local_elements(); ++i) whole[volume_index(d, layout, g, i)] = local[i];
   }
