@@ -1,6 +1,7 @@
 // The NCCL calls of the multi-GPU transform (nccl_calls.hpp), over the toolkit's NCCL.
 #include <nccl.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -15,6 +16,9 @@ namespace {
 
 // A complex fp32 value travels as two floats.
 constexpr std::size_t floats_per_value = 2;
+// The most sends and receives one group holds: NCCL's documented limit on operations between ncclGroupStart and
+// ncclGroupEnd (older releases fail past it).
+constexpr std::size_t max_group_operations = 2048;
 
 std::string describe(ncclResult_t code) {
   std::string text = ncclGetErrorString(code);
@@ -89,24 +93,53 @@ void abort(NcclComm comm) noexcept {
 }
 
 void enqueue_exchange(const std::vector<ExchangeSide>& sides, Deadline deadline, const std::string& what) {
-  check(ncclGroupStart(), "ncclGroupStart");
-  try {
-    for (const ExchangeSide& side : sides) {
-      for (const ExchangeBlock& b : *side.sends)
-        check(ncclSend(side.from + b.offset, floats_per_value * b.count, ncclFloat, b.peer, side.comm, side.stream),
-              "ncclSend");
-      for (const ExchangeBlock& b : *side.receives)
-        check(ncclRecv(side.to + b.offset, floats_per_value * b.count, ncclFloat, b.peer, side.comm, side.stream),
-              "ncclRecv");
-    }
-  } catch (...) {
-    ncclGroupEnd();  // close the group; the failure is the one reported
-    throw;
+  // Each side's blocks by peer, in order: the i-th block of g to h is matched by the i-th block h receives from g.
+  struct PeerBlocks {
+    std::vector<std::vector<ExchangeBlock>> sends;
+    std::vector<std::vector<ExchangeBlock>> receives;
+  };
+  const int peers = count_of(sides.front().comm);
+  std::vector<PeerBlocks> by_peer(sides.size(), {std::vector<std::vector<ExchangeBlock>>(peers),
+                                                 std::vector<std::vector<ExchangeBlock>>(peers)});
+  std::size_t longest = 0;  // blocks of the busiest pair
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    for (const ExchangeBlock& b : *sides[s].sends) by_peer[s].sends.at(b.peer).push_back(b);
+    for (const ExchangeBlock& b : *sides[s].receives) by_peer[s].receives.at(b.peer).push_back(b);
+    for (int p = 0; p < peers; ++p)
+      longest = std::max({longest, by_peer[s].sends[p].size(), by_peer[s].receives[p].size()});
   }
-  const ncclResult_t ended = ncclGroupEnd();
-  check(ended, "ncclGroupEnd");
-  if (ended == ncclInProgress)
-    for (const ExchangeSide& side : sides) settle(side.comm, deadline, what);
+  // Rounds of at most `per_pair` blocks of every pair, each round one group under NCCL's limit; every rank cuts its
+  // lists alike (the same count of local sides and peers), so that round r of each rank holds the matches of round r
+  // of the others.
+  const std::size_t pairs = sides.size() * static_cast<std::size_t>(peers);
+  const std::size_t per_pair = std::max<std::size_t>(1, max_group_operations / (2 * pairs));
+  for (std::size_t first = 0; first < longest; first += per_pair) {
+    const std::size_t last = first + per_pair;
+    check(ncclGroupStart(), "ncclGroupStart");
+    try {
+      for (std::size_t s = 0; s < sides.size(); ++s)
+        for (int p = 0; p < peers; ++p) {
+          const ExchangeSide& side = sides[s];
+          const auto& sends = by_peer[s].sends[p];
+          const auto& receives = by_peer[s].receives[p];
+          for (std::size_t i = first; i < std::min(last, sends.size()); ++i)
+            check(ncclSend(side.from + sends[i].offset, floats_per_value * sends[i].count, ncclFloat, p, side.comm,
+                           side.stream),
+                  "ncclSend");
+          for (std::size_t i = first; i < std::min(last, receives.size()); ++i)
+            check(ncclRecv(side.to + receives[i].offset, floats_per_value * receives[i].count, ncclFloat, p,
+                           side.comm, side.stream),
+                  "ncclRecv");
+        }
+    } catch (...) {
+      ncclGroupEnd();  // close the group; the failure is the one reported
+      throw;
+    }
+    const ncclResult_t ended = ncclGroupEnd();
+    check(ended, "ncclGroupEnd");
+    if (ended == ncclInProgress)
+      for (const ExchangeSide& side : sides) settle(side.comm, deadline, what);
+  }
 }
 
 void wait(const std::vector<NcclComm>& comms, const std::vector<cudaEvent_t>& done, Deadline deadline,
