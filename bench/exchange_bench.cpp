@@ -24,7 +24,8 @@ void fill_indices(PerDeviceBuffers& buffers, const Extents& size, int gpus) {
   for_each_chunk(size, gpus, SlabLayout::natural, chunk_elements,
                  [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
                    chunk.resize(static_cast<std::size_t>(count));
-                   for (std::int64_t i = 0; i < count; ++i) chunk[static_cast<std::size_t>(i)] = index_value(natural + i);
+                   for (std::int64_t i = 0; i < count; ++i)
+                     chunk[static_cast<std::size_t>(i)] = index_value(natural + i);
                    buffers.upload(g, chunk.data(), local, count);
                  });
 }

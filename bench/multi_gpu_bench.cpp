@@ -170,8 +170,12 @@ void measure_cufftxt(const SizeContext& c, const MultiGpuSettings& settings, Mul
   } else {
     xt.execute(Direction::forward);  // leaves the shuffled format, which each restoring inverse starts from
   }
-  row.time = time_on_devices(c.devices, [&] { xt.execute(Direction::forward); }, warmup_runs, settings.repeats,
-                             restore);
+  // cuFFT's streams are its own: each timed run waits for every device, as fft3d's forward does.
+  const auto forward = [&] {
+    xt.execute(Direction::forward);
+    synchronize_devices(c.devices);
+  };
+  row.time = time_on_devices(c.devices, forward, warmup_runs, settings.repeats, restore);
 }
 
 // Runs `measure` into `row`, whose failure says what stopped it, and finishes its figures.

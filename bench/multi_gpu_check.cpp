@@ -39,8 +39,8 @@ void scatter(std::span<const std::complex<double>> volume, const Extents& size, 
   std::vector<Complex32> chunk;
   for_each_chunk(size, gpus_of(buffers, size), layout, chunk_elements,
                  [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
-                   const auto values = volume.subspan(static_cast<std::size_t>(natural), static_cast<std::size_t>(count));
-                   chunk.assign(values.begin(), values.end());
+                   const auto first = volume.begin() + natural;
+                   chunk.assign(first, first + count);
                    buffers.upload(g, chunk.data(), local, count);
                  });
 }
@@ -57,7 +57,8 @@ void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout lay
 }
 
 validate::ClosedFormResult check_distributed_in_closed_form(const validate::PlaneWaves& waves, SlabLayout layout,
-                                                            PerDeviceBuffers& input, const std::function<void()>& forward,
+                                                            PerDeviceBuffers& input,
+                                                            const std::function<void()>& forward,
                                                             const PerDeviceBuffers& spectrum,
                                                             const std::function<void()>& scaled_inverse,
                                                             const PerDeviceBuffers& returned) {

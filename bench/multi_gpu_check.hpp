@@ -26,7 +26,8 @@ void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout lay
 // `layout`, compares every element, runs `scaled_inverse()`, which must leave the waves again (z slabs, scaled
 // by 1/N) in `returned`, and compares every element. The three may be the same buffers (in place).
 validate::ClosedFormResult check_distributed_in_closed_form(const validate::PlaneWaves& waves, SlabLayout layout,
-                                                            PerDeviceBuffers& input, const std::function<void()>& forward,
+                                                            PerDeviceBuffers& input,
+                                                            const std::function<void()>& forward,
                                                             const PerDeviceBuffers& spectrum,
                                                             const std::function<void()>& scaled_inverse,
                                                             const PerDeviceBuffers& returned);

@@ -39,7 +39,7 @@ struct DeviceEvents {
   void record(std::vector<cudaEvent_t>& events) {
     for (std::size_t i = 0; i < devices.size(); ++i) {
       set_device(devices[i]);
-      check_cuda(cudaEventRecord(events[i], nullptr), "cudaEventRecord");
+      check_cuda(cudaEventRecord(events[i], cudaStreamLegacy), "cudaEventRecord");
     }
   }
   // The longest device's time between its two events, in ms.

@@ -43,9 +43,11 @@ class PerDeviceBuffers {
 void synchronize_devices(const std::vector<int>& devices);
 
 // Times `body` (work on several devices, asynchronous or not) `repeats` times after `warmup` runs: each sample
-// brackets it with CUDA events on every device's legacy default stream (which waits for the device's blocking
-// streams) and takes the longest device's time. `before_each` (optional) runs before every run, outside the timed
-// region, e.g. to undo an in-place transform. Single runs per sample: the runs measured here last milliseconds.
+// brackets it with CUDA events on every device's legacy default stream and takes the longest device's time. The
+// stop events wait for work on the devices' blocking streams only: a body whose work may run on non-blocking
+// streams it does not own must wait for it itself (the time then includes that wait). `before_each` (optional)
+// runs before every run, outside the timed region, e.g. to undo an in-place transform. Single runs per sample: the
+// runs measured here last milliseconds.
 Timing time_on_devices(const std::vector<int>& devices, const std::function<void()>& body, int warmup, int repeats,
                        const std::function<void()>& before_each = {});
 

@@ -1,5 +1,5 @@
 // `fft3d run --gpus G`: fft3d's MultiGpuTransform on devices 0..G-1 of this process, on random data scattered to
-// the slabs and checked against the fp64 oracle (cuFFT Z2Z on device 0, else FFTW) gathered from the GPUs, or, for
+// the slabs and checked against the fp64 oracle (cuFFT Z2Z on one GPU, else FFTW) gathered from the GPUs, or, for
 // volumes whose oracle fits nowhere, in closed form (plane waves, slab by slab); then its round trip; timed only
 // once both passed.
 #include <algorithm>
@@ -73,10 +73,10 @@ bool check_against_oracle(Session& s) {
   bench::gather(s.out(), st.size, output_layout(st, direction), output);
   try {
     validate::cufft_reference(st.size, input, reference, direction, st.options.scaling);
-    std::cout << "oracle    cuFFT Z2Z fp64 on device 0, the result gathered from the " << st.gpus << " GPUs\n";
+    std::cout << "oracle    cuFFT Z2Z fp64 on one GPU, the result gathered from the " << st.gpus << " GPUs\n";
   } catch (const OutOfMemory&) {
     validate::fftw_reference(st.size, input, reference, direction, st.options.scaling);
-    std::cout << "oracle    FFTW fp64 (the fp64 volumes do not fit device 0), the result gathered from the "
+    std::cout << "oracle    FFTW fp64 (the fp64 volumes do not fit one GPU), the result gathered from the "
               << st.gpus << " GPUs\n";
   }
   const validate::ErrorReport error = validate::compare(output, reference);
