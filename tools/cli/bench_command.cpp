@@ -71,6 +71,7 @@ int bench_several_gpus(const po::variables_map& vm) {
     throw UsageError("--gpus: the multi-GPU transform runs in natural order (its layout is --layout)");
   if (!vm["buffer-pairs"].defaulted()) throw UsageError("--buffer-pairs: without --gpus only");
   if (vm["repeat"].as<int>() < 1) throw UsageError("--repeat must be at least 1");
+  require_arch_profile(vm["arch"].as<std::string>());
   const std::string layout = vm["layout"].as<std::string>();
   const std::vector<SlabLayout> layouts =
       layout == "both" ? std::vector<SlabLayout>{SlabLayout::natural, SlabLayout::y_slabs}
@@ -82,7 +83,8 @@ int bench_several_gpus(const po::variables_map& vm) {
   (void)layouts;
   (void)sizes;
   (void)seed;
-  std::cerr << "fft3d bench: error: this build has no CUDA backend (no CUDA toolkit was found at build time)\n";
+  std::cerr << "fft3d bench: error: --gpus: this build has no CUDA backend, so it runs on no GPU (no CUDA toolkit "
+               "was found at build time)\n";
   return exit_unavailable;
 #else
   bench::MultiGpuSettings settings;

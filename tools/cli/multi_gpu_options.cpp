@@ -20,7 +20,8 @@ void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings) {
 
 #ifndef FFT3D_HAVE_CUDA
 int run_multi_gpu(const MultiGpuRunSettings&) {
-  throw GpuUnavailable("--gpus: this build has no CUDA backend (no CUDA toolkit was found at build time)");
+  throw GpuUnavailable("--gpus: this build has no CUDA backend, so it runs on no GPU (no CUDA toolkit was found "
+                       "at build time)");
 }
 #endif
 

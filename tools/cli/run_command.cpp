@@ -72,6 +72,7 @@ int run_on_several_gpus(const po::variables_map& vm) {
   settings.seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");
   settings.check = vm["check"].as<std::string>();
   settings.arch = vm["arch"].as<std::string>();
+  require_arch_profile(settings.arch);
   check_multi_gpu_run_settings(settings);
   return run_multi_gpu(settings);
 }

@@ -35,11 +35,13 @@ expect $usage "--layout must be" "run --gpus with an unknown layout" -- \
 expect $usage "with --gpus only" "run --layout without --gpus" -- "$fft3d" run --size 64x64x64 --layout y_slabs
 expect $usage "forward transform, unscaled" "run --gpus --check plane-waves --inverse" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --check plane-waves --inverse
+expect $usage "unknown arch" "run --gpus with an unknown arch" -- "$fft3d" run --gpus 2 --size 64x64x64 --arch nosuch
 
 expect $usage "1 to 8 GPUs" "bench --gpus 0" -- "$fft3d" bench --gpus 0
 expect $usage "1 to 8 GPUs" "bench --gpus 9" -- "$fft3d" bench --gpus 9
 expect $usage "c2c" "bench --gpus r2c" -- "$fft3d" bench --gpus 2 --transform r2c
 expect $usage "with --gpus only" "bench --layout without --gpus" -- "$fft3d" bench --layout natural
+expect $usage "unknown arch" "bench --gpus with an unknown arch" -- "$fft3d" bench --gpus 2 --arch nosuch
 expect $usage "--layout must be" "bench --gpus with an unknown layout" -- "$fft3d" bench --gpus 2 --layout x_slabs
 
 # More GPUs than the machine has (8 is the most the decomposition takes): a clear error, exit 3, no crash.
