@@ -65,4 +65,10 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   return parsed;
 }
 
+SlabLayout parse_layout(const std::string& name) {
+  if (name == "natural") return SlabLayout::natural;
+  if (name == "y_slabs") return SlabLayout::y_slabs;
+  throw UsageError("--layout must be natural or y_slabs");
+}
+
 }  // namespace fft3d::cli

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/slab_decomposition.hpp"
 
 namespace fft3d::cli {
 
@@ -37,5 +38,8 @@ TransformKind requested_kind(const po::variables_map& vm, bool inverse = false);
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how, bool in_place = false,
                      TransformKind kind = TransformKind::c2c);
+
+// A multi-GPU spectrum's layout by its --layout name: natural or y_slabs; UsageError otherwise.
+SlabLayout parse_layout(const std::string& name);
 
 }  // namespace fft3d::cli

@@ -7,6 +7,7 @@
 #include "closed_form_run.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/limits.hpp"
+#include "multi_gpu_run.hpp"
 #include "options.hpp"
 #include "real_run.hpp"
 #include "report_lines.hpp"
@@ -41,7 +42,39 @@ void add_run_options(po::options_description& options) {
       ("check", po::value<std::string>()->default_value("auto"),
        "oracle (fp64 FFTW or cuFFT Z2Z), plane-waves (CUDA, in place: an input whose transform is known in closed "
        "form, for volumes whose oracle fits nowhere), or auto (the oracle where its three fp64 volumes fit the "
-       "host's memory)");
+       "host's memory)")
+      ("gpus", po::value<int>(), "run the slab decomposition over GPUs 0..G-1 (1 to 8; c2c, fp32, --size, natural "
+                                 "order): checked against the fp64 oracle gathered from the GPUs, or in closed form")
+      ("layout", po::value<std::string>()->default_value("natural"),
+       "with --gpus: the spectrum's layout, natural (z slabs, as the input) or y_slabs (one exchange fewer)");
+}
+
+// `run --gpus G`: the options a multi-GPU run takes, checked before any GPU is touched.
+int run_on_several_gpus(const po::variables_map& vm) {
+  MultiGpuRunSettings settings;
+  settings.gpus = vm["gpus"].as<int>();
+  if (settings.gpus < 1) throw UsageError("--gpus " + std::to_string(settings.gpus) + ": must be at least 1");
+  if (vm["backend"].as<std::string>() == "cpu")
+    throw UsageError("--gpus runs on the cuda backend; the cpu backend has no multi-GPU transform");
+  if (vm.count("plan"))
+    throw UsageError("--gpus takes --size: each GPU's plans come from the slab decomposition, not a plan file");
+  if (!vm.count("size")) throw UsageError("--gpus needs --size NXxNYxNZ");
+  if (requested_kind(vm) != TransformKind::c2c) throw UsageError("--gpus runs c2c transforms (no --transform r2c)");
+  if (optional_string(vm, "precision").value_or("fp32") != "fp32") throw UsageError("--gpus runs fp32");
+  if (vm["per-kernel"].as<bool>()) throw UsageError("--gpus does not take --per-kernel");
+  settings.size = parse_extents(vm["size"].as<std::string>());
+  settings.layout = parse_layout(vm["layout"].as<std::string>());
+  settings.options = {vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward,
+                      parse_order(vm["order"].as<std::string>()), parse_scaling(vm["scaling"].as<std::string>())};
+  settings.in_place = vm["in-place"].as<bool>();
+  settings.repeats = vm["repeat"].as<int>();
+  if (settings.repeats < 1) throw UsageError("--repeat must be at least 1");
+  settings.seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");
+  settings.check = vm["check"].as<std::string>();
+  settings.arch = vm["arch"].as<std::string>();
+  require_arch_profile(settings.arch);
+  check_multi_gpu_run_settings(settings);
+  return run_multi_gpu(settings);
 }
 
 // The settings the options ask of `backend`, and the error bound they are judged by (`bound`).
@@ -154,9 +187,12 @@ int run_command(const Args& args) {
   add_plan_source_options(options, positional);
   add_run_options(options);
   po::variables_map vm;
-  if (!parse_options("run", "PLAN [options]  |  run --size NXxNYxNZ [--arch A] [options]", args, options, positional,
+  if (!parse_options("run", "PLAN [options]  |  run --size NXxNYxNZ [--arch A] [options]  |  "
+                     "run --gpus G --size NXxNYxNZ [--layout natural|y_slabs] [options]", args, options, positional,
                      vm))
     return exit_ok;
+  if (vm.count("gpus")) return run_on_several_gpus(vm);
+  if (!vm["layout"].defaulted()) throw UsageError("--layout: with --gpus only (the layout of a multi-GPU spectrum)");
 
   check_thread_count(vm["threads"].as<int>());
   const std::uint64_t seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");

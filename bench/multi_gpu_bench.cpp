@@ -1,0 +1,239 @@
+#include "bench/multi_gpu_bench.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "bench/cufftxt_c2c.hpp"
+#include "bench/exchange_bench.hpp"
+#include "bench/multi_gpu_check.hpp"
+#include "bench/multi_gpu_devices.hpp"
+#include "fft3d/errors.hpp"
+#include "fft3d/multi_gpu_transform.hpp"
+#include "validate/cuda/cuda_calls.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+
+namespace fft3d::bench {
+namespace {
+
+constexpr int warmup_runs = 3;
+constexpr int wave_count = 4;
+constexpr std::int64_t max_memcpy_bytes = std::int64_t{2} << 30;  // the ceiling's buffers: at most 2 x 2 GiB
+constexpr std::int64_t chunk_elements = std::int64_t{1} << 26;    // host staging, 512 MiB of fp32 complex
+
+std::vector<int> first_devices(int gpus) {
+  std::vector<int> devices(static_cast<std::size_t>(gpus));
+  for (int g = 0; g < gpus; ++g) devices[static_cast<std::size_t>(g)] = g;
+  return devices;
+}
+
+std::string variant_name(SlabLayout layout, Placement placement) {
+  return std::string(layout == SlabLayout::natural ? "natural" : "y_slabs") + ", " +
+         (placement == Placement::in_place ? "in place" : "out of place");
+}
+
+// What a size's rows share: where it runs and the time of one pass of the local volume at memcpy speed.
+struct SizeContext {
+  Extents size;
+  std::vector<int> devices;
+  std::uint64_t seed = 1;
+  double one_pass_ms = 0;
+  MultiGpuRow row(const std::string& library, const std::string& variant) const {
+    MultiGpuRow r;
+    r.library = library;
+    r.variant = variant;
+    r.size = size;
+    r.gpus = static_cast<int>(devices.size());
+    return r;
+  }
+  void finish(MultiGpuRow& r) const { r.pass_equivalents = r.time.median_ms / one_pass_ms; }
+};
+
+std::string check_failure(const validate::ErrorReport& spectrum, const validate::ErrorReport& round_trip) {
+  return "over the fp32 bound " + std::to_string(validate::fp32_error_bound) + ": spectrum relative L2 " +
+         std::to_string(spectrum.relative_l2) + ", round trip " + std::to_string(round_trip.relative_l2) +
+         (spectrum.non_finite + round_trip.non_finite > 0 ? ", values not finite" : "");
+}
+
+void measure_fft3d(const SizeContext& c, SlabLayout layout, Placement placement, const MultiGpuSettings& settings,
+                   MultiGpuRow& row) {
+  MultiGpuTransform fft({c.size, c.devices, layout, settings.exchange_timeout_s});
+  row.extra_bytes_per_gpu = fft.exchange_buffer_bytes();
+  PerDeviceBuffers in(c.devices, fft.local_elements());
+  std::unique_ptr<PerDeviceBuffers> separate_out;
+  if (placement == Placement::out_of_place) {
+    separate_out = std::make_unique<PerDeviceBuffers>(c.devices, fft.local_elements());
+    separate_out->poison_nan();
+  }
+  PerDeviceBuffers& out = separate_out ? *separate_out : in;
+  const auto forward = [&] { fft.forward(in.const_pointers(), out.pointers()); };
+  const auto inverse = [&] { fft.inverse(out.const_pointers(), out.pointers(), Scaling::full); };
+  const validate::ClosedFormResult checked = check_distributed_in_closed_form(
+      validate::random_plane_waves(c.size, wave_count, c.seed), layout, in, forward, out, inverse, out);
+  row.error = checked.spectrum.relative_l2;
+  if (!checked.spectrum.passes(validate::fp32_error_bound) || !checked.round_trip.passes(validate::fp32_error_bound)) {
+    row.failure = check_failure(checked.spectrum, checked.round_trip);
+    return;
+  }
+  row.checked = true;
+  // In place, each timed forward starts from its own scaled inverse, so the values stay bounded.
+  row.time = time_on_devices(c.devices, forward, warmup_runs, settings.repeats,
+                             placement == Placement::in_place ? std::function<void()>(inverse) : nullptr);
+}
+
+void add_exchange_rows(const SizeContext& c, const MultiGpuSettings& settings, std::vector<MultiGpuRow>& rows) {
+  MultiGpuRow blocks = c.row("NCCL", "slab blocks (grouped send/recv)");
+  MultiGpuRow all = c.row("NCCL", "all-to-all (one block per peer)");
+  try {
+    const ExchangeTimes t = time_exchanges(c.size, c.devices, {settings.arch, settings.repeats,
+                                                               settings.exchange_timeout_s});
+    blocks.variant += ", " + std::to_string(t.blocks_per_gpu) + " sends per GPU";
+    for (auto [row, time] : {std::pair{&blocks, t.blocks}, std::pair{&all, t.all_to_all}}) {
+      row->checked = true;
+      row->time = time;
+      row->gbs = ExchangeTimes::algorithm_gbs(t.local_bytes, time.median_ms);
+      row->bus_gbs = t.bus_gbs(time.median_ms);
+      c.finish(*row);
+    }
+  } catch (const std::exception& e) {
+    blocks.failure = all.failure = e.what();
+  }
+  rows.push_back(blocks);
+  rows.push_back(all);
+}
+
+// cufftXt's round trip (forward, then its unscaled inverse, over N) against the plane waves, share by share.
+validate::ErrorReport cufftxt_round_trip(CufftXtC2C& xt, const validate::PlaneWaves& waves,
+                                         const std::vector<int>& devices) {
+  const std::int64_t n = waves.size.elements();
+  std::vector<Complex32> chunk;
+  const auto each_chunk = [&](auto visit) {
+    for (const CufftXtC2C::Share& share : xt.shares())
+      for (std::int64_t done = 0; done < share.count; done += chunk_elements) {
+        chunk.resize(static_cast<std::size_t>(std::min(chunk_elements, share.count - done)));
+        visit(share.data + done, share.first + done);
+      }
+  };
+  each_chunk([&](Complex32* device, std::int64_t first) {
+    validate::plane_wave_values(waves, first, chunk);
+    validate::check_cuda(cudaMemcpy(device, chunk.data(), chunk.size() * sizeof(Complex32), cudaMemcpyDefault),
+                         "cudaMemcpy (cufftXt input)");
+  });
+  xt.execute(Direction::forward);
+  xt.execute(Direction::inverse);
+  synchronize_devices(devices);
+  validate::ChunkedError error;
+  each_chunk([&](Complex32* device, std::int64_t first) {
+    validate::check_cuda(cudaMemcpy(chunk.data(), device, chunk.size() * sizeof(Complex32), cudaMemcpyDefault),
+                         "cudaMemcpy (cufftXt output)");
+    for (Complex32& v : chunk) v /= static_cast<float>(n);
+    error.add(validate::compare_waves(waves, first, chunk));
+  });
+  return error.report();
+}
+
+// Each timed forward starts from the checked input in the natural format: copied back from a saved copy where one
+// fits beside cuFFT's buffers, else undone by cuFFT's inverse (unscaled: the values grow by N per run).
+void measure_cufftxt(const SizeContext& c, const MultiGpuSettings& settings, MultiGpuRow& row) {
+  CufftXtC2C xt(c.size, c.devices);
+  row.extra_bytes_per_gpu = static_cast<std::int64_t>(
+      *std::max_element(xt.work_area_bytes().begin(), xt.work_area_bytes().end()));
+  const validate::ErrorReport round_trip =
+      cufftxt_round_trip(xt, validate::random_plane_waves(c.size, wave_count, c.seed), c.devices);
+  row.error = round_trip.relative_l2;
+  if (!round_trip.passes(validate::fp32_error_bound)) {
+    row.failure = "round trip over the fp32 bound: relative L2 " + std::to_string(round_trip.relative_l2);
+    return;
+  }
+  row.checked = true;
+  const std::vector<CufftXtC2C::Share> shares = xt.shares();
+  std::int64_t largest = 0;
+  for (const auto& share : shares) largest = std::max(largest, share.count);
+  std::unique_ptr<PerDeviceBuffers> saved;
+  try {
+    saved = std::make_unique<PerDeviceBuffers>(c.devices, largest);
+  } catch (const OutOfMemory&) {
+    row.variant += "; input not saved (no room): each run follows cuFFT's inverse";
+  }
+  std::function<void()> restore = [&] { xt.execute(Direction::inverse); };
+  if (saved) {
+    for (std::size_t i = 0; i < shares.size(); ++i)
+      validate::check_cuda(cudaMemcpy(saved->pointers()[i], shares[i].data, shares[i].count * sizeof(Complex32),
+                                      cudaMemcpyDefault), "cudaMemcpy (save cufftXt input)");
+    restore = [&] {
+      for (std::size_t i = 0; i < shares.size(); ++i)
+        validate::check_cuda(cudaMemcpy(shares[i].data, saved->pointers()[i], shares[i].count * sizeof(Complex32),
+                                        cudaMemcpyDefault), "cudaMemcpy (restore cufftXt input)");
+      xt.mark_natural();
+    };
+  } else {
+    xt.execute(Direction::forward);  // leaves the shuffled format, which each restoring inverse starts from
+  }
+  // cuFFT's streams are its own: each timed run waits for every device, as fft3d's forward does.
+  const auto forward = [&] {
+    xt.execute(Direction::forward);
+    synchronize_devices(c.devices);
+  };
+  row.time = time_on_devices(c.devices, forward, warmup_runs, settings.repeats, restore);
+}
+
+// Runs `measure` into `row`, whose failure says what stopped it, and finishes its figures.
+template <class Measure>
+MultiGpuRow measured(const SizeContext& c, MultiGpuRow row, Measure measure) {
+  try {
+    measure(row);
+  } catch (const std::exception& e) {
+    row.failure = e.what();
+    row.checked = false;
+  }
+  if (row.checked) c.finish(row);
+  return row;
+}
+
+SizeContext size_context(const Extents& size, const std::vector<int>& devices, std::uint64_t seed) {
+  validate::check_cuda(cudaSetDevice(devices.front()), "cudaSetDevice");
+  const std::int64_t local_bytes = size.elements() / static_cast<std::int64_t>(devices.size()) *
+                                   static_cast<std::int64_t>(sizeof(Complex32));
+  const double gbs = memcpy_gbytes_per_second(std::min(local_bytes, max_memcpy_bytes));
+  return {size, devices, seed, 2.0 * static_cast<double>(local_bytes) / (gbs * 1e6)};
+}
+
+}  // namespace
+
+MultiGpuRun run_multi_gpu_bench(const MultiGpuSettings& settings, const MultiGpuProgress& progress) {
+  if (settings.gpus < 1 || settings.gpus > max_slab_gpus)
+    throw UsageError("--gpus " + std::to_string(settings.gpus) + ": the slab decomposition runs on 1 to " +
+                     std::to_string(max_slab_gpus) + " GPUs");
+  const int available = validate::gpu_count();
+  if (available < settings.gpus)
+    throw GpuUnavailable("--gpus " + std::to_string(settings.gpus) + " asks for " + std::to_string(settings.gpus) +
+                         " GPUs; this machine has " + std::to_string(available));
+  const std::vector<int> devices = first_devices(settings.gpus);
+  validate::check_cuda(cudaSetDevice(devices.front()), "cudaSetDevice");
+  MultiGpuRun run;
+  run.gpu = gpu_info();
+  run.gpus = settings.gpus;
+  const auto report = [&](const std::string& what) { if (progress) progress(what); };
+  std::vector<SizeContext> contexts;
+  for (std::size_t i = 0; i < settings.sizes.size(); ++i) {
+    const SizeContext& c = contexts.emplace_back(size_context(settings.sizes[i], devices, settings.seed + i));
+    for (SlabLayout layout : settings.layouts)
+      for (Placement placement : settings.placements) {
+        report("fft3d " + to_string(c.size) + " " + variant_name(layout, placement));
+        run.rows.push_back(measured(c, c.row("fft3d", variant_name(layout, placement)), [&](MultiGpuRow& row) {
+          measure_fft3d(c, layout, placement, settings, row);
+        }));
+      }
+    report("NCCL exchanges " + to_string(c.size));
+    add_exchange_rows(c, settings, run.rows);
+  }
+  for (const SizeContext& c : contexts) {
+    report("cufftXt " + to_string(c.size));
+    run.rows.push_back(measured(c, c.row("cufftXt", "in place, its own format"),
+                                [&](MultiGpuRow& row) { measure_cufftxt(c, settings, row); }));
+  }
+  return run;
+}
+
+}  // namespace fft3d::bench

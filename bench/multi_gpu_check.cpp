@@ -1,0 +1,86 @@
+#include "bench/multi_gpu_check.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "fft3d/errors.hpp"
+
+namespace fft3d::bench {
+namespace {
+
+constexpr std::int64_t chunk_elements = std::int64_t{1} << 26;  // 512 MiB of fp32 complex on the host at a time
+
+int gpus_of(const PerDeviceBuffers& buffers, const Extents& size) {
+  const int gpus = static_cast<int>(buffers.pointers().size());
+  if (gpus < 1 || buffers.elements() * gpus != size.elements())
+    throw UsageError("multi-GPU check: the buffers do not hold the volume " + to_string(size) + " in equal shares");
+  return gpus;
+}
+
+// compare(natural_offset, values) on every chunk of the distributed volume, merged.
+template <class Compare>
+validate::ErrorReport compare_chunks(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout layout,
+                                     Compare compare) {
+  std::vector<Complex32> chunk;
+  validate::ChunkedError error;
+  for_each_chunk(size, gpus_of(buffers, size), layout, chunk_elements,
+                 [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
+                   chunk.resize(static_cast<std::size_t>(count));
+                   buffers.download(g, chunk.data(), local, count);
+                   error.add(compare(natural, std::span<const Complex32>(chunk)));
+                 });
+  return error.report();
+}
+
+}  // namespace
+
+void scatter(std::span<const std::complex<double>> volume, const Extents& size, SlabLayout layout,
+             PerDeviceBuffers& buffers) {
+  std::vector<Complex32> chunk;
+  for_each_chunk(size, gpus_of(buffers, size), layout, chunk_elements,
+                 [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
+                   const auto first = volume.begin() + natural;
+                   chunk.assign(first, first + count);
+                   buffers.upload(g, chunk.data(), local, count);
+                 });
+}
+
+void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout layout,
+            std::span<std::complex<double>> volume) {
+  std::vector<Complex32> chunk;
+  for_each_chunk(size, gpus_of(buffers, size), layout, chunk_elements,
+                 [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
+                   chunk.resize(static_cast<std::size_t>(count));
+                   buffers.download(g, chunk.data(), local, count);
+                   std::copy(chunk.begin(), chunk.end(), volume.begin() + natural);
+                 });
+}
+
+validate::ClosedFormResult check_distributed_in_closed_form(const validate::PlaneWaves& waves, SlabLayout layout,
+                                                            PerDeviceBuffers& input,
+                                                            const std::function<void()>& forward,
+                                                            const PerDeviceBuffers& spectrum,
+                                                            const std::function<void()>& scaled_inverse,
+                                                            const PerDeviceBuffers& returned) {
+  const Extents& size = waves.size;
+  std::vector<Complex32> chunk;
+  for_each_chunk(size, gpus_of(input, size), SlabLayout::natural, chunk_elements,
+                 [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
+                   chunk.resize(static_cast<std::size_t>(count));
+                   validate::plane_wave_values(waves, natural, chunk);
+                   input.upload(g, chunk.data(), local, count);
+                 });
+  validate::ClosedFormResult result;
+  forward();
+  result.spectrum = compare_chunks(spectrum, size, layout, [&](std::int64_t first, std::span<const Complex32> values) {
+    return validate::compare_spectrum(waves, Direction::forward, 1.0, first, values);
+  });
+  scaled_inverse();
+  result.round_trip =
+      compare_chunks(returned, size, SlabLayout::natural, [&](std::int64_t first, std::span<const Complex32> values) {
+        return validate::compare_waves(waves, first, values);
+      });
+  return result;
+}
+
+}  // namespace fft3d::bench

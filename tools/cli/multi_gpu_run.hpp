@@ -1,0 +1,37 @@
+// `fft3d run --gpus G` and `fft3d bench --gpus G`: the multi-GPU slab transform run once and checked (against the
+// fp64 oracle where its volumes fit the host, else in closed form), and the multi-GPU benchmark. The options are
+// read and checked by run_command.cpp and bench_command.cpp, which need no GPU for that.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fft3d/plan_ir.hpp"
+#include "fft3d/slab_decomposition.hpp"
+#include "fft3d/transform.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::cli {
+
+struct MultiGpuRunSettings {
+  Extents size;
+  int gpus = 1;                              // devices 0..G-1
+  SlabLayout layout = SlabLayout::natural;   // the spectrum's layout
+  TransformOptions options;                  // natural order only
+  bool in_place = false;
+  int repeats = 1;
+  std::uint64_t seed = 1;
+  std::string check = "auto";                // oracle, plane-waves (forward, unscaled), auto
+  std::string arch = "hopper";
+  double bound = validate::fp32_error_bound;
+};
+
+// Throws UsageError for settings the multi-GPU run refuses whatever the machine (G out of range, digit-reversed
+// order, a check that cannot apply); no GPU is touched.
+void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings);
+
+// Runs, checks and reports; returns the exit code. Throws GpuUnavailable (fewer than G GPUs, no NCCL, a build
+// without CUDA), UsageError (G does not divide the size), OutOfMemory, CudaError.
+int run_multi_gpu(const MultiGpuRunSettings& settings);
+
+}  // namespace fft3d::cli

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The bad input of `fft3d run --gpus G` and `fft3d bench --gpus G` that is refused before any GPU work: exit codes
+# and the error on stderr. Runs with or without GPUs (a machine with fewer GPUs than asked must say so).
+#   multi_gpu_cli_test.sh BUILD_DIR
+set -uo pipefail
+fft3d="$1/fft3d"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+failures=0; checks=0
+usage=2; unavailable=3  # tools/cli/commands.hpp
+
+# expect CODE TEXT DESCRIPTION -- COMMAND...: the exit code, and TEXT on stderr.
+expect() {
+  local code="$1" text="$2" what="$3"; shift 4
+  checks=$((checks + 1))
+  "$@" >"$work/out" 2>"$work/err"; local got=$?
+  if [ "$got" -ne "$code" ] || ! grep -qF -- "$text" "$work/err"; then
+    echo "FAIL: $what: exit $got (expected $code), stderr:"; sed 's/^/  | /' "$work/err" | head -10
+    failures=$((failures + 1))
+  fi
+}
+
+expect $usage "must be at least 1" "run --gpus 0" -- "$fft3d" run --gpus 0 --size 64x64x64
+expect $usage "must be at least 1" "run --gpus -2" -- "$fft3d" run --gpus -2 --size 64x64x64
+expect $usage "1 to 8 GPUs" "run --gpus 9" -- "$fft3d" run --gpus 9 --size 64x64x64
+expect $usage "cpu backend has no multi-GPU" "run --gpus with --backend cpu" -- \
+  "$fft3d" run --gpus 2 --backend cpu --size 64x64x64
+expect $usage "not a plan file" "run --gpus with a plan file" -- "$fft3d" run --gpus 2 plans/any.yaml
+expect $usage "needs --size" "run --gpus without --size" -- "$fft3d" run --gpus 2
+expect $usage "natural order" "run --gpus with digit-reversed order" -- \
+  "$fft3d" run --gpus 2 --size 64x64x64 --order digit-reversed
+expect $usage "runs fp32" "run --gpus in fp64" -- "$fft3d" run --gpus 2 --size 64x64x64 --precision fp64
+expect $usage "c2c" "run --gpus r2c" -- "$fft3d" run --gpus 2 --size 64x64x64 --transform r2c
+expect $usage "--layout must be" "run --gpus with an unknown layout" -- \
+  "$fft3d" run --gpus 2 --size 64x64x64 --layout x_slabs
+expect $usage "with --gpus only" "run --layout without --gpus" -- "$fft3d" run --size 64x64x64 --layout y_slabs
+expect $usage "forward transform, unscaled" "run --gpus --check plane-waves --inverse" -- \
+  "$fft3d" run --gpus 2 --size 64x64x64 --check plane-waves --inverse
+expect $usage "unknown arch" "run --gpus with an unknown arch" -- "$fft3d" run --gpus 2 --size 64x64x64 --arch nosuch
+
+expect $usage "1 to 8 GPUs" "bench --gpus 0" -- "$fft3d" bench --gpus 0
+expect $usage "1 to 8 GPUs" "bench --gpus 9" -- "$fft3d" bench --gpus 9
+expect $usage "c2c" "bench --gpus r2c" -- "$fft3d" bench --gpus 2 --transform r2c
+expect $usage "with --gpus only" "bench --layout without --gpus" -- "$fft3d" bench --layout natural
+expect $usage "unknown arch" "bench --gpus with an unknown arch" -- "$fft3d" bench --gpus 2 --arch nosuch
+expect $usage "--layout must be" "bench --gpus with an unknown layout" -- "$fft3d" bench --gpus 2 --layout x_slabs
+
+# More GPUs than the machine has (8 is the most the decomposition takes): a clear error, exit 3, no crash.
+gpus_here=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+if [ "${gpus_here:-0}" -lt 8 ]; then
+  expect $unavailable "GPU" "run --gpus 8 on a machine with fewer" -- "$fft3d" run --gpus 8 --size 64x64x64
+  expect $unavailable "GPU" "bench --gpus 8 on a machine with fewer" -- "$fft3d" bench --gpus 8 --sizes 64x64x64
+else
+  echo "SKIP: this machine has 8 GPUs; the fewer-GPUs case needs fewer"
+fi
+
+echo "$checks checks, $failures failures"
+[ "$failures" -eq 0 ]
