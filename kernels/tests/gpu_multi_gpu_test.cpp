@@ -108,9 +108,10 @@ std::vector<DeviceComplex32*> outputs(const std::vector<DeviceBuffer>& buffers) 
 std::string layout_name(SlabLayout layout) { return layout == SlabLayout::natural ? "natural" : "y slabs"; }
 
 // Forward against the oracle and the inverse back to the input, in place and out of place, on `gpus` devices.
-void check_transform(const Extents& size, SlabLayout layout, int gpus) {
+void check_transform(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus) {
   const std::vector<int> devices = first_devices(gpus);
-  MultiGpuTransform fft({.extents = size, .devices = devices, .layout = layout});
+  MultiGpuTransform fft({.extents = size, .devices = devices, .layout = layout, .exchange = exchange});
+  ASSERT_EQ(fft.exchange(), exchange);
   const SlabDecomposition& d = fft.decomposition();
   ASSERT_EQ(fft.gpus(), gpus);
   ASSERT_EQ(fft.local_elements(), size.elements() / gpus);
@@ -121,6 +122,7 @@ void check_transform(const Extents& size, SlabLayout layout, int gpus) {
 
   for (bool in_place : {false, true}) {
     SCOPED_TRACE(to_string(size) + " over " + std::to_string(gpus) + " GPUs, " + layout_name(layout) +
+                 (exchange == SlabExchange::nccl ? ", NCCL" : ", copy engines") +
                  (in_place ? ", in place" : ", out of place"));
     std::vector<DeviceBuffer> ins = allocate(devices, d.local_elements());
     upload(d, SlabLayout::natural, x, ins);
@@ -175,29 +177,32 @@ int several_gpus() {
   return g;
 }
 
-class GpuMultiGpu : public ::testing::TestWithParam<std::tuple<Extents, SlabLayout>> {
+class GpuMultiGpu : public ::testing::TestWithParam<std::tuple<Extents, SlabLayout, SlabExchange>> {
  protected:
   void SetUp() override { skip_without_gpu_or_nccl(); }
 };
 
 TEST_P(GpuMultiGpu, OneGpuRunsTheWholePathNcclIncluded) {
-  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), 1);
+  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), 1);
 }
 
 TEST_P(GpuMultiGpu, EveryVisibleGpuMatchesTheOneGpuOracle) {
   const int gpus = several_gpus();
   if (gpus < 2)
     GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
-  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), gpus);
+  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
                          ::testing::Combine(::testing::Values(Extents{64, 64, 64}, Extents{128, 64, 32},
                                                               Extents{256, 256, 256}),
-                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs)),
+                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
+                                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::nccl)),
                          [](const auto& info) {
                            const bool natural = std::get<1>(info.param) == SlabLayout::natural;
-                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs");
+                           const bool nccl = std::get<2>(info.param) == SlabExchange::nccl;
+                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") +
+                                  (nccl ? "_nccl" : "_copy_engines");
                          });
 
 class GpuMultiGpuBadInput : public ::testing::Test {

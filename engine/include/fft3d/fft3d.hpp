@@ -6,6 +6,8 @@
 //
 // - transform.hpp: TransformDesc (what to transform) and TransformOptions (direction, order, scaling at execution);
 // - cpu_transform.hpp, gpu_transform.hpp: the transforms, built from a descriptor, a plan or a plan file;
+// - slab_decomposition.hpp, multi_gpu_transform.hpp, cpu_slabs.hpp: one transform over several GPUs (slabs of Z
+//   planes and their exchanges), and its CPU model;
 // - profiling.hpp: per-kernel runs, copy twins and setup times of a GPU transform, for benchmarks;
 // - measured_planning.hpp: the planner's best candidates checked and timed on this GPU;
 // - plan_ir.hpp, plan_text.hpp, checks.hpp, diagnostics.hpp: the plan language, its files and its checks;
@@ -19,6 +21,7 @@
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/checks.hpp"
+#include "fft3d/cpu_slabs.hpp"
 #include "fft3d/cpu_transform.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/errors.hpp"
@@ -27,11 +30,13 @@
 #include "fft3d/index_maps.hpp"
 #include "fft3d/limits.hpp"
 #include "fft3d/measured_planning.hpp"
+#include "fft3d/multi_gpu_transform.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/profiling.hpp"
+#include "fft3d/slab_decomposition.hpp"
 #include "fft3d/transform.hpp"
 #include "fft3d/wisdom.hpp"

@@ -1,5 +1,6 @@
 // A 3D transform over several GPUs of one node: the slab decomposition (slab_decomposition.hpp), fft3d's own plans
-// on each GPU and NCCL's grouped send/receive for the exchanges. CUDA's and NCCL's headers stay out of this one.
+// on each GPU, and exchanges that the copy engines push straight into the peers' buffers (one process) or NCCL's
+// grouped send/receive carries (one process per GPU). CUDA's and NCCL's headers stay out of this one.
 //
 //   fft3d::MultiGpuTransform fft({.extents = {1024, 1024, 1024}, .devices = {0, 1}});   // one process, all GPUs
 //   fft.forward(ins, outs);   // ins[g], outs[g]: device pointers on devices[g], fft.local_elements() values each
@@ -27,11 +28,18 @@ namespace fft3d {
 
 using NcclComm = ncclComm*;  // an ncclComm_t by its NCCL name
 
+// How the exchanges move data. copy_engines: strided peer copies (cudaMemcpy2DAsync over NVLink), no packing,
+// pipelined with the slab plan's chunks of Z planes; one process only. nccl: NCCL's grouped send/receive, one block
+// per plane and peer, each exchange after the local plan before it. automatic: copy_engines in one process, nccl
+// with a caller's communicator.
+enum class SlabExchange : std::uint8_t { automatic, copy_engines, nccl };
+
 struct MultiGpuDesc {
   Extents extents;                  // the whole transform: NX, NY, NZ; X contiguous
   std::vector<int> devices;         // CUDA device ordinals, one per slab, in slab order; G = devices.size()
   SlabLayout layout = SlabLayout::natural;  // the spectrum's layout: output of forward, input of inverse
   double exchange_timeout_s = 60;   // an exchange not finished by then aborts the communicators and throws
+  SlabExchange exchange = SlabExchange::automatic;
 };
 
 class MultiGpuTransform {
@@ -41,7 +49,8 @@ class MultiGpuTransform {
   // positive), all before any allocation or launch; GpuUnavailable, CudaError with NCCL's own message, and what
   // GpuTransform's constructor throws.
   explicit MultiGpuTransform(const MultiGpuDesc& desc);
-  // One process per GPU: `comm` is this process's communicator (its rank and size say which slab and G),
+  // One process per GPU, exchanges through NCCL (SlabExchange::copy_engines is refused): `comm` is this process's
+  // communicator (its rank and size say which slab and G),
   // desc.devices holds this rank's device alone, the communicator's device. The transform does not own `comm`
   // (it aborts it only when an exchange fails, see execute). Peer access is left to NCCL here: this process sees
   // its own device alone.
@@ -69,6 +78,7 @@ class MultiGpuTransform {
   int gpus() const;                          // G
   int rank() const;                          // the first local slab: 0 in one process, the comm rank otherwise
   std::int64_t local_elements() const;       // values per device buffer
+  SlabExchange exchange() const;             // copy_engines or nccl, as chosen
   // Device memory each GPU holds beyond its data: one exchange buffer (local_elements() values), plus the local
   // plans' shared reorder workspace where a plan does not reach natural order inside its kernels.
   std::int64_t exchange_buffer_bytes() const;

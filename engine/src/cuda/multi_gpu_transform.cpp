@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <optional>
 #include <set>
@@ -15,6 +16,7 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/nccl_calls.hpp"
+#include "cuda/slab_schedule.hpp"
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/errors.hpp"
 #include "slab_steps.hpp"
@@ -100,6 +102,9 @@ struct LocalGpu {
   void* workspace = nullptr;          // the local plans' reorder workspace, shared (they run one after another)
   std::optional<GpuTransform> slab;
   std::optional<GpuTransform> column;
+  // Copy engines only: the slab plan on one chunk of Z planes, and one copy stream per destination GPU.
+  std::optional<GpuTransform> slab_chunk;
+  std::vector<cudaStream_t> copy_streams;
   Blocks to_y;
   Blocks to_z;
 };
@@ -109,6 +114,8 @@ struct LocalGpu {
 struct MultiGpuTransform::Impl {
   SlabDecomposition d;
   SlabLayout layout = SlabLayout::natural;
+  SlabExchange exchange_kind = SlabExchange::nccl;
+  std::int64_t chunk_planes = 0;  // copy engines: Z planes of one slab chunk
   double timeout_s = 0;
   bool owns_comms = false;
   bool aborted = false;  // a failed exchange aborted the communicators: no further runs
@@ -131,6 +138,9 @@ struct MultiGpuTransform::Impl {
   void set_up(LocalGpu& gpu);
   void execute(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
                const TransformOptions& options);
+  void execute_with_copy_engines(const std::vector<const DeviceComplex32*>& ins,
+                                 const std::vector<DeviceComplex32*>& outs, const TransformOptions& options);
+  void set_up_copy_engines(LocalGpu& gpu);
   void exchange(bool to_y_slabs, const std::vector<const DeviceComplex32*>& from,
                 const std::vector<DeviceComplex32*>& to);
   void abort_all() noexcept;
@@ -147,6 +157,8 @@ MultiGpuTransform::Impl::~Impl() {
     gpu.column.reset();
     if (gpu.workspace) cudaFree(gpu.workspace);
     if (gpu.buffer) cudaFree(gpu.buffer);
+    gpu.slab_chunk.reset();
+    for (cudaStream_t stream : gpu.copy_streams) cudaStreamDestroy(stream);
     if (gpu.exchanged) cudaEventDestroy(gpu.exchanged);
     if (gpu.stream) cudaStreamDestroy(gpu.stream);
   }
@@ -163,18 +175,70 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
   gpu.buffer = static_cast<DeviceComplex32*>(buffer);
   gpu.slab.emplace(d.slab, "slab plan of " + name());
   gpu.column.emplace(d.column, "column plan of " + name());
+  if (exchange_kind == SlabExchange::copy_engines) set_up_copy_engines(gpu);
+  std::vector<GpuTransform*> plans{&*gpu.slab, &*gpu.column};
   std::int64_t bytes = 0;
-  for (const GpuTransform* plan : {&*gpu.slab, &*gpu.column})
+  if (gpu.slab_chunk) plans.push_back(&*gpu.slab_chunk);
+  for (const GpuTransform* plan : plans)
     for (Placement placement : {Placement::out_of_place, Placement::in_place})
       bytes = std::max(bytes, plan->workspace_bytes(Order::natural, placement));
   if (bytes > 0) {
     cuda::check(cudaMalloc(&gpu.workspace, bytes), "cudaMalloc (local plans' workspace)");
-    gpu.slab->set_workspace(gpu.workspace, bytes);
-    gpu.column->set_workspace(gpu.workspace, bytes);
+    for (GpuTransform* plan : plans) plan->set_workspace(gpu.workspace, bytes);
   }
   workspace_bytes = std::max(workspace_bytes, bytes);
   gpu.to_y = {exchange_sends(d, gpu.rank, true), exchange_receives(d, gpu.rank, true)};
   gpu.to_z = {exchange_sends(d, gpu.rank, false), exchange_receives(d, gpu.rank, false)};
+}
+
+// With gpu.device current: peer access to every other device, a copy stream per destination, and the slab plan on
+// one chunk of Z planes (the whole slab when no chunk plan lowers).
+void MultiGpuTransform::Impl::set_up_copy_engines(LocalGpu& gpu) {
+  for (const LocalGpu& other : gpus) {
+    if (other.device != gpu.device) {
+      const cudaError_t enabled = cudaDeviceEnablePeerAccess(other.device, 0);
+      if (enabled == cudaErrorPeerAccessAlreadyEnabled)
+        cudaGetLastError();  // already on: not an error here
+      else
+        cuda::check(enabled, "cudaDeviceEnablePeerAccess(" + std::to_string(other.device) + ")");
+    }
+    cudaStream_t stream = nullptr;
+    cuda::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    gpu.copy_streams.push_back(stream);
+  }
+  if (chunk_planes == d.z_slab().nz) return;
+  Plan chunk = d.slab;
+  chunk.size.nz = chunk_planes;
+  try {
+    gpu.slab_chunk.emplace(chunk, "slab plan of " + name() + ", one chunk of " + std::to_string(chunk_planes) +
+                                      " planes");
+  } catch (const LoweringError&) {
+    chunk_planes = d.z_slab().nz;  // the whole slab in one chunk: no overlap, still right
+  }
+}
+
+void MultiGpuTransform::Impl::execute_with_copy_engines(const std::vector<const DeviceComplex32*>& ins,
+                                                        const std::vector<DeviceComplex32*>& outs,
+                                                        const TransformOptions& options) {
+  std::vector<SlabSide> sides;
+  for (LocalGpu& gpu : gpus)
+    sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab, &*gpu.column, gpu.stream,
+                     gpu.copy_streams, gpu.buffer});
+  std::vector<NcclComm> comms;
+  for (const LocalGpu& gpu : gpus) comms.push_back(gpu.comm);
+  const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(timeout_s));
+  const nccl::Deadline deadline{std::chrono::steady_clock::now() + timeout, timeout_s};
+  const WaitForEvents wait_for = [&](const std::vector<cudaEvent_t>& done) {
+    nccl::wait(comms, done, deadline, name() + ", a run with copy-engine exchanges");
+  };
+  const TransformOptions local{.direction = options.direction, .order = Order::natural, .scaling = options.scaling};
+  try {
+    run_slab_schedule(d, chunk_planes, sides, ins, outs, layout, local, wait_for);
+  } catch (const Error&) {
+    abort_all();  // a run cut short leaves copies in flight: this transform runs no more
+    throw;
+  }
 }
 
 void MultiGpuTransform::Impl::abort_all() noexcept {
@@ -219,6 +283,10 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
                      " failed and aborted its communicators; make a new transform");
   const bool in_place =
       require_slab_pointers(ins, outs, static_cast<int>(gpus.size()), options, "MultiGpuTransform::execute");
+  if (exchange_kind == SlabExchange::copy_engines) {
+    CurrentDeviceGuard guard;
+    return execute_with_copy_engines(ins, outs, options);
+  }
   std::vector<DeviceComplex32*> buffers;
   for (const LocalGpu& gpu : gpus) buffers.push_back(gpu.buffer);
   const auto readable = [&](SlabBuffer role) {
@@ -254,6 +322,15 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
 
 namespace {
 
+// Z planes of one slab chunk: the slab split in slab_pipeline_chunks (FFT3D_SLAB_CHUNKS overrides the count, to
+// measure), at least one plane.
+std::int64_t slab_chunk_planes(const SlabDecomposition& d) {
+  std::int64_t chunks = slab_pipeline_chunks;
+  if (const char* value = std::getenv("FFT3D_SLAB_CHUNKS")) chunks = std::max(1LL, std::atoll(value));
+  const std::int64_t planes = d.z_slab().nz;
+  return std::max<std::int64_t>(1, planes / std::min(chunks, planes));
+}
+
 void require_timeout(double timeout_s) {
   if (!(timeout_s > 0))
     throw UsageError("MultiGpuTransform: exchange_timeout_s must be positive (" + std::to_string(timeout_s) + ")");
@@ -273,6 +350,8 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
   impl_->d = slab_decomposition(desc.extents, gpus, arch_of(desc.devices.front()));
   impl_->layout = desc.layout;
   impl_->timeout_s = desc.exchange_timeout_s;
+  impl_->exchange_kind = desc.exchange == SlabExchange::nccl ? SlabExchange::nccl : SlabExchange::copy_engines;
+  impl_->chunk_planes = slab_chunk_planes(impl_->d);
   const std::vector<NcclComm> comms = nccl::init_all(desc.devices);
   impl_->owns_comms = true;
   for (int g = 0; g < gpus; ++g) impl_->add_gpu(desc.devices[g], g, comms[g]);
@@ -282,6 +361,9 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
 MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc, NcclComm comm) : impl_(std::make_unique<Impl>()) {
   nccl::require_linked();
   if (!comm) throw UsageError("MultiGpuTransform: null NCCL communicator");
+  if (desc.exchange == SlabExchange::copy_engines)
+    throw UsageError("MultiGpuTransform: copy-engine exchanges need one process driving every GPU; with a "
+                     "communicator per process the exchanges go through NCCL (SlabExchange::nccl or automatic)");
   if (desc.devices.size() != 1)
     throw UsageError("MultiGpuTransform: with a communicator, desc.devices holds this rank's device alone (" +
                      std::to_string(desc.devices.size()) + " given)");
@@ -322,6 +404,7 @@ void MultiGpuTransform::inverse(const std::vector<const DeviceComplex32*>& ins,
 
 const SlabDecomposition& MultiGpuTransform::decomposition() const { return impl_->d; }
 int MultiGpuTransform::gpus() const { return impl_->d.gpus; }
+SlabExchange MultiGpuTransform::exchange() const { return impl_->exchange_kind; }
 int MultiGpuTransform::rank() const { return impl_->gpus.front().rank; }
 std::int64_t MultiGpuTransform::local_elements() const { return impl_->d.local_elements(); }
 std::int64_t MultiGpuTransform::exchange_buffer_bytes() const {

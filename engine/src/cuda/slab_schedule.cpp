@@ -41,8 +41,8 @@ constexpr std::size_t complex_bytes = sizeof(DeviceComplex32);
 class Schedule {
  public:
   Schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-           const TransformOptions& options)
-      : d_(d), chunk_(chunk_planes), sides_(sides), options_(options) {}
+           const TransformOptions& options, const WaitForEvents& wait_for)
+      : d_(d), chunk_(chunk_planes), sides_(sides), options_(options), wait_for_(wait_for) {}
 
   int gpus() const { return d_.gpus; }
   std::int64_t chunks() const { return d_.z_slab().nz / chunk_; }
@@ -97,15 +97,15 @@ class Schedule {
     return done;
   }
 
+  // Every compute stream past `after`, then the caller's wait for all of them.
   void finish(const Events& after) {
+    Events last;
     for (const SlabSide& side : sides_) {
       set(side);
       wait_all(side.compute, after);
+      last.push_back(pool_.record(side.device, side.compute));
     }
-    for (const SlabSide& side : sides_) {
-      set(side);
-      cuda::check(cudaStreamSynchronize(side.compute), "cudaStreamSynchronize (multi-GPU transform)");
-    }
+    wait_for_(last);
   }
 
  private:
@@ -117,6 +117,7 @@ class Schedule {
   std::int64_t chunk_;
   const std::vector<SlabSide>& sides_;
   TransformOptions options_;
+  const WaitForEvents& wait_for_;
   EventPool pool_;
 };
 
@@ -209,8 +210,8 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 
 void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
                        const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
-                       SlabLayout layout, const TransformOptions& options) {
-  Schedule schedule(d, chunk_planes, sides, options);
+                       SlabLayout layout, const TransformOptions& options, const WaitForEvents& wait_for) {
+  Schedule schedule(d, chunk_planes, sides, options, wait_for);
   Buffers buffers{ins, outs, {}, ins[0] == outs[0]};
   for (const SlabSide& side : sides) buffers.buffer.push_back(side.buffer);
   if (options.direction == Direction::forward)

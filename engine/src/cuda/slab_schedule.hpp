@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "fft3d/gpu_transform.hpp"
@@ -25,12 +26,19 @@ struct SlabSide {
   DeviceComplex32* buffer = nullptr;  // the exchange buffer: local_elements values
 };
 
-// Runs the transform on every side and returns once every GPU is done. `ins[g]`, `outs[g]` are GPU g's data
+// Waits until every event has completed (the caller's timeout and error checks): the end of a run.
+using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
+
+// The number of chunks of Z planes the slab plan runs in, so that each chunk's copies overlap the next chunk's
+// passes: enough for the overlap, few enough that each chunk's launches stay whole-GPU sized.
+inline constexpr std::int64_t slab_pipeline_chunks = 8;
+
+// Runs the transform on every side and returns once `wait_for` has seen every GPU's last step done. `ins[g]`, `outs[g]` are GPU g's data
 // (in == out: in place), in the layouts MultiGpuTransform::execute documents. Inputs are never written out of place.
 // @pre sides.size() == ins.size() == outs.size() == d.gpus; chunk_planes divides NZ/G; peer access is enabled
 // between every pair of sides.
 void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
                        const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
-                       SlabLayout layout, const TransformOptions& options);
+                       SlabLayout layout, const TransformOptions& options, const WaitForEvents& wait_for);
 
 }  // namespace fft3d
