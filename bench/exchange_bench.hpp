@@ -1,7 +1,8 @@
-// The slab exchange alone, timed on the GPUs of one process: NCCL's grouped send/receive of the blocks fft3d's
-// multi-GPU transform exchanges (exchange_sends / exchange_receives, z slabs to y slabs), and NCCL's all-to-all of
-// the same bytes (one contiguous block per peer). The blocks' result is checked (the y slabs of a volume whose
-// values name their own index) before either is timed.
+// The slab exchange alone, timed on the GPUs of one process: the copy engines' strided peer copies (what fft3d's
+// multi-GPU transform runs in one process, to_y_slab_copies), NCCL's grouped send/receive of the blocks it runs
+// with a communicator per process (exchange_sends / exchange_receives, z slabs to y slabs), and NCCL's all-to-all
+// of the same bytes (one contiguous block per peer). Both exchanges' results are checked (the y slabs of a volume
+// whose values name their own index) before anything is timed.
 #pragma once
 
 #include <string>
@@ -19,6 +20,7 @@ struct ExchangeSettings {
 };
 
 struct ExchangeTimes {
+  Timing copy_engines;          // cudaMemcpy2DAsync of the plane blocks straight into the peers, self block included
   Timing blocks;                // grouped ncclSend/ncclRecv of the slab blocks, self blocks included
   Timing all_to_all;            // one ncclSend/ncclRecv per peer of local_bytes/G each, self included
   std::int64_t local_bytes = 0; // what each GPU sends (and receives) in one exchange, self block included

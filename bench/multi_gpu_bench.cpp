@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 
 #include "bench/cufftxt_c2c.hpp"
@@ -28,10 +29,15 @@ std::vector<int> first_devices(int gpus) {
   return devices;
 }
 
-std::string variant_name(SlabLayout layout, Placement placement) {
+std::string variant_name(SlabLayout layout, Placement placement, SlabExchange exchange) {
   return std::string(layout == SlabLayout::natural ? "natural" : "y_slabs") + ", " +
-         (placement == Placement::in_place ? "in place" : "out of place");
+         (placement == Placement::in_place ? "in place" : "out of place") + ", " +
+         (exchange == SlabExchange::nccl ? "NCCL" : "copy engines");
 }
+
+// Both exchanges of the one-process transform: the copy engines (its default) and NCCL (what one process per GPU
+// uses), measured side by side.
+constexpr std::array<SlabExchange, 2> measured_exchanges{SlabExchange::copy_engines, SlabExchange::nccl};
 
 // What a size's rows share: where it runs and the time of one pass of the local volume at memcpy speed.
 struct SizeContext {
@@ -56,9 +62,9 @@ std::string check_failure(const validate::ErrorReport& spectrum, const validate:
          (spectrum.non_finite + round_trip.non_finite > 0 ? ", values not finite" : "");
 }
 
-void measure_fft3d(const SizeContext& c, SlabLayout layout, Placement placement, const MultiGpuSettings& settings,
-                   MultiGpuRow& row) {
-  MultiGpuTransform fft({c.size, c.devices, layout, settings.exchange_timeout_s});
+void measure_fft3d(const SizeContext& c, SlabLayout layout, Placement placement, SlabExchange exchange,
+                   const MultiGpuSettings& settings, MultiGpuRow& row) {
+  MultiGpuTransform fft({c.size, c.devices, layout, settings.exchange_timeout_s, exchange});
   row.extra_bytes_per_gpu = fft.exchange_buffer_bytes();
   PerDeviceBuffers in(c.devices, fft.local_elements());
   std::unique_ptr<PerDeviceBuffers> separate_out;
@@ -83,13 +89,15 @@ void measure_fft3d(const SizeContext& c, SlabLayout layout, Placement placement,
 }
 
 void add_exchange_rows(const SizeContext& c, const MultiGpuSettings& settings, std::vector<MultiGpuRow>& rows) {
+  MultiGpuRow copies = c.row("copies", "slab exchange, copy engines (strided peer copies)");
   MultiGpuRow blocks = c.row("NCCL", "slab blocks (grouped send/recv)");
   MultiGpuRow all = c.row("NCCL", "all-to-all (one block per peer)");
   try {
     const ExchangeTimes t = time_exchanges(c.size, c.devices, {settings.arch, settings.repeats,
                                                                settings.exchange_timeout_s});
     blocks.variant += ", " + std::to_string(t.blocks_per_gpu) + " sends per GPU";
-    for (auto [row, time] : {std::pair{&blocks, t.blocks}, std::pair{&all, t.all_to_all}}) {
+    for (auto [row, time] :
+         {std::pair{&copies, t.copy_engines}, std::pair{&blocks, t.blocks}, std::pair{&all, t.all_to_all}}) {
       row->checked = true;
       row->time = time;
       row->gbs = ExchangeTimes::algorithm_gbs(t.local_bytes, time.median_ms);
@@ -97,8 +105,9 @@ void add_exchange_rows(const SizeContext& c, const MultiGpuSettings& settings, s
       c.finish(*row);
     }
   } catch (const std::exception& e) {
-    blocks.failure = all.failure = e.what();
+    copies.failure = blocks.failure = all.failure = e.what();
   }
+  rows.push_back(copies);
   rows.push_back(blocks);
   rows.push_back(all);
 }
@@ -219,12 +228,14 @@ MultiGpuRun run_multi_gpu_bench(const MultiGpuSettings& settings, const MultiGpu
   for (std::size_t i = 0; i < settings.sizes.size(); ++i) {
     const SizeContext& c = contexts.emplace_back(size_context(settings.sizes[i], devices, settings.seed + i));
     for (SlabLayout layout : settings.layouts)
-      for (Placement placement : settings.placements) {
-        report("fft3d " + to_string(c.size) + " " + variant_name(layout, placement));
-        run.rows.push_back(measured(c, c.row("fft3d", variant_name(layout, placement)), [&](MultiGpuRow& row) {
-          measure_fft3d(c, layout, placement, settings, row);
-        }));
-      }
+      for (Placement placement : settings.placements)
+        for (SlabExchange exchange : measured_exchanges) {
+          const std::string variant = variant_name(layout, placement, exchange);
+          report("fft3d " + to_string(c.size) + " " + variant);
+          run.rows.push_back(measured(c, c.row("fft3d", variant), [&](MultiGpuRow& row) {
+            measure_fft3d(c, layout, placement, exchange, settings, row);
+          }));
+        }
     report("NCCL exchanges " + to_string(c.size));
     add_exchange_rows(c, settings, run.rows);
   }

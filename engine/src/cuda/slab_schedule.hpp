@@ -29,9 +29,11 @@ struct SlabSide {
 // Waits until every event has completed (the caller's timeout and error checks): the end of a run.
 using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
 
-// The number of chunks of Z planes the slab plan runs in, so that each chunk's copies overlap the next chunk's
-// passes: enough for the overlap, few enough that each chunk's launches stay whole-GPU sized.
+// The slab plan runs in up to slab_pipeline_chunks chunks of Z planes, so that each chunk's copies overlap the next
+// chunk's passes, each chunk at least slab_chunk_min_bytes: below that a chunk's launches and events cost more than
+// the overlap gains.
 inline constexpr std::int64_t slab_pipeline_chunks = 8;
+inline constexpr std::int64_t slab_chunk_min_bytes = std::int64_t{64} << 20;
 
 // Runs the transform on every side and returns once `wait_for` has seen every GPU's last step done. `ins[g]`, `outs[g]` are GPU g's data
 // (in == out: in place), in the layouts MultiGpuTransform::execute documents. Inputs are never written out of place.
