@@ -51,7 +51,8 @@ TEST(AxesPlans, SlabAndColumnKernelsCompileForSm90WithoutSpills) {
     for (const KernelSpec& spec : specs) {
       CompiledKernel compiled;
       ASSERT_NO_THROW(compiled = compile_kernel(spec, 90)) << name_of(plan) << " kernel " << spec.kernel_index;
-      EXPECT_FALSE(compiled.report.spills()) << name_of(plan) << " " << spec.entry_name() << "\n" << compiled.report.log;
+      EXPECT_FALSE(compiled.report.spills())
+          << name_of(plan) << " " << spec.entry_name() << "\n" << compiled.report.log;
       EXPECT_GT(compiled.report.registers, 0) << compiled.report.log;
       std::cout << name_of(plan) << " kernel " << spec.kernel_index << ": " << compiled.report.registers
                 << " registers, " << spec.shared_bytes << " B shared\n";
