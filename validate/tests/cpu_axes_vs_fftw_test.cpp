@@ -15,8 +15,9 @@ using Values = std::vector<std::complex<double>>;
 constexpr double bound = 1e-12;
 constexpr std::uint64_t seed = 20261125;
 
-const std::vector<std::vector<Axis>> every_subset = {{Axis::x}, {Axis::y}, {Axis::z}, {Axis::x, Axis::y},
-                                                    {Axis::x, Axis::z}, {Axis::y, Axis::z}, {Axis::x, Axis::y, Axis::z}};
+const std::vector<std::vector<Axis>> every_subset = {{Axis::x},          {Axis::y},          {Axis::z},
+                                                    {Axis::x, Axis::y}, {Axis::x, Axis::z}, {Axis::y, Axis::z},
+                                                    {Axis::x, Axis::y, Axis::z}};
 
 std::string described(const Plan& plan, const TransformOptions& options, bool in_place) {
   return to_yaml(plan) + (options.direction == Direction::forward ? "forward" : "inverse") +
