@@ -6,7 +6,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <chrono>
 #include <optional>
 #include <set>
@@ -323,12 +322,11 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
 namespace {
 
 // Z planes of one slab chunk: the slab in slab_pipeline_chunks chunks, fewer where a chunk would hold less than
-// slab_chunk_min_bytes (FFT3D_SLAB_CHUNKS overrides the count, to measure), at least one plane.
+// slab_chunk_min_bytes, at least one plane.
 std::int64_t slab_chunk_planes(const SlabDecomposition& d) {
   const std::int64_t planes = d.z_slab().nz;
   std::int64_t chunks = slab_pipeline_chunks;
   while (chunks > 1 && d.local_elements() * complex_bytes / chunks < slab_chunk_min_bytes) chunks /= 2;
-  if (const char* value = std::getenv("FFT3D_SLAB_CHUNKS")) chunks = std::max(1LL, std::atoll(value));
   return std::max<std::int64_t>(1, planes / std::min(chunks, planes));
 }
 
