@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fft3d/gpu_transform.hpp"
@@ -41,6 +42,15 @@ struct MultiGpuDesc {
   double exchange_timeout_s = 60;   // an exchange not finished by then aborts the communicators and throws
   SlabExchange exchange = SlabExchange::automatic;
 };
+
+// One process per GPU without including nccl.h: a launcher makes the unique id once (ncclGetUniqueId) as text (hex
+// digits) and passes it to every process by a file or an environment variable; each process then makes its
+// communicator (ncclCommInitRank on `device`, after forcing NCCL_NVLS_ENABLE=0) and destroys it after the
+// transforms that use it. Throw GpuUnavailable (no NCCL in this build), UsageError (malformed id text, rank out of
+// range), CudaError with NCCL's message.
+std::string nccl_unique_id_text();
+NcclComm nccl_communicator(const std::string& unique_id_text, int gpus, int rank, int device);
+void destroy_nccl_communicator(NcclComm comm) noexcept;
 
 class MultiGpuTransform {
  public:

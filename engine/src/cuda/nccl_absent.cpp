@@ -27,3 +27,14 @@ void wait(const std::vector<NcclComm>&, const std::vector<cudaEvent_t>&, Deadlin
 }
 
 }  // namespace fft3d::nccl
+
+namespace fft3d {
+
+std::string nccl_unique_id_text() { nccl::require_linked(); return {}; }
+NcclComm nccl_communicator(const std::string&, int, int, int) {
+  nccl::require_linked();
+  return nullptr;
+}
+void destroy_nccl_communicator(NcclComm) noexcept {}
+
+}  // namespace fft3d

@@ -165,3 +165,54 @@ void wait(const std::vector<NcclComm>& comms, const std::vector<cudaEvent_t>& do
 }
 
 }  // namespace fft3d::nccl
+
+namespace fft3d {
+namespace {
+
+constexpr char hex_digits[] = "0123456789abcdef";
+constexpr int bits_per_hex_digit = 4;
+constexpr unsigned low_nibble = 0xf;
+
+int hex_value(char c) {
+  for (int v = 0; v < 16; ++v)
+    if (hex_digits[v] == c) return v;
+  return -1;
+}
+
+}  // namespace
+
+std::string nccl_unique_id_text() {
+  ncclUniqueId id;
+  nccl::check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  std::string text;
+  for (char byte : id.internal) {
+    const auto b = static_cast<unsigned char>(byte);
+    text += hex_digits[b >> bits_per_hex_digit];
+    text += hex_digits[b & low_nibble];
+  }
+  return text;
+}
+
+NcclComm nccl_communicator(const std::string& unique_id_text, int gpus, int rank, int device) {
+  ncclUniqueId id;
+  if (unique_id_text.size() != 2 * sizeof(id.internal))
+    throw UsageError("NCCL unique id: " + std::to_string(unique_id_text.size()) + " hex digits, expected " +
+                     std::to_string(2 * sizeof(id.internal)) + " (nccl_unique_id_text's)");
+  for (std::size_t i = 0; i < sizeof(id.internal); ++i) {
+    const int high = hex_value(unique_id_text[2 * i]), low = hex_value(unique_id_text[2 * i + 1]);
+    if (high < 0 || low < 0)
+      throw UsageError("NCCL unique id: digit " + std::to_string(2 * i) + " is not lower-case hex");
+    id.internal[i] = static_cast<char>((high << bits_per_hex_digit) | low);
+  }
+  if (gpus < 1 || rank < 0 || rank >= gpus)
+    throw UsageError("NCCL communicator: rank " + std::to_string(rank) + " of " + std::to_string(gpus));
+  setenv("NCCL_NVLS_ENABLE", "0", 1);  // overwrite: NVLink multicast stays off
+  cuda::check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
+  ncclComm_t comm = nullptr;
+  nccl::check(ncclCommInitRank(&comm, gpus, id, rank), "ncclCommInitRank");
+  return comm;
+}
+
+void destroy_nccl_communicator(NcclComm comm) noexcept { nccl::destroy(comm); }
+
+}  // namespace fft3d
