@@ -1,7 +1,5 @@
 #include "cuda/slab_schedule.hpp"
 
-#include <memory>
-
 #include "cuda/cuda_check.hpp"
 #include "slab_copies.hpp"
 
@@ -64,7 +62,7 @@ class Schedule {
     set(side);
     wait_all(side.compute, after);
     const std::int64_t offset = k * chunk_elements();
-    side.slab->execute(in + offset, out + offset, local_options(), side.compute);
+    side.slab->execute(in + offset, out + offset, options_, side.compute);
     return pool_.record(side.device, side.compute);
   }
 
@@ -73,7 +71,7 @@ class Schedule {
     const SlabSide& side = sides_[g];
     set(side);
     wait_all(side.compute, after);
-    side.column->execute(in, out, local_options(), side.compute);
+    side.column->execute(in, out, options_, side.compute);
     return pool_.record(side.device, side.compute);
   }
 
@@ -110,13 +108,11 @@ class Schedule {
 
  private:
   static void set(const SlabSide& side) { cuda::check(cudaSetDevice(side.device), "cudaSetDevice"); }
-  // Each local plan scales by its own transformed lengths (1/(NX*NY) and 1/NZ): together 1/N.
-  TransformOptions local_options() const { return options_; }
 
   const SlabDecomposition& d_;
   std::int64_t chunk_;
   const std::vector<SlabSide>& sides_;
-  TransformOptions options_;
+  TransformOptions options_;  // of both local plans: each scales by its own transformed lengths, together 1/N
   const WaitForEvents& wait_for_;
   EventPool pool_;
 };
