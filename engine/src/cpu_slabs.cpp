@@ -53,21 +53,12 @@ void CpuSlabTransform::run(const std::vector<const std::complex<Real>*>& ins,
   using T = std::complex<Real>;
   const bool in_place = require_slab_pointers(ins, outs, d_.gpus, options, "CpuSlabTransform::execute");
   std::vector<std::vector<T>> buffers(d_.gpus, std::vector<T>(d_.local_elements()));
-  std::vector<T*> exchange_buffers;
-  for (auto& b : buffers) exchange_buffers.push_back(b.data());
-  const auto readable = [&](SlabBuffer role) {
-    if (role == SlabBuffer::in) return ins;
-    const std::vector<T*>& written = role == SlabBuffer::out ? outs : exchange_buffers;
-    return std::vector<const T*>(written.begin(), written.end());
-  };
-  const auto writable = [&](SlabBuffer role) -> const std::vector<T*>& {
-    if (role == SlabBuffer::in) throw std::logic_error("slab steps: a step writes the input");
-    return role == SlabBuffer::out ? outs : exchange_buffers;
-  };
-  const TransformOptions local{.direction = options.direction, .order = Order::natural, .scaling = options.scaling};
+  SlabBuffers<T> roles{ins, outs, {}};
+  for (auto& b : buffers) roles.exchange.push_back(b.data());
+  const TransformOptions local = local_slab_options(options);
   for (const SlabStep& step : slab_steps(options.direction, layout_, in_place)) {
-    const std::vector<const T*> from = readable(step.from);
-    const std::vector<T*>& to = writable(step.to);
+    const std::vector<const T*> from = roles.readable(step.from);
+    const std::vector<T*>& to = roles.writable(step.to);
     if (step.kind == SlabStepKind::slab || step.kind == SlabStepKind::column) {
       const CpuTransform& plan = step.kind == SlabStepKind::slab ? slab_ : column_;
       for (int g = 0; g < d_.gpus; ++g) plan.execute(from[g], to[g], local);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,30 @@ bool require_slab_pointers(const std::vector<const T*>& ins, const std::vector<T
   if (options.order != Order::natural)
     throw UsageError(who + ": digit-reversed order is not offered over several GPUs (natural order only)");
   return in_place;
+}
+
+// Every local GPU's buffers by the role a step names: what a step reads (`in` read only) and writes (never `in`).
+template <class T>
+struct SlabBuffers {
+  std::vector<const T*> in;
+  std::vector<T*> out;
+  std::vector<T*> exchange;
+
+  std::vector<const T*> readable(SlabBuffer role) const {
+    if (role == SlabBuffer::in) return in;
+    const std::vector<T*>& written = writable(role);
+    return {written.begin(), written.end()};
+  }
+  const std::vector<T*>& writable(SlabBuffer role) const {
+    if (role == SlabBuffer::in) throw std::logic_error("slab steps: a step writes the input");
+    return role == SlabBuffer::out ? out : exchange;
+  }
+};
+
+// The options of both local plans: the caller's direction and scaling in natural order. Each plan scales by its
+// own transformed lengths (1/(NX*NY) and 1/NZ): together 1/N.
+inline TransformOptions local_slab_options(const TransformOptions& options) {
+  return {.direction = options.direction, .order = Order::natural, .scaling = options.scaling};
 }
 
 }  // namespace fft3d

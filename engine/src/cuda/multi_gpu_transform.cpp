@@ -231,9 +231,8 @@ void MultiGpuTransform::Impl::execute_with_copy_engines(const std::vector<const 
   const WaitForEvents wait_for = [&](const std::vector<cudaEvent_t>& done) {
     nccl::wait(comms, done, deadline, name() + ", a run with copy-engine exchanges");
   };
-  const TransformOptions local{.direction = options.direction, .order = Order::natural, .scaling = options.scaling};
   try {
-    run_slab_schedule(d, chunk_planes, sides, ins, outs, layout, local, wait_for);
+    run_slab_schedule(d, chunk_planes, sides, ins, outs, layout, local_slab_options(options), wait_for);
   } catch (const Error&) {
     abort_all();  // a run cut short leaves copies in flight: this transform runs no more
     throw;
@@ -286,23 +285,13 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
     CurrentDeviceGuard guard;
     return execute_with_copy_engines(ins, outs, options);
   }
-  std::vector<DeviceComplex32*> buffers;
-  for (const LocalGpu& gpu : gpus) buffers.push_back(gpu.buffer);
-  const auto readable = [&](SlabBuffer role) {
-    if (role == SlabBuffer::in) return ins;
-    const std::vector<DeviceComplex32*>& written = role == SlabBuffer::out ? outs : buffers;
-    return std::vector<const DeviceComplex32*>(written.begin(), written.end());
-  };
-  const auto writable = [&](SlabBuffer role) -> const std::vector<DeviceComplex32*>& {
-    if (role == SlabBuffer::in) throw std::logic_error("slab steps: a step writes the input");
-    return role == SlabBuffer::out ? outs : buffers;
-  };
-  // Each local plan scales by its own transformed lengths (1/(NX*NY) and 1/NZ): together 1/N.
-  const TransformOptions local{.direction = options.direction, .order = Order::natural, .scaling = options.scaling};
+  SlabBuffers<DeviceComplex32> roles{ins, outs, {}};
+  for (const LocalGpu& gpu : gpus) roles.exchange.push_back(gpu.buffer);
+  const TransformOptions local = local_slab_options(options);
   CurrentDeviceGuard guard;
   for (const SlabStep& step : slab_steps(options.direction, layout, in_place)) {
-    const std::vector<const DeviceComplex32*> from = readable(step.from);
-    const std::vector<DeviceComplex32*>& to = writable(step.to);
+    const std::vector<const DeviceComplex32*> from = roles.readable(step.from);
+    const std::vector<DeviceComplex32*>& to = roles.writable(step.to);
     if (step.kind == SlabStepKind::to_y_slabs || step.kind == SlabStepKind::to_z_slabs) {
       exchange(step.kind == SlabStepKind::to_y_slabs, from, to);
       continue;
