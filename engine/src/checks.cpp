@@ -4,12 +4,11 @@
 #include <optional>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/lengths.hpp"
 #include "fft3d/limits.hpp"
 
 namespace fft3d {
 namespace {
-
-bool is_power_of_two(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 std::string axis_name(Axis axis) { return std::string(1, axis_letter(axis)); }
 
@@ -46,9 +45,8 @@ class PlanChecker {
       if (n <= 0) {
         error(at_.size, axis_name(axis) + " length " + std::to_string(n) + " must be positive");
         all_positive = false;
-      } else if (!is_power_of_two(n)) {
-        error(at_.size, axis_name(axis) + " length " + std::to_string(n) +
-                            " is not a power of two (only power-of-two lengths are supported)");
+      } else if (!is_supported_length(n)) {
+        error(at_.size, axis_name(axis) + " length " + unsupported_length_reason(n));
       } else {
         valid_length_[axis_index(axis)] = true;
       }

@@ -1,4 +1,5 @@
 #include "fft3d/limits.hpp"
+#include "fft3d/lengths.hpp"
 
 #include <cctype>
 #include <iomanip>
@@ -18,8 +19,6 @@ constexpr double complex_fp64_bytes = 16;
 // covers the allocator and the twiddle tables.
 constexpr double run_volumes_3d = 6.5;
 constexpr double run_volumes_1d = 11.5;
-
-bool is_power_of_two(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 std::string bytes_text(double bytes) {
   std::ostringstream text;
@@ -44,9 +43,10 @@ std::optional<std::int64_t> checked_multiply(std::int64_t a, std::int64_t b) {
 
 void check_size_limits(const Extents& size) {
   for (Axis axis : all_axes)
-    if (!is_power_of_two(size[axis]))
+    if (!is_supported_length(size[axis]))
       throw UsageError("size " + to_string(size) + ": the " + std::string(1, axis_letter(axis)) + " length " +
-                       std::to_string(size[axis]) + " is not a power of two");
+                       (size[axis] < 1 ? std::to_string(size[axis]) + " is not positive"
+                                       : unsupported_length_reason(size[axis])));
   const std::optional<std::int64_t> plane = checked_multiply(size.nx, size.ny);
   const std::optional<std::int64_t> volume = plane ? checked_multiply(*plane, size.nz) : std::nullopt;
   if (!volume || *volume > max_elements)

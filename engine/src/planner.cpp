@@ -136,6 +136,11 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
   check_size_limits(size);
   const std::optional<ArchProfile> profile = require_arch_profile(arch);
   if (size.elements() == 1) throw UsageError("size 1x1x1 has no stage to plan: every axis has length 1");
+  for (Axis axis : all_axes)
+    if (!std::has_single_bit(static_cast<std::uint64_t>(size[axis])))
+      throw UsageError("size " + to_string(size) + ": the default planner makes plans for power-of-two lengths only, "
+                       "and the " + std::string(1, axis_letter(axis)) + " length is " + std::to_string(size[axis]) +
+                       " (a plan file may use radices 3, 5 and 7)");
   const PlannerLimits limits = planner_limits(*profile);
   const int x_bits = size.nx == 1 ? 0 : log2_of(size.nx);
 

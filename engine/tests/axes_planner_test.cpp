@@ -46,7 +46,9 @@ TEST(AxesPlanner, MalformedAxesAndSizesAreUsageErrorsNamingThem) {
             "axes [Z, X]: expected at least one axis, each once, in X, Y, Z order");
   EXPECT_EQ(message({64, 32, 16}, {Axis::x, Axis::x}),
             "axes [X, X]: expected at least one axis, each once, in X, Y, Z order");
-  EXPECT_EQ(message({64, 24, 16}, {Axis::x}), "size 64x24x16: the Y length 24 is not a power of two");
+  EXPECT_EQ(message({64, 22, 16}, {Axis::x}),
+            "size 64x22x16: the Y length 22 = 2·11: 11 is not a supported factor (lengths must factor into 2, 3, 5 "
+            "and 7); the nearest supported lengths are 21 and 24");
   EXPECT_EQ(message({1, 32, 16}, {Axis::x}),
             "axes [X] of size 1x32x16: size 1x1x1 has no stage to plan: every axis has length 1");
 }

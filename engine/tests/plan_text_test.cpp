@@ -155,7 +155,8 @@ TEST(PlanChecks, PlanLevelErrors) {
   EXPECT_TRUE(any_contains(errors_of(with_kernel(0, "\"\"")), "4:5: empty kernel 0"));
   EXPECT_TRUE(any_contains(errors_of("size: [256, 256, 256]\narch: kepler\nkernels: []\n"), "2:7: unknown arch 'kepler'"));
   EXPECT_TRUE(any_contains(errors_of("size: [256, 256, 256]\narch: tesla\nkernels: []\n"), "a plan needs at least one kernel"));
-  EXPECT_TRUE(any_contains(errors_of("size: [100, 256, 256]\narch: tesla\nkernels: []\n"), "X length 100 is not a power of two"));
+  EXPECT_TRUE(any_contains(errors_of("size: [1001, 256, 256]\narch: tesla\nkernels: []\n"),
+                           "X length 1001 = 7·11·13: 11 is not a supported factor"));
   EXPECT_TRUE(any_contains(errors_of("size: [0, 256, 256]\narch: tesla\nkernels: []\n"), "X length 0 must be positive"));
   EXPECT_TRUE(any_contains(errors_of("size: [1048576, 1048576, 1048576]\narch: hopper\nkernels: []\n"),
                            "more elements than any buffer can hold"));

@@ -57,8 +57,9 @@ expect 1 "missing file" -- "$fft3d" validate "$work/none.yaml"
 contains err "cannot open" "a missing file is named"
 expect 2 "unknown command" -- "$fft3d" frobnicate
 expect 2 "unknown option" -- "$fft3d" run --frobnicate
-expect 2 "bad size" -- "$fft3d" plan --size 100x64x64 --arch tesla
-contains err "not a power of two" "the planner names the bad axis"
+expect 2 "bad size" -- "$fft3d" plan --size 1001x64x64 --arch tesla
+contains err "11 is not a supported factor" "the planner names the bad factor"
+contains err "nearest supported lengths are 1000 and 1008" "and the nearest supported lengths"
 expect 3 "cuda backend without a CUDA build or GPU" -- "$fft3d" run "$src/plans/tesla/128x128x128.yaml" --backend cuda
 contains err "cannot run here" "the missing GPU is named"
 expect 3 "bench without a GPU" -- "$fft3d" bench --sizes 64x64x64

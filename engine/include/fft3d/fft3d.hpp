@@ -13,6 +13,7 @@
 // - plan_ir.hpp, plan_text.hpp, checks.hpp, diagnostics.hpp: the plan language, its files and its checks;
 // - planner.hpp, plan_table.hpp, wisdom.hpp, arch_profile.hpp: where plans come from;
 // - plan_cost.hpp, index_maps.hpp: what a plan costs and where its stages leave each frequency;
+// - lengths.hpp: the axis lengths transformed (factors 2, 3, 5 and 7) and why another is not;
 // - limits.hpp: the largest sizes, plan files and thread counts, checked before any work;
 // - file_writes.hpp: whole-or-nothing file writes;
 // - errors.hpp: fft3d::Error, the base of every error the library throws.
@@ -28,6 +29,7 @@
 #include "fft3d/file_writes.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/index_maps.hpp"
+#include "fft3d/lengths.hpp"
 #include "fft3d/limits.hpp"
 #include "fft3d/measured_planning.hpp"
 #include "fft3d/multi_gpu_transform.hpp"

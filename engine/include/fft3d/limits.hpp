@@ -16,7 +16,7 @@ namespace fft3d {
 // a * b, or nothing when the product does not fit in 64 bits.
 std::optional<std::int64_t> checked_multiply(std::int64_t a, std::int64_t b);
 
-// Throws UsageError unless every axis length is a positive power of two and the volume holds at most max_elements
+// Throws UsageError unless every axis length is supported (lengths.hpp: factors 2, 3, 5 and 7 only) and the volume holds at most max_elements
 // (checks.hpp) values. Constant time: callers run it before any planning or allocation.
 void check_size_limits(const Extents& size);
 

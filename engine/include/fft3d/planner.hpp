@@ -47,7 +47,7 @@ inline constexpr int max_planner_candidates = 2048;
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
 // profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
 // one with the fewest passes by `passes` (passes_on_its_profile without it), ties broken by the largest radices. Throws
-// UsageError for a size that is not a power of two per axis or holds more than max_elements (checked before any
+// UsageError for a size with a length lengths.hpp does not support or holds more than max_elements (checked before any
 // planning work), an unknown arch, or when no candidate can run.
 Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 
