@@ -62,17 +62,26 @@ bool has_only_factors(std::int64_t n, std::span<const std::int64_t> factors) {
   return n == 1;
 }
 
-// Axis lengths drawn uniformly among the lengths <= max_axis_length with only `factors` (1 included), by rejection
-// until the volume is within max_elements, NX is a multiple of 2^floor.min_x_log2 and the volume at least
-// 2^floor.min_total_log2.
+// Axis lengths drawn as the power-of-two exponents are: an octave [2^k, 2^(k+1)) uniform among k <= log2
+// max_axis_length, then a length uniform among those of the octave with only `factors` (an octave without one is
+// drawn again); by rejection until the volume is within max_elements, NX is a multiple of 2^floor.min_x_log2 and
+// the volume at least 2^floor.min_total_log2. Sizes so spread over the scales as the power-of-two ones do.
 Extents random_mixed_extents(std::mt19937_64& random, const RandomPlanLimits& limits, SizeFloor floor) {
-  std::vector<std::int64_t> lengths;
+  std::vector<std::vector<std::int64_t>> octaves(static_cast<std::size_t>(log2_of(limits.max_axis_length)) + 1);
   for (std::int64_t n = 1; n <= limits.max_axis_length; ++n)
-    if (has_only_factors(n, limits.factors)) lengths.push_back(n);
-  const auto last = static_cast<std::int64_t>(lengths.size()) - 1;
+    if (has_only_factors(n, limits.factors)) octaves[static_cast<std::size_t>(std::bit_width(
+        static_cast<std::uint64_t>(n))) - 1].push_back(n);
+  const auto last_octave = static_cast<std::int64_t>(octaves.size()) - 1;
+  const auto random_length = [&] {
+    for (;;) {
+      const std::vector<std::int64_t>& octave = octaves[static_cast<std::size_t>(uniform(random, 0, last_octave))];
+      if (octave.empty()) continue;
+      return octave[static_cast<std::size_t>(uniform(random, 0, static_cast<std::int64_t>(octave.size()) - 1))];
+    }
+  };
   for (;;) {
     std::array<std::int64_t, 3> drawn{};
-    for (std::int64_t& n : drawn) n = lengths[static_cast<std::size_t>(uniform(random, 0, last))];
+    for (std::int64_t& n : drawn) n = random_length();
     const std::int64_t volume = drawn[0] * drawn[1] * drawn[2];
     if (drawn[0] % (std::int64_t{1} << floor.min_x_log2) == 0 && volume >= (std::int64_t{1} << floor.min_total_log2) &&
         volume <= limits.max_elements)
