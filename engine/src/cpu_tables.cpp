@@ -16,6 +16,9 @@ namespace fft3d::cpu {
 std::complex<long double> root_of_unity(std::int64_t e, std::int64_t n) {
   e %= n;
   if (e < 0) e += n;
+  // w_n^(n/4) = (+0, -1) where 8 does not divide n (the rotation below would give -0): the sign of an exactly zero
+  // output of a power-of-two plan depends on w_4.
+  if (n % 8 != 0 && 4 * e == n) return {0, -1};
   const std::int64_t eighths = 8 * e;
   const std::int64_t quarter = 2 * n;
   const std::int64_t q = eighths / quarter;
