@@ -128,6 +128,33 @@ TEST(CpuMixedRadixAgainstFftw, ComplexFp32InEveryVariant) {
               complex_cases.size(), worst);
 }
 
+// Plans of a subset of axes (Plan::axes) of mixed lengths against FFTW's guru interface over those axes: the
+// untransformed axes are batch indices.
+TEST(CpuMixedRadixAgainstFftw, SubsetsOfAxesInEveryVariant) {
+  const MixedCase c{{12, 10, 9}, {4, 3}, {10}, {3, 3}};
+  for (const std::vector<Axis>& axes : std::vector<std::vector<Axis>>{{Axis::x, Axis::z}, {Axis::y}, {Axis::z}}) {
+    Plan plan;
+    plan.size = c.size;
+    plan.arch = "hopper";
+    plan.axes = axes;
+    for (Axis axis : axes) {
+      const Radices& radices = axis == Axis::x ? c.x : axis == Axis::y ? c.y : c.z;
+      plan.kernels.push_back(Kernel{dif_stages(axis, c.size[axis], radices)});
+    }
+    ASSERT_TRUE(check_plan(plan).empty()) << to_yaml(plan);
+    const CpuTransform backend(plan);
+    Values in(static_cast<std::size_t>(plan.size.elements()));
+    fill_random(in, seed);
+    for (Direction direction : {Direction::forward, Direction::inverse}) {
+      Values reference(in.size());
+      fftw_axes_reference(plan.size, axes, in, reference, direction, Scaling::full);
+      for (Order order : {Order::natural, Order::digit_reversed})
+        for (bool in_place : {false, true})
+          checked_run<double>(backend, in, reference, {direction, order, Scaling::full}, in_place, bound);
+    }
+  }
+}
+
 // Real sizes: NX even and NX/2 odd (15, 343, 7, 1), a product of primes (12, 48, 1000), each with the X chain over
 // NX/2 given.
 const std::vector<MixedCase> real_cases = {
