@@ -90,7 +90,7 @@ struct OddPrimeConstants {
 // The step of odd prime P on sub-length `length`: in each block, for each i < length/P, the P-point DFT (forward
 // sign) of the rows i + k*(length/P), output q to row i + q*(length/P) times w_length^(i*q). The DFT pairs the
 // points k and P-k: y_q = x_0 + sum_k (x_k + x_(P-k)) cos(2 pi kq/P) - i sum_k (x_k - x_(P-k)) sin(2 pi kq/P),
-// y_(P-q) the same with +i, which needs (P-1)^2/2 real multiplications per output pair instead of 2(P-1).
+// y_(P-q) the same with +i: 2(P-1) real multiplications per pair of outputs instead of 8(P-1).
 template <int P, class Real>
 void odd_prime_step(BatchScratch<Real>& scratch, std::int64_t rows, std::int64_t length, std::int64_t columns,
                     const RootTables<Real>& roots) {
