@@ -3,7 +3,8 @@
 // those tiles runs at 23-74% of memcpy on an H100 (docs/performance.md, ledger "small-volume grids"). Such a tile is
 // doubled along an axis that has no stage in the kernel (Y first, then Z, then X by whole 128-byte chunks) until it
 // reaches target_elements (16 KB of fp32 complex), half the profile's shared memory (room for the layout's padding),
-// or the axis's length. The grid stays exact (powers of two). The block size does not grow: each thread takes more
+// or the axis's length. Along an axis whose length is not a power of two, each step multiplies the extent by the
+// smallest prime factor left in length / extent, so the grid stays exact. The block size does not grow: each thread takes more
 // butterflies and elements (the emitter's loops are thread-strided); a kernel with a split stage keeps at most
 // block_threads.cpp's 16 elements per thread of the profile's block size, since its last pass holds them all in
 // registers.
@@ -22,11 +23,19 @@ bool has_stages(const Kernel& kernel, Axis axis) {
                      [axis](const SubComputation& sub) { return sub.axis == axis; });
 }
 
+// The smallest prime factor of n > 1 (2 for every power of two).
+std::int64_t smallest_factor(std::int64_t n) {
+  for (std::int64_t f = 2; f * f <= n; ++f)
+    if (n % f == 0) return f;
+  return n;
+}
+
 // A stage-less axis's tile is one contiguous run {extent:1} with the grid {length/extent:extent} (axis_tiling.cpp).
-// @post extent() doubled, extent() * tiles() == length.
-bool double_stageless_axis(AxisTile& tile) {
-  const std::int64_t extent = 2 * tile.extent();
-  if (extent > tile.length) return false;
+// @post extent() times the smallest factor of tiles() (`grown`), extent() * tiles() == length.
+bool grow_stageless_axis(AxisTile& tile, std::int64_t& grown) {
+  if (tile.extent() >= tile.length) return false;
+  grown = smallest_factor(tile.length / tile.extent());
+  const std::int64_t extent = grown * tile.extent();
   tile.tile = {{extent, 1}};
   tile.grid.clear();
   if (tile.length > extent) tile.grid = {{tile.length / extent, extent}};
@@ -49,9 +58,12 @@ void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
   for (Axis axis : {Axis::y, Axis::z, Axis::x}) {
     if (has_stages(kernel, axis)) continue;
     AxisTile& tile = spec.axes[axis_index(axis)];
-    while (2 * spec.tile_elements <= limit && double_stageless_axis(tile)) {
-      spec.tile_elements *= 2;
-      spec.tiles /= 2;
+    for (std::int64_t grown = 1;;) {
+      AxisTile larger = tile;
+      if (!grow_stageless_axis(larger, grown) || grown * spec.tile_elements > limit) break;
+      tile = larger;
+      spec.tile_elements *= grown;
+      spec.tiles /= grown;
     }
   }
 }

@@ -23,7 +23,8 @@ namespace {
 // every candidate, and a scan of a 128 KB tile per candidate dominated lowering time.
 std::int64_t words_of(const SharedLayout& layout, std::int64_t elements) {
   if (layout.kind == SharedLayoutKind::identity) return elements;
-  if (layout.kind == SharedLayoutKind::pad) return tile::shared_address(layout, elements - 1) + 1;
+  if (layout.kind == SharedLayoutKind::pad || layout.kind == SharedLayoutKind::pad_period)
+    return tile::shared_address(layout, elements - 1) + 1;
   if (elements % layout.banks == 0) return elements;
   std::int64_t last = 0;
   for (std::int64_t e = 0; e < elements; ++e) last = std::max(last, tile::shared_address(layout, e));
@@ -115,17 +116,39 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
   return report;
 }
 
+// Paddings by a period for tiles whose digits are not bit fields: one word after each X row of the tile, and after
+// each plane, so that passes striding by whole rows or planes (multiples of a length that is not a power of two)
+// stagger the banks. Checked access by access: the pattern argument below does not hold for e / period.
+std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const ArchProfile& profile) {
+  std::vector<SharedLayout> layouts;
+  if (tile::bit_fields(spec)) return layouts;
+  std::set<std::int64_t> periods;
+  for (Axis axis : {Axis::y, Axis::z}) {
+    const std::int64_t period = tile::axis_linear_stride(spec, axis);
+    if (period > 1 && period < spec.part_elements()) periods.insert(period);
+  }
+  for (std::int64_t period : periods) {
+    SharedLayout layout{SharedLayoutKind::pad_period, 0, profile.shared_memory_banks, 0, 0, period};
+    layout.words = words_of(layout, spec.part_elements());
+    layouts.push_back(layout);
+  }
+  return layouts;
+}
+
 SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& profile, LayoutSearch search) {
   SharedLayout best;
   std::tuple<bool, int, int, std::int64_t> best_cost{true, 1 << 30, 1 << 30, 0};
   const tile::SharedAccesses accesses = tile::shared_accesses(spec);
   std::optional<ConflictPatterns> patterns;
   if (search == LayoutSearch::by_pattern) patterns.emplace(spec, accesses);
-  for (const SharedLayout& layout : shared_layout_candidates(profile, spec.part_elements())) {
+  std::vector<SharedLayout> candidates = shared_layout_candidates(profile, spec.part_elements());
+  for (const SharedLayout& layout : period_pad_candidates(spec, profile)) candidates.push_back(layout);
+  for (const SharedLayout& layout : candidates) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
     const int stop_above = std::get<0>(best_cost) ? 1 << 30 : std::get<1>(best_cost);
+    const bool by_pattern = patterns && layout.kind != SharedLayoutKind::pad_period;
     const tile::BankReport report =
-        patterns ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
+        by_pattern ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
     const bool over = 2 * layout.words * 4 > profile.shared_memory_per_block;
     const std::tuple<bool, int, int, std::int64_t> cost{over, report.worst_excluding_natural_store(), report.worst(),
                                                         layout.words};
