@@ -79,7 +79,9 @@ void write_shared_address(SourceWriter& out, const SharedLayout& layout) {
   switch (layout.kind) {
     case SharedLayoutKind::identity: out.line("return e;"); break;
     case SharedLayoutKind::pad: out.line("return e + (e >> " + str(layout.shift) + ");"); break;
-    case SharedLayoutKind::pad_period: out.line("return e + e / " + str(layout.period) + "u;"); break;
+    case SharedLayoutKind::pad_period:
+      out.line("return e + e / " + str(layout.period) + "u * " + str(layout.period_words) + "u;");
+      break;
     case SharedLayoutKind::xor_rows: {
       const std::string mask = str(layout.banks - 1) + "u";
       std::string second;

@@ -116,21 +116,25 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
   return report;
 }
 
-// Paddings by a period for tiles whose digits are not bit fields: one word after each X row of the tile, and after
-// each plane, so that passes striding by whole rows or planes (multiples of a length that is not a power of two)
-// stagger the banks. Checked access by access: the pattern argument below does not hold for e / period.
+// Paddings by a period for tiles whose digits are not bit fields: Q words after each P elements, where P is an X
+// row or plane of the tile (passes striding by whole rows or planes of a length that is not a power of two) or the
+// span E*r of a butterfly pass's inputs (a warp then reads runs of E consecutive elements E*r apart: Q = E puts
+// consecutive runs on consecutive banks), Q from 1 to banks - 1. Checked access by access: the pattern argument
+// below does not hold for e / P.
 std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const ArchProfile& profile) {
   std::vector<SharedLayout> layouts;
   if (tile::bit_fields(spec)) return layouts;
   std::set<std::int64_t> periods;
-  for (Axis axis : {Axis::y, Axis::z}) {
-    const std::int64_t period = tile::axis_linear_stride(spec, axis);
-    if (period > 1 && period < spec.part_elements()) periods.insert(period);
-  }
+  for (Axis axis : {Axis::y, Axis::z}) periods.insert(tile::axis_linear_stride(spec, axis));
+  for (const tile::ButterflyPass& pass : tile::butterfly_pass_list(spec)) periods.insert(pass.element_step * pass.radix);
+  const int banks = profile.shared_memory_banks;
   for (std::int64_t period : periods) {
-    SharedLayout layout{SharedLayoutKind::pad_period, 0, profile.shared_memory_banks, 0, 0, period};
-    layout.words = words_of(layout, spec.part_elements());
-    layouts.push_back(layout);
+    if (period <= 1 || period >= spec.part_elements()) continue;
+    for (std::int64_t words = 1; words < banks; ++words) {
+      SharedLayout layout{SharedLayoutKind::pad_period, 0, banks, 0, 0, period, words};
+      layout.words = words_of(layout, spec.part_elements());
+      layouts.push_back(layout);
+    }
   }
   return layouts;
 }

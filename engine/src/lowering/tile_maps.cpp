@@ -203,7 +203,7 @@ std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
   switch (layout.kind) {
     case SharedLayoutKind::identity: return e;
     case SharedLayoutKind::pad: return e + (e >> layout.shift);
-    case SharedLayoutKind::pad_period: return e + e / layout.period;
+    case SharedLayoutKind::pad_period: return e + e / layout.period * layout.period_words;
     case SharedLayoutKind::xor_rows: {
       const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & (layout.banks - 1) : 0;
       return e ^ ((e >> layout.shift) & (layout.banks - 1)) ^ second;

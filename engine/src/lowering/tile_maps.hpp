@@ -197,7 +197,8 @@ struct CoalescingReport {
 // e = thread + i*threads), or the first pass's loads and the last pass's stores in both orders when the kernel
 // reaches global memory from its passes (checked for the first and last blocks; the others are translates of them
 // by multiples of the X run along X). A segment is one X run: 16 values (128 bytes), or 8 where the tile's runs were
-// narrowed (KernelSpec::x_run_elements).
+// narrowed (KernelSpec::x_run_elements), aligned by global address: X rows whose length is not a multiple of it share
+// segments, and first_problem then says so (or that the tile's X runs are shorter than a segment, or strided).
 CoalescingReport check_coalescing(const KernelSpec& spec);
 // The first pass's loads, and the last pass's stores in both orders, of one block, as they would be issued with
 // KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).
