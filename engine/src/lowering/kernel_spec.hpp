@@ -61,7 +61,7 @@ struct AxisTile {
 };
 
 // A sub-computation as it runs on the tile in shared memory. The radix-point DFT of butterfly b reads tile elements
-// base(b) + k*element_step (k < radix); base(b) inserts a zero field of log2(radix) bits at log2(element_step).
+// base(b) + k*element_step (k < radix); base(b) inserts a zero digit of extent radix at stride element_step.
 //
 // A radix over the profile's in-register limit is split (lowering rule split_radix.cpp): the radix-r DFT of every
 // butterfly group runs as the DIF stages of an r-point line, radices r_1 * ... * r_n = r (execution order), each
