@@ -6,8 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <optional>
+#include <random>
 
 #include "fft3d/arch_profile.hpp"
+#include "fft3d/checks.hpp"
+#include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_text.hpp"
 #include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
@@ -43,6 +47,91 @@ TEST(MixedRadix, SmallPlansOfEveryStructureInterpretToTheDft) {
     }
   }
   EXPECT_GT(checked, 0);
+}
+
+// A random legal mixed-radix plan: lengths with factors 2, 3, 5, 7 up to 36, each axis's length cut into a random
+// chain of radices, the axes' stages interleaved at random (each axis in its DIF order) and cut into kernels.
+NamedPlan random_mixed_plan(std::mt19937_64& random, const std::string& arch) {
+  static const std::vector<std::int64_t> lengths = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 24, 25,
+                                                    27, 28, 30, 32, 35, 36};
+  const auto draw = [&](std::int64_t low, std::int64_t high) {
+    return std::uniform_int_distribution<std::int64_t>(low, high)(random);
+  };
+  std::array<std::int64_t, 3> size{};
+  std::array<std::vector<std::string>, 3> stages;
+  for (int a = 0; a < 3; ++a) {
+    size[a] = lengths[static_cast<std::size_t>(draw(0, static_cast<std::int64_t>(lengths.size()) - 1))];
+    std::vector<std::int64_t> radices;
+    for (std::int64_t rest = size[a]; rest > 1;) {
+      std::vector<std::int64_t> divisors;
+      for (std::int64_t d = 2; d <= rest; ++d)
+        if (rest % d == 0) divisors.push_back(d);
+      const std::int64_t radix = divisors[static_cast<std::size_t>(draw(0, static_cast<std::int64_t>(divisors.size()) - 1))];
+      radices.push_back(radix);
+      rest /= radix;
+    }
+    stages[a] = axis_stages(static_cast<char>('X' + a), size[a], radices);
+  }
+  std::vector<std::string> order;  // the axes' stages interleaved
+  std::array<std::size_t, 3> next{};
+  while (next[0] < stages[0].size() || next[1] < stages[1].size() || next[2] < stages[2].size()) {
+    const auto a = static_cast<std::size_t>(draw(0, 2));
+    if (next[a] < stages[a].size()) order.push_back(stages[a][next[a]++]);
+  }
+  std::string text = "size: [" + std::to_string(size[0]) + ", " + std::to_string(size[1]) + ", " +
+                     std::to_string(size[2]) + "]\narch: " + arch + "\nkernels:\n";
+  std::string kernel;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    kernel += (kernel.empty() ? "" : ", ") + order[i];
+    if (i + 1 == order.size() || draw(0, 2) == 0) {
+      text += "  - \"" + kernel + "\"\n";
+      kernel.clear();
+    }
+  }
+  if (order.empty()) text += "  - \"X(1, 1, 1, 1, no-tw)\"\n";
+  const Plan plan = parse_plan(text).plan;
+  return {to_string(plan.size) + " " + plan.arch + " " + to_brace_string(plan.kernels), plan};
+}
+
+// Random mixed plans on every profile lower (or refuse by a LoweringError, never another exception), and their
+// lowered maps interpret to the DFT in both orders, in place and out of place.
+TEST(MixedRadix, RandomMixedPlansLowerAndInterpretToTheDft) {
+  std::mt19937_64 random(2357);
+  int interpreted = 0, refused = 0;
+  for (int i = 0; i < 60; ++i) {
+    const std::string arch = i % 3 == 0 ? "tesla" : i % 3 == 1 ? "fermi" : "hopper";
+    NamedPlan named;
+    try {
+      named = random_mixed_plan(random, arch);
+    } catch (const PlanError&) {
+      continue;  // e.g. a radix over what the profile allows: not a legal plan
+    }
+    SCOPED_TRACE(named.name);
+    std::optional<LoweredPlan> lowered;
+    try {
+      lowered = lower_plan(named.plan, *find_arch_profile(arch), named.name);
+    } catch (const LoweringError& error) {
+      ++refused;
+      std::cout << "refused: " << named.name << ": " << error.what() << "\n";
+      continue;
+    }
+    std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
+    validate::fill_random(input, static_cast<std::uint64_t>(i));
+    std::vector<std::complex<double>> expected(input.size());
+    validate::fftw_reference(named.plan.size, input, expected, Direction::forward);
+    for (Order order : {Order::natural, Order::digit_reversed})
+      for (bool out_of_place : {false, true}) {
+        std::vector<std::complex<double>> data = input;
+        interpret(*lowered, data, {.order = order}, out_of_place);
+        if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
+        const validate::ErrorReport error = validate::compare(data, expected);
+        EXPECT_EQ(error.non_finite, 0) << to_string(order) << (out_of_place ? " out of place" : " in place");
+        EXPECT_LT(error.relative_l2, 1e-12) << to_string(order) << (out_of_place ? " out of place" : " in place");
+      }
+    ++interpreted;
+  }
+  std::cout << interpreted << " random mixed plans interpreted, " << refused << " refused by lowering\n";
+  EXPECT_GT(interpreted, 30);
 }
 
 // Every tile of a mixed plan covers the volume exactly once: the global offsets of all tiles' elements are a

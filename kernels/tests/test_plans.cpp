@@ -98,7 +98,6 @@ std::vector<NamedPlan> distributed_tile_plans() {
 }  // namespace fft3d::testing
 
 namespace fft3d::testing {
-namespace {
 
 // The stages of an n-point axis with `radices` (DIF order), as plan text: span_1 = n, stride = span / radix.
 std::vector<std::string> axis_stages(char axis, std::int64_t n, const std::vector<std::int64_t>& radices) {
@@ -113,6 +112,8 @@ std::vector<std::string> axis_stages(char axis, std::int64_t n, const std::vecto
   }
   return stages;
 }
+
+namespace {
 
 // One axis's stages [first, first + count) of a kernel.
 struct Part {

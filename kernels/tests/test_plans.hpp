@@ -40,6 +40,10 @@ std::vector<NamedPlan> gpu_random_plans(int count = 16, std::int64_t max_length 
 // order across the cluster.
 std::vector<NamedPlan> distributed_tile_plans();
 
+// The DIF stages of an n-point axis with `radices` (execution order) as plan text, e.g. "X(4, 3, 4, 12, tw)":
+// span_1 = n, stride = span / radix, count = n / radix.
+std::vector<std::string> axis_stages(char axis, std::int64_t n, const std::vector<std::int64_t>& radices);
+
 // Small plans with radices 3, 5, 7 and their products (12x10x9, 24x18x15, 48x36x20, 100x6x7, 96x7x5) in every
 // kernel structure the power-of-two plans use, each for hopper and for fermi.
 std::vector<NamedPlan> mixed_radix_plans();
