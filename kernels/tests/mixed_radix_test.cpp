@@ -49,11 +49,10 @@ TEST(MixedRadix, SmallPlansOfEveryStructureInterpretToTheDft) {
   EXPECT_GT(checked, 0);
 }
 
-// A random legal mixed-radix plan: lengths with factors 2, 3, 5, 7 up to 36, each axis's length cut into a random
+// A random legal mixed-radix plan: lengths drawn from `lengths`, each axis's length cut into a random
 // chain of radices, the axes' stages interleaved at random (each axis in its DIF order) and cut into kernels.
-NamedPlan random_mixed_plan(std::mt19937_64& random, const std::string& arch) {
-  static const std::vector<std::int64_t> lengths = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 24, 25,
-                                                    27, 28, 30, 32, 35, 36};
+NamedPlan random_mixed_plan(std::mt19937_64& random, const std::string& arch,
+                            const std::vector<std::int64_t>& lengths) {
   const auto draw = [&](std::int64_t low, std::int64_t high) {
     return std::uniform_int_distribution<std::int64_t>(low, high)(random);
   };
@@ -95,6 +94,9 @@ NamedPlan random_mixed_plan(std::mt19937_64& random, const std::string& arch) {
 
 // Random mixed plans on every profile lower (or refuse by a LoweringError, never another exception), and their
 // lowered maps interpret to the DFT in both orders, in place and out of place.
+const std::vector<std::int64_t> small_lengths = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 24, 25,
+                                                 27, 28, 30, 32, 35, 36};
+
 TEST(MixedRadix, RandomMixedPlansLowerAndInterpretToTheDft) {
   std::mt19937_64 random(2357);
   int interpreted = 0, refused = 0;
@@ -102,7 +104,7 @@ TEST(MixedRadix, RandomMixedPlansLowerAndInterpretToTheDft) {
     const std::string arch = i % 3 == 0 ? "tesla" : i % 3 == 1 ? "fermi" : "hopper";
     NamedPlan named;
     try {
-      named = random_mixed_plan(random, arch);
+      named = random_mixed_plan(random, arch, small_lengths);
     } catch (const PlanError&) {
       continue;  // e.g. a radix over what the profile allows: not a legal plan
     }
@@ -132,6 +134,33 @@ TEST(MixedRadix, RandomMixedPlansLowerAndInterpretToTheDft) {
   }
   std::cout << interpreted << " random mixed plans interpreted, " << refused << " refused by lowering\n";
   EXPECT_GT(interpreted, 30);
+}
+
+// Larger random mixed plans (lengths up to 1000, as the default planner makes them) on hopper: lowering succeeds or
+// throws a LoweringError, never another exception (the planner skips candidates by that error alone).
+TEST(MixedRadix, LargerRandomMixedPlansLowerOrRefuseByALoweringError) {
+  const std::vector<std::int64_t> lengths = {48, 60, 64, 81, 96, 100, 120, 125, 128, 144, 160, 192, 210, 240, 243, 256,
+                                             343, 360, 384, 480, 500, 512, 640, 729, 768, 1000};
+  std::mt19937_64 random(1117);
+  int lowered = 0, refused = 0;
+  for (int i = 0; i < 40; ++i) {
+    NamedPlan named;
+    try {
+      named = random_mixed_plan(random, "hopper", lengths);
+    } catch (const PlanError&) {
+      continue;
+    }
+    try {
+      lower_plan(named.plan, *find_arch_profile("hopper"), named.name);
+      ++lowered;
+    } catch (const LoweringError&) {
+      ++refused;
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << named.name << ": " << error.what();
+    }
+  }
+  std::cout << lowered << " lowered, " << refused << " refused by a LoweringError\n";
+  EXPECT_GT(lowered + refused, 20);
 }
 
 // Every tile of a mixed plan covers the volume exactly once: the global offsets of all tiles' elements are a
