@@ -187,6 +187,9 @@ std::vector<NamedPlan> mixed_bench_plans() {
       {cube(100), {100}, {100}, {100}, two},
       {cube(100), {4, 25}, {100}, {100}, {{{'X', 0, 1}, y[0]}, {{'X', 1, 1}, z[0]}}},
       {cube(120), {120}, {120}, {120}, two},
+      // Z split, so that the Z kernels' tiles hold whole X rows and the Y rows that end on a segment boundary.
+      {cube(100), {100}, {100}, {10, 10}, {{x[0], y[0]}, {{'Z', 0, 1}}, {{'Z', 1, 1}}}},
+      {cube(120), {120}, {120}, {12, 10}, {{x[0], y[0]}, {{'Z', 0, 1}}, {{'Z', 1, 1}}}},
       {cube(192), {192}, {24, 8}, {192}, y_split},
       {cube(240), {240}, {30, 8}, {240}, y_split},
       {cube(243), {243}, {27, 9}, {27, 9}, three},

@@ -9,6 +9,7 @@
 // block_threads.cpp's 16 elements per thread of the profile's block size, since its last pass holds them all in
 // registers.
 #include <algorithm>
+#include <numeric>
 
 #include "lowering_rules.hpp"
 
@@ -42,6 +43,33 @@ bool grow_stageless_axis(AxisTile& tile, std::int64_t& grown) {
   return true;
 }
 
+constexpr std::int64_t segment_values = 16;  // complex fp32 values per 128-byte segment
+
+// Rule: whole X rows that fill whole segments. A kernel without X stages on an X length that is not a multiple of a
+// 128-byte segment (100, 120, 243) holds short X runs (axis_tiling.cpp), which share their segments with the
+// neighbouring tiles. Where Y has no stage either and its length allows, the tile takes whole X rows and the
+// k = 16 / gcd(NX, 16) consecutive Y rows that together end on a segment boundary, so every access covers whole
+// 128-byte segments (the coalescing checker proves it), provided the tile stays within half a block's part
+// (room for the layout's padding).
+void take_whole_rows(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
+  AxisTile& x = spec.axes[axis_index(Axis::x)];
+  AxisTile& y = spec.axes[axis_index(Axis::y)];
+  const std::int64_t nx = x.length;
+  if (nx % segment_values == 0 || has_stages(kernel, Axis::x) || has_stages(kernel, Axis::y))
+    return;
+  const std::int64_t rows = segment_values / std::gcd(nx, segment_values);
+  if (y.length % rows != 0 || y.extent() != 1) return;
+  const std::int64_t elements = spec.tile_elements / x.extent() * nx * rows;
+  if (8 * elements > part_bytes_limit(profile) / 2) return;
+  spec.tiles = spec.tiles / x.tiles() / rows;
+  spec.tile_elements = elements;
+  x.tile = {{nx, 1}};
+  x.grid.clear();
+  y.tile = {{rows, 1}};
+  y.grid.clear();
+  if (y.length > rows) y.grid = {{y.length / rows, rows}};
+}
+
 }  // namespace
 
 std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile) {
@@ -54,6 +82,7 @@ std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile) 
 }
 
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
+  take_whole_rows(spec, kernel, profile);
   const std::int64_t limit = grown_tile_limit(kernel, profile);
   for (Axis axis : {Axis::y, Axis::z, Axis::x}) {
     if (has_stages(kernel, axis)) continue;
