@@ -13,6 +13,7 @@
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
 #include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 #include "tile_interpreter.hpp"
@@ -153,6 +154,8 @@ TEST(MixedRadix, LargerRandomMixedPlansLowerOrRefuseByALoweringError) {
     try {
       lower_plan(named.plan, *find_arch_profile("hopper"), named.name);
       ++lowered;
+      const std::optional<double> passes = passes_on_its_profile(named.plan);  // the planner's cost model on it
+      EXPECT_TRUE(passes && *passes >= static_cast<double>(named.plan.kernels.size())) << named.name;
     } catch (const LoweringError&) {
       ++refused;
     } catch (const std::exception& error) {
