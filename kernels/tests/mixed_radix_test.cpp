@@ -207,6 +207,7 @@ TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRo
                     coalescing.first_problem.find("(the tile's contiguous X runs") != std::string::npos)
             << coalescing.first_problem;
       std::cout << named.name << " kernel " << spec.kernel_index << ": " << to_string(spec.shared) << ", "
+                << report.worst_excluding_natural_store() << "-way conflicts at worst, "
                 << coalescing.partial_segments << " partial segments in " << coalescing.requests << " requests"
                 << (coalescing.coalesced() ? "" : ": " + coalescing.first_problem) << "\n";
     }
