@@ -150,6 +150,9 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
   for (const SharedLayout& layout : candidates) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
     const int stop_above = std::get<0>(best_cost) ? 1 << 30 : std::get<1>(best_cost);
+    // The period paddings come last and are checked access by access: not once a fitting layout is conflict-free.
+    const bool conflict_free = !std::get<0>(best_cost) && std::get<1>(best_cost) == 1 && std::get<2>(best_cost) == 1;
+    if (layout.kind == SharedLayoutKind::pad_period && conflict_free) break;
     const bool by_pattern = patterns && layout.kind != SharedLayoutKind::pad_period;
     const tile::BankReport report =
         by_pattern ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
