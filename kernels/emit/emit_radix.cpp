@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <numbers>
+#include <numeric>
 
 #include "emit_parts.hpp"
 #include "fft3d/errors.hpp"
@@ -195,6 +196,65 @@ void declare_odd_prime_temporaries(SourceWriter& out, const std::vector<std::int
   out.line(names + ", cs, sn;");
 }
 
+std::vector<std::int64_t> append_dft(std::vector<RadixStep>& steps, const std::vector<std::int64_t>& inputs);
+
+// The DIF stages of a prime-power DFT (every prime of `primes` the same) on `inputs`; returns the register of each
+// output, its digit-reversed position.
+std::vector<std::int64_t> append_prime_power_dft(std::vector<RadixStep>& steps, const std::vector<std::int64_t>& inputs,
+                                                 const std::vector<std::int64_t>& primes) {
+  const std::int64_t n = static_cast<std::int64_t>(inputs.size());
+  std::int64_t span = n;
+  for (const std::int64_t p : primes) {
+    const std::int64_t stride = span / p;
+    for (std::int64_t block = 0; block < n; block += span)
+      for (std::int64_t j = 0; j < stride; ++j) {
+        RadixButterfly b{{}, span, {}};
+        for (std::int64_t k = 0; k < p; ++k) {
+          b.registers.push_back(inputs[block + j + k * stride]);
+          b.exponents.push_back(j * k);
+        }
+        steps.emplace_back(std::move(b));
+      }
+    span = stride;
+  }
+  std::vector<std::int64_t> outputs;
+  for (const std::int64_t position : digit_reversed_positions(primes)) outputs.push_back(inputs[position]);
+  return outputs;
+}
+
+// The prime-factor algorithm for n = n1*n2, n1 and n2 coprime (radix_network's contract).
+std::vector<std::int64_t> append_prime_factor_dft(std::vector<RadixStep>& steps,
+                                                  const std::vector<std::int64_t>& inputs, std::int64_t n1) {
+  const std::int64_t n = static_cast<std::int64_t>(inputs.size()), n2 = n / n1;
+  std::vector<std::vector<std::int64_t>> columns;  // columns[k2][m1]: the register of the n1-point output m1
+  for (std::int64_t k2 = 0; k2 < n2; ++k2) {
+    std::vector<std::int64_t> column;
+    for (std::int64_t k1 = 0; k1 < n1; ++k1) column.push_back(inputs[(k1 * n2 + k2 * n1) % n]);
+    columns.push_back(append_dft(steps, column));
+  }
+  std::vector<std::int64_t> outputs(static_cast<std::size_t>(n));
+  for (std::int64_t m1 = 0; m1 < n1; ++m1) {
+    std::vector<std::int64_t> row;
+    for (std::int64_t k2 = 0; k2 < n2; ++k2) row.push_back(columns[k2][m1]);
+    const std::vector<std::int64_t> row_outputs = append_dft(steps, row);
+    for (std::int64_t m = m1; m < n; m += n1) outputs[m] = row_outputs[m % n2];  // m = m1 (mod n1)
+  }
+  return outputs;
+}
+
+// The DFT of the values in registers `inputs` (input k in inputs[k]) appended to `steps`; returns the register
+// holding each output.
+std::vector<std::int64_t> append_dft(std::vector<RadixStep>& steps, const std::vector<std::int64_t>& inputs) {
+  const std::int64_t n = static_cast<std::int64_t>(inputs.size());
+  if (n == 1) return inputs;
+  const std::vector<std::int64_t> primes = radix_network_primes(n);
+  const std::int64_t largest = primes.front();
+  const std::int64_t power = std::accumulate(primes.begin(), primes.end(), std::int64_t{1},
+                                             [&](std::int64_t p, std::int64_t q) { return q == largest ? p * q : p; });
+  if (power == n) return append_prime_power_dft(steps, inputs, primes);
+  return append_prime_factor_dft(steps, inputs, power);
+}
+
 }  // namespace
 
 std::vector<std::int64_t> radix_network_primes(std::int64_t radix) {
@@ -210,23 +270,11 @@ std::vector<std::int64_t> radix_network_primes(std::int64_t radix) {
 }
 
 RadixNetwork radix_network(std::int64_t radix) {
-  const std::vector<std::int64_t> primes = radix_network_primes(radix);
+  radix_network_primes(radix);  // refuses an unsupported factor
   RadixNetwork network{radix, {}};
-  std::int64_t span = radix;
-  for (const std::int64_t p : primes) {
-    const std::int64_t stride = span / p;
-    for (std::int64_t block = 0; block < radix; block += span)
-      for (std::int64_t j = 0; j < stride; ++j) {
-        RadixButterfly b{{}, span, {}};
-        for (std::int64_t k = 0; k < p; ++k) {
-          b.registers.push_back(block + j + k * stride);
-          b.exponents.push_back(j * k);
-        }
-        network.steps.emplace_back(std::move(b));
-      }
-    span = stride;
-  }
-  RadixPermutation order{digit_reversed_positions(primes)};
+  std::vector<std::int64_t> inputs(static_cast<std::size_t>(radix));
+  std::iota(inputs.begin(), inputs.end(), 0);
+  RadixPermutation order{append_dft(network.steps, inputs)};
   if (!std::is_sorted(order.source.begin(), order.source.end())) network.steps.emplace_back(std::move(order));
   return network;
 }

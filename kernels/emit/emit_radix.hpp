@@ -30,13 +30,19 @@ struct RadixNetwork {
   std::vector<RadixStep> steps;
 };
 
-// The primes of the network's stages, first stage first: the odd primes largest first, then the twos. A power of
-// two is the radix-2 network, whose text the tile kernels have always printed.
+// The prime factors of `radix` with repeats, the odd ones first (largest first), then the twos: the butterflies
+// each value passes through. @pre radix >= 1 has only the prime factors 2, 3, 5 and 7 (else UsageError).
 std::vector<std::int64_t> radix_network_primes(std::int64_t radix);
 
-// The DIF network of `radix`: for each prime p of radix_network_primes, within every block of the current span n,
-// butterflies on registers j + k*(n/p) (j < n/p) twiddled by w_n^(j*m); then the digit-reversal permutation, so that
-// output m ends in v[m]. @pre radix >= 1 has only the prime factors 2, 3, 5 and 7 (else UsageError).
+// The network of `radix`, by its factors:
+// - a prime power p^a: the DIF network, for each of its a stages, within every block of the current span n,
+//   butterflies on registers j + k*(n/p) (j < n/p) twiddled by w_n^(j*m), which leaves output m at its digit-reversed
+//   position (for a power of two, the radix-2 network the tile kernels have always printed);
+// - otherwise n = n1*n2 with n1 the power of the largest prime and n1, n2 coprime: the prime-factor (Good-Thomas)
+//   algorithm, with no twiddle between the parts. Input k1*n2 + k2*n1 (mod n) feeds n1-point DFTs over k1, their
+//   outputs m1 n2-point DFTs over k2, whose output m2 is X_m for the m with m = m1 (mod n1) and m = m2 (mod n2).
+// Both only choose which registers a butterfly reads, so the permutations between parts cost nothing; one
+// permutation at the end brings output m to v[m]. @pre as radix_network_primes.
 RadixNetwork radix_network(std::int64_t radix);
 
 // Executes the network in double precision with the same formulas and constants the printer writes.

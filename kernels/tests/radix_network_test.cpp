@@ -103,15 +103,22 @@ TEST(RadixNetwork, ButterfliesAreSmallPrimesOnDistinctRegisters) {
   }
 }
 
-// A prime radix needs no twiddle, and the quarter turns of a radix-4 block cost no multiplication.
-TEST(RadixNetwork, TrivialTwiddlesAreFree) {
-  for (const std::int64_t radix : {3, 4, 5, 7})
-    EXPECT_EQ(radix_text(radix).find("fft3d_mul("), std::string::npos) << radix;
-  const std::string twelve = radix_text(12);  // 3 x 4: w_12^(j*m) for j < 4, m < 3; j*m = 0 or 3 are free
+std::size_t twiddle_multiplies(std::int64_t radix) {
+  const std::string text = radix_text(radix);
   std::size_t multiplies = 0;
-  for (std::size_t at = twelve.find("fft3d_mul("); at != std::string::npos; at = twelve.find("fft3d_mul(", at + 1))
+  for (std::size_t at = text.find("fft3d_mul("); at != std::string::npos; at = text.find("fft3d_mul(", at + 1))
     ++multiplies;
-  EXPECT_EQ(multiplies, 4u) << twelve;
+  return multiplies;
+}
+
+// A prime radix needs no twiddle, the quarter turns of a radix-4 block cost no multiplication, and coprime parts
+// (the prime-factor algorithm) none between them.
+TEST(RadixNetwork, TrivialTwiddlesAreFree) {
+  for (const std::int64_t radix : {3, 4, 5, 7, 6, 10, 12, 14, 15, 20, 21, 28, 30, 35, 42, 60})
+    EXPECT_EQ(twiddle_multiplies(radix), 0u) << radix_text(radix);
+  // 9 = 3 x 3: w_9^(j*m) for j, m in {1, 2}. 48 = 3 x 16: three 16-point networks and nothing between the parts.
+  EXPECT_EQ(twiddle_multiplies(9), 4u);
+  EXPECT_EQ(twiddle_multiplies(48), 3 * twiddle_multiplies(16));
 }
 
 TEST(RadixNetwork, AnUnsupportedFactorIsAUsageError) {
