@@ -296,10 +296,14 @@ void write_radix_function(SourceWriter& out, std::int64_t radix) {
   const RadixNetwork network = radix_network(radix);
   out.line("// " + std::to_string(radix) + "-point DFT, forward sign, natural order in and out.");
   out.open("__device__ __forceinline__ void " + radix_function_name(radix) + "(float2* v)");
-  if (radix > 1) {
-    out.line("float2 d;");
-    declare_odd_prime_temporaries(out, radix_network_primes(radix));
-  }
+  // d: the radix-2 butterflies' difference and the permutation's carry (every network of a power of two over 1
+  // has radix-2 butterflies); x0 ... sn: the odd-prime butterflies'.
+  const bool uses_d = std::any_of(network.steps.begin(), network.steps.end(), [](const RadixStep& step) {
+    const auto* b = std::get_if<RadixButterfly>(&step);
+    return !b || b->registers.size() == 2;
+  });
+  if (uses_d) out.line("float2 d;");
+  if (radix > 1) declare_odd_prime_temporaries(out, radix_network_primes(radix));
   for (const RadixStep& step : network.steps) {
     if (const auto* b = std::get_if<RadixButterfly>(&step))
       b->registers.size() == 2 ? write_radix2(out, *b) : write_odd_prime(out, *b);
