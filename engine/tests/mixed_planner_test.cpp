@@ -166,10 +166,14 @@ TEST(MixedPlanner, ACandidateWhoseLoweringFailsIsSkipped) {
 
 // The CPU's ranking: a plan wherever one is legal, the lowered one where it lowers.
 TEST(MixedPlanner, TheCpuRankingPlansEveryMixedSize) {
-  for (const Extents& size : {Extents{96, 100, 120}, Extents{100, 100, 100}, Extents{12, 10, 9}}) {
+  for (const Extents& size : {Extents{96, 100, 120}, Extents{384, 384, 384}, Extents{243, 243, 243},
+                              Extents{12, 10, 9}}) {
     const Plan plan = default_plan(size, "hopper", passes_on_any_backend);
     EXPECT_NO_THROW(require_legal(plan)) << to_yaml(plan);
   }
+  const Plan axes = default_axes_plan({96, 100, 120}, "hopper", {Axis::x, Axis::z}, passes_on_any_backend);
+  EXPECT_NO_THROW(require_legal(axes)) << to_yaml(axes);
+  EXPECT_EQ(axes.axes, (std::vector<Axis>{Axis::x, Axis::z}));
   EXPECT_EQ(default_plan({128, 64, 32}, "hopper", passes_on_any_backend), default_plan({128, 64, 32}, "hopper"));
 }
 

@@ -110,12 +110,13 @@ Plan real_whole_axes_plan(const Extents& size, const std::string& arch, Transfor
 Extents planned_stage_extents(const Extents& size, TransformKind kind);
 
 // The default C2C plan of `size` transforming only `axes` (Plan::axes; the others are batch indices): the candidate
-// decompositions of default_plan for the size with the untransformed axes at length 1, weighed by
-// passes_on_its_profile at the real size, the cheapest given the real size and `axes`.
+// decompositions of default_plan for the size with the untransformed axes at length 1, weighed by `passes` at the
+// real size (passes_on_its_profile; passes_on_any_backend for the CPU), the cheapest given the real size and `axes`.
 // @pre axes names at least one axis, each once, in X, Y, Z order (else UsageError).
 // @post the plan is legal and lowers on its profile at `size`; with all three axes it is default_plan(size, arch).
 // Throws UsageError like default_plan (the message names the axes and the real size).
-Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes);
+Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes,
+                       const PlanPasses& passes = passes_on_its_profile);
 
 // "256x128x64" -> Extents; throws UsageError on anything else.
 Extents parse_extents(const std::string& text);
