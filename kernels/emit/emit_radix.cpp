@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <numbers>
 #include <numeric>
@@ -19,8 +20,6 @@
 
 namespace fft3d::emit {
 namespace {
-
-using Complex = std::complex<double>;
 
 std::string element(std::int64_t i) { return "v[" + std::to_string(i) + "]"; }
 
@@ -42,7 +41,21 @@ TwiddleValue twiddle_value(std::int64_t span, std::int64_t exponent) {
   return {TwiddleKind::general, std::cos(angle), std::sin(angle)};
 }
 
-Complex times(Complex value, const TwiddleValue& w) {
+// A constant of the network as the executor of precision Real uses it: the fp64 value, or in fp32 the printed
+// literal read as a float, as the CUDA compiler reads it.
+template <class Real>
+Real constant(double value);
+template <>
+double constant<double>(double value) {
+  return value;
+}
+template <>
+float constant<float>(double value) {
+  return std::strtof(literal(value).c_str(), nullptr);
+}
+
+template <class Real>
+std::complex<Real> times(std::complex<Real> value, const TwiddleValue& w) {
   switch (w.kind) {
     case TwiddleKind::one: return value;
     case TwiddleKind::minus_i: return {value.imag(), -value.real()};
@@ -50,7 +63,7 @@ Complex times(Complex value, const TwiddleValue& w) {
     case TwiddleKind::plus_i: return {-value.imag(), value.real()};
     case TwiddleKind::general: break;
   }
-  return value * Complex(w.re, w.im);
+  return value * std::complex<Real>(constant<Real>(w.re), constant<Real>(w.im));
 }
 
 // `value` (a float2 expression naming a variable) times w, as a float2 expression.
@@ -76,23 +89,25 @@ double prime_sin(std::int64_t p, std::int64_t t) {
 std::string sum_name(std::int64_t k) { return "sum" + std::to_string(k); }
 std::string dif_name(std::int64_t k) { return "dif" + std::to_string(k); }
 
-// ---- execution in double ----
+// ---- execution ----
 
-void run_prime_butterfly(std::int64_t p, std::vector<Complex>& x) {
+template <class Real>
+void run_prime_butterfly(std::int64_t p, std::vector<std::complex<Real>>& x) {
+  using C = std::complex<Real>;
   if (p == 2) {
     x = {x[0] + x[1], x[0] - x[1]};
     return;
   }
   const std::int64_t half = (p - 1) / 2;
-  std::vector<Complex> sum(half + 1), dif(half + 1), out(p);
+  std::vector<C> sum(half + 1), dif(half + 1), out(p);
   for (std::int64_t k = 1; k <= half; ++k) sum[k] = x[k] + x[p - k], dif[k] = x[k] - x[p - k];
   out[0] = x[0];
   for (std::int64_t k = 1; k <= half; ++k) out[0] += sum[k];
   for (std::int64_t m = 1; m <= half; ++m) {
-    Complex cs = x[0], sn = 0;
+    C cs = x[0], sn = 0;
     for (std::int64_t k = 1; k <= half; ++k) {
-      cs += prime_cos(p, k * m) * sum[k];
-      sn += prime_sin(p, k * m) * dif[k];
+      cs += constant<Real>(prime_cos(p, k * m)) * sum[k];
+      sn += constant<Real>(prime_sin(p, k * m)) * dif[k];
     }
     out[m] = {cs.real() + sn.imag(), cs.imag() - sn.real()};
     out[p - m] = {cs.real() - sn.imag(), cs.imag() + sn.real()};
@@ -100,17 +115,24 @@ void run_prime_butterfly(std::int64_t p, std::vector<Complex>& x) {
   x = out;
 }
 
-void run_step(const RadixButterfly& b, std::vector<Complex>& v) {
+template <class Real>
+void run_step(const RadixButterfly& b, std::vector<std::complex<Real>>& v) {
   const std::int64_t p = static_cast<std::int64_t>(b.registers.size());
-  std::vector<Complex> x(p);
+  std::vector<std::complex<Real>> x(p);
   for (std::int64_t k = 0; k < p; ++k) x[k] = v[b.registers[k]];
   run_prime_butterfly(p, x);
   for (std::int64_t m = 0; m < p; ++m) v[b.registers[m]] = times(x[m], twiddle_value(b.twiddle_span, b.exponents[m]));
 }
 
-void run_step(const RadixPermutation& step, std::vector<Complex>& v) {
-  const std::vector<Complex> old = v;
+template <class Real>
+void run_step(const RadixPermutation& step, std::vector<std::complex<Real>>& v) {
+  const std::vector<std::complex<Real>> old = v;
   for (std::size_t m = 0; m < v.size(); ++m) v[m] = old[step.source[m]];
+}
+
+template <class Real>
+void run_steps(const RadixNetwork& network, std::vector<std::complex<Real>>& v) {
+  for (const RadixStep& step : network.steps) std::visit([&](const auto& s) { run_step(s, v); }, step);
 }
 
 // ---- printing ----
@@ -279,9 +301,8 @@ RadixNetwork radix_network(std::int64_t radix) {
   return network;
 }
 
-void run_radix_network(const RadixNetwork& network, std::vector<Complex>& v) {
-  for (const RadixStep& step : network.steps) std::visit([&](const auto& s) { run_step(s, v); }, step);
-}
+void run_radix_network(const RadixNetwork& network, std::vector<std::complex<double>>& v) { run_steps(network, v); }
+void run_radix_network(const RadixNetwork& network, std::vector<std::complex<float>>& v) { run_steps(network, v); }
 
 std::string radix_function_name(std::int64_t radix) { return "dft_r" + std::to_string(radix); }
 

@@ -45,8 +45,10 @@ std::vector<std::int64_t> radix_network_primes(std::int64_t radix);
 // permutation at the end brings output m to v[m]. @pre as radix_network_primes.
 RadixNetwork radix_network(std::int64_t radix);
 
-// Executes the network in double precision with the same formulas and constants the printer writes.
-// @pre v.size() == network.radix. @post v holds the forward DFT of its input, in natural order.
+// Executes the network with the formulas the printer writes: in double with the fp64 constants, or in fp32 with the
+// printed literals as the compiler reads them (what the GPU computes, but for the order of rounding in fused
+// multiply-adds). @pre v.size() == network.radix. @post v holds the forward DFT of its input, in natural order.
 void run_radix_network(const RadixNetwork& network, std::vector<std::complex<double>>& v);
+void run_radix_network(const RadixNetwork& network, std::vector<std::complex<float>>& v);
 
 }  // namespace fft3d::emit
