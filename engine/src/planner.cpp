@@ -5,10 +5,12 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/limits.hpp"
 #include "radix_splits.hpp"
 
