@@ -1,6 +1,7 @@
 // Primitive level: the radix-r DFT of r values held in one thread's registers, printed from its network
-// (emit_radix.hpp): small-prime butterflies with twiddles as literals computed in fp64, then the digit-reversal
-// permutation so output m lands in v[m]. Trivial twiddles (1, -i, -1, +i) cost no multiplication. The radix-3, 5
+// (emit_radix.hpp): small-prime butterflies with twiddles as literals computed in fp64 (DIF within a prime power,
+// the prime-factor algorithm between coprime ones), then one register permutation so output m lands in v[m].
+// Trivial twiddles (1, -i, -1, +i) cost no multiplication. The radix-3, 5
 // and 7 butterflies use the symmetric form: with s_k = x_k + x_(p-k) and d_k = x_k - x_(p-k),
 //   X_m = x_0 + sum_k cos(2 pi km/p) s_k - i sum_k sin(2 pi km/p) d_k,  X_(p-m) = the same with +i,
 // so each pair of outputs shares its (p-1)/2 cosine sums and sine sums (one fused multiply-add a term).
