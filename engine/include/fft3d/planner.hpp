@@ -1,7 +1,7 @@
 // The default planner: a legal plan for any size whose lengths have only the prime factors 2, 3, 5 and 7
-// (lengths.hpp), built with the paper's grouping ideas. Y and Z are
-// split into balanced stages, one kernel each; X stages ride inside them where the tiles allow, so X costs no pass
-// of its own (paper §4.3), and otherwise run in X-only kernels after them.
+// (lengths.hpp), built with the paper's grouping ideas. Y and Z are split into balanced stages, one kernel each; X
+// stages ride inside them where the tiles allow, so X costs no pass of its own (paper §4.3), and otherwise run in
+// X-only kernels after them.
 #pragma once
 
 #include <cstdint>
@@ -113,7 +113,8 @@ Extents planned_stage_extents(const Extents& size, TransformKind kind);
 // decompositions of default_plan for the size with the untransformed axes at length 1, weighed by `passes` at the
 // real size (passes_on_its_profile; passes_on_any_backend for the CPU), the cheapest given the real size and `axes`.
 // @pre axes names at least one axis, each once, in X, Y, Z order (else UsageError).
-// @post the plan is legal and lowers on its profile at `size`; with all three axes it is default_plan(size, arch).
+// @post the plan is legal; ranked by passes_on_its_profile it lowers on its profile at `size`; with all three axes
+// it is default_plan(size, arch, passes).
 // Throws UsageError like default_plan (the message names the axes and the real size).
 Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes,
                        const PlanPasses& passes = passes_on_its_profile);
