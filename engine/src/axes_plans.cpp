@@ -25,7 +25,8 @@ bool transforms_axis(const std::vector<Axis>& axes, Axis axis) {
 
 }  // namespace
 
-Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes) {
+Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes,
+                       const PlanPasses& passes) {
   require_axes(axes);
   check_size_limits(size);
   // The untransformed axes at length 1: the planner gives them no stages.
@@ -36,7 +37,7 @@ Plan default_axes_plan(const Extents& size, const std::string& arch, const std::
     plan.axes = axes;
     return plan;
   };
-  const PlanPasses passes_at_real_size = [&](const Plan& plan) { return passes_on_its_profile(at_real_size(plan)); };
+  const PlanPasses passes_at_real_size = [&](const Plan& plan) { return passes(at_real_size(plan)); };
   Plan plan;
   try {
     plan = at_real_size(default_plan(transformed, arch, passes_at_real_size));

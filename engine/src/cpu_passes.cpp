@@ -1,6 +1,9 @@
 #include "cpu_passes.hpp"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cpu_loops.hpp"
@@ -46,31 +49,121 @@ void gather(const std::complex<Real>* data, const ButterflyLoops& loops, const B
   }
 }
 
-// Each column becomes the `rows`-point DFT (forward sign) of itself, by radix-2 decimation in frequency: O(r log r).
-// Output m ends in row dif_output_rows[m] (bit reversal); the scatter reads it from there.
+// The radix-2 step of a column DFT on sub-length `length` (the rows of each block of `length` rows, a half apart):
+// sum and difference, the difference times w_length^i.
 template <class Real>
-void dif_radix2_columns(BatchScratch<Real>& scratch, std::int64_t rows, std::int64_t columns,
-                        const RootTables<Real>& roots) {
-  for (std::int64_t half = rows / 2; half >= 1; half /= 2) {
-    const std::complex<Real>* w = roots.roots(2 * half);
-    for (std::int64_t start = 0; start < rows; start += 2 * half) {
-      for (std::int64_t i = 0; i < half; ++i) {
-        const Real wr = w[i].real();
-        const Real wi = w[i].imag();
-        Real* ar = scratch.re_row(start + i);
-        Real* ai = scratch.im_row(start + i);
-        Real* cr = scratch.re_row(start + i + half);
-        Real* ci = scratch.im_row(start + i + half);
-        for (std::int64_t b = 0; b < columns; ++b) {
-          const Real dr = ar[b] - cr[b];
-          const Real di = ai[b] - ci[b];
-          ar[b] += cr[b];
-          ai[b] += ci[b];
-          cr[b] = dr * wr - di * wi;
-          ci[b] = dr * wi + di * wr;
+void radix2_step(BatchScratch<Real>& scratch, std::int64_t rows, std::int64_t length, std::int64_t columns,
+                 const RootTables<Real>& roots) {
+  const std::int64_t half = length / 2;
+  const std::complex<Real>* w = roots.roots(length);
+  for (std::int64_t start = 0; start < rows; start += length) {
+    for (std::int64_t i = 0; i < half; ++i) {
+      const Real wr = w[i].real();
+      const Real wi = w[i].imag();
+      Real* ar = scratch.re_row(start + i);
+      Real* ai = scratch.im_row(start + i);
+      Real* cr = scratch.re_row(start + i + half);
+      Real* ci = scratch.im_row(start + i + half);
+      for (std::int64_t b = 0; b < columns; ++b) {
+        const Real dr = ar[b] - cr[b];
+        const Real di = ai[b] - ci[b];
+        ar[b] += cr[b];
+        ai[b] += ci[b];
+        cr[b] = dr * wr - di * wi;
+        ci[b] = dr * wi + di * wr;
+      }
+    }
+  }
+}
+
+// The P-point DFT constants of an odd prime P: cos and sin of 2 pi m/P (w_P^m = cos - i sin), m < P.
+template <int P, class Real>
+struct OddPrimeConstants {
+  explicit OddPrimeConstants(const RootTables<Real>& roots) {
+    const std::complex<Real>* w = roots.roots(P);
+    for (int m = 0; m < P; ++m) cosines[m] = w[m].real(), sines[m] = -w[m].imag();
+  }
+  std::array<Real, P> cosines{};
+  std::array<Real, P> sines{};
+};
+
+// The step of odd prime P on sub-length `length`: in each block, for each i < length/P, the P-point DFT (forward
+// sign) of the rows i + k*(length/P), output q to row i + q*(length/P) times w_length^(i*q). The DFT pairs the
+// points k and P-k: y_q = x_0 + sum_k (x_k + x_(P-k)) cos(2 pi kq/P) - i sum_k (x_k - x_(P-k)) sin(2 pi kq/P),
+// y_(P-q) the same with +i: 2(P-1) real multiplications per pair of outputs instead of 8(P-1).
+template <int P, class Real>
+void odd_prime_step(BatchScratch<Real>& scratch, std::int64_t rows, std::int64_t length, std::int64_t columns,
+                    const RootTables<Real>& roots) {
+  constexpr int pairs = (P - 1) / 2;
+  const OddPrimeConstants<P, Real> constants(roots);
+  const std::int64_t sub = length / P;
+  const std::complex<Real>* w = roots.roots(length);
+  for (std::int64_t start = 0; start < rows; start += length) {
+    for (std::int64_t i = 0; i < sub; ++i) {
+      std::array<Real*, P> re{};
+      std::array<Real*, P> im{};
+      for (int k = 0; k < P; ++k) {
+        re[k] = scratch.re_row(start + i + k * sub);
+        im[k] = scratch.im_row(start + i + k * sub);
+      }
+      for (std::int64_t b = 0; b < columns; ++b) {
+        std::array<Real, pairs + 1> sum_re{}, sum_im{}, diff_re{}, diff_im{};
+        for (int k = 1; k <= pairs; ++k) {
+          sum_re[k] = re[k][b] + re[P - k][b];
+          sum_im[k] = im[k][b] + im[P - k][b];
+          diff_re[k] = re[k][b] - re[P - k][b];
+          diff_im[k] = im[k][b] - im[P - k][b];
+        }
+        const Real x0_re = re[0][b];
+        const Real x0_im = im[0][b];
+        Real dc_re = x0_re, dc_im = x0_im;
+        for (int k = 1; k <= pairs; ++k) dc_re += sum_re[k], dc_im += sum_im[k];
+        std::array<Real, P> y_re{}, y_im{};
+        y_re[0] = dc_re;
+        y_im[0] = dc_im;
+        for (int q = 1; q <= pairs; ++q) {
+          Real a_re = x0_re, a_im = x0_im, b_re = 0, b_im = 0;
+          for (int k = 1; k <= pairs; ++k) {
+            const int m = k * q % P;
+            a_re += sum_re[k] * constants.cosines[m];
+            a_im += sum_im[k] * constants.cosines[m];
+            b_re += diff_re[k] * constants.sines[m];
+            b_im += diff_im[k] * constants.sines[m];
+          }
+          // -i * b = (b_im, -b_re)
+          y_re[q] = a_re + b_im;
+          y_im[q] = a_im - b_re;
+          y_re[P - q] = a_re - b_im;
+          y_im[P - q] = a_im + b_re;
+        }
+        re[0][b] = y_re[0];
+        im[0][b] = y_im[0];
+        for (int q = 1; q < P; ++q) {
+          const std::complex<Real> t = w[i * q];
+          re[q][b] = y_re[q] * t.real() - y_im[q] * t.imag();
+          im[q][b] = y_re[q] * t.imag() + y_im[q] * t.real();
         }
       }
     }
+  }
+}
+
+// Each column becomes the `rows`-point DFT (forward sign) of itself by the prime steps of `dft`, decimation in
+// frequency: O(r * sum of the primes). Output m ends in row dft.output_rows[m]; the scatter reads it from there. A
+// power-of-two radix runs radix-2 steps only.
+template <class Real>
+void dif_columns(BatchScratch<Real>& scratch, std::int64_t rows, std::int64_t columns, const ColumnDft& dft,
+                 const RootTables<Real>& roots) {
+  std::int64_t length = rows;
+  for (std::int64_t p : dft.factors) {
+    switch (p) {
+      case 2: radix2_step(scratch, rows, length, columns, roots); break;
+      case 3: odd_prime_step<3>(scratch, rows, length, columns, roots); break;
+      case 5: odd_prime_step<5>(scratch, rows, length, columns, roots); break;
+      case 7: odd_prime_step<7>(scratch, rows, length, columns, roots); break;
+      default: throw std::logic_error("CPU backend: no column step for prime " + std::to_string(p));
+    }
+    length /= p;
   }
 }
 
@@ -111,15 +204,15 @@ void run_sub_computation(const SubComputation& sub, const VolumeLayout& layout, 
   const ButterflyLoops loops =
       butterfly_loops(layout, sub.axis, sub.radix, sub.stride, sub.span, max_batch_for(sub.radix));
   const RootTables<Real>& roots = tables_for<Real>(tables).roots;
-  const std::int64_t* output_rows = tables.dif_output_rows.at(sub.radix).data();
+  const ColumnDft& dft = tables.column_dfts.at(sub.radix);
   const std::complex<Real>* twiddles = sub.twiddle ? roots.roots(sub.span) : nullptr;
   parallel_for(loops.batches(), threads, [&](std::int64_t begin, std::int64_t end) {
     BatchScratch<Real> scratch(loops.points, loops.batch_size);
     for (std::int64_t index = begin; index < end; ++index) {
       const ButterflyBatch batch = loops.batch_at(index);
       gather(data, loops, batch, scratch);
-      dif_radix2_columns(scratch, loops.points, batch.count, roots);
-      scatter(data, loops, batch, scratch, output_rows, twiddles);
+      dif_columns(scratch, loops.points, batch.count, dft, roots);
+      scatter(data, loops, batch, scratch, dft.output_rows.data(), twiddles);
     }
   });
 }

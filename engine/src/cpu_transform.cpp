@@ -109,10 +109,11 @@ void require_apart(const void* in, std::size_t in_bytes, const void* out, std::s
 }
 
 // Scaling::full divides by the product of the transformed lengths (an untransformed axis is a batch index).
-// It is a power of two: the scaling is exact in either precision.
+// The factor is computed in double and rounded once to Real: exact for power-of-two lengths, within half an ulp
+// otherwise.
 template <class Real>
 Real scale_factor(const Plan& plan, Scaling scaling) {
-  return scaling == Scaling::full ? Real(1) / static_cast<Real>(transformed_elements(plan)) : Real(1);
+  return scaling == Scaling::full ? static_cast<Real>(1.0 / static_cast<double>(transformed_elements(plan))) : Real(1);
 }
 
 Plan plan_of_kind(const TransformDesc& desc, const std::string& arch) {

@@ -5,37 +5,24 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "fft3d/checks.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/errors.hpp"
 #include "fft3d/limits.hpp"
+#include "radix_splits.hpp"
 
 namespace fft3d {
-namespace {
-
-int log2_of(std::int64_t n) { return std::countr_zero(static_cast<std::uint64_t>(n)); }
-
-int stages_needed(std::int64_t n, std::int64_t max_radix) {
-  if (n == 1) return 0;
-  const int bits = log2_of(n), per_stage = log2_of(max_radix);
-  return (bits + per_stage - 1) / per_stage;
-}
-
-}  // namespace
 
 PlannerLimits planner_limits(const ArchProfile& profile) {
   return {profile.planner_max_yz_radix, profile.planner_max_x_radix};
 }
 
 std::vector<std::int64_t> balanced_radices(std::int64_t n, int stages) {
-  const int bits = log2_of(n);
-  std::vector<std::int64_t> radices;
-  for (int s = 0; s < stages; ++s) {
-    const int stage_bits = bits / stages + (s < bits % stages ? 1 : 0);
-    radices.push_back(std::int64_t{1} << stage_bits);
-  }
-  return radices;
+  if (n == 1) return std::vector<std::int64_t>(static_cast<std::size_t>(stages), 1);
+  return planning::radix_splits(n, stages, n).front();
 }
 
 std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vector<std::int64_t>& radices) {
@@ -51,42 +38,23 @@ std::vector<SubComputation> dif_stages(Axis axis, std::int64_t n, const std::vec
 
 namespace {
 
-// Every split of 2^bits into `stages` power-of-two radices of at most 2^max_bits each, the most balanced first.
-std::vector<std::vector<std::int64_t>> radix_splits(int bits, int stages, int max_bits) {
-  std::vector<std::vector<std::int64_t>> splits;
-  std::vector<int> parts(static_cast<std::size_t>(stages), 1);
-  const std::function<void(int, int)> fill = [&](int index, int left) {
-    if (index == stages) {
-      if (left != 0) return;
-      std::vector<std::int64_t> radices;
-      for (int p : parts) radices.push_back(std::int64_t{1} << p);
-      splits.push_back(std::move(radices));
-      return;
-    }
-    for (int p = 1; p <= std::min(max_bits, left - (stages - index - 1)); ++p) {
-      parts[static_cast<std::size_t>(index)] = p;
-      fill(index + 1, left - p);
-    }
-  };
-  if (stages > 0) fill(0, bits);
-  const auto imbalance = [](const std::vector<std::int64_t>& r) {
-    return *std::max_element(r.begin(), r.end()) / *std::min_element(r.begin(), r.end());
-  };
-  std::stable_sort(splits.begin(), splits.end(), [&](const auto& a, const auto& b) {
-    return std::pair(imbalance(a), b) < std::pair(imbalance(b), a);  // balanced first, then larger radices first
-  });
-  if (splits.empty()) splits.push_back({});
-  return splits;
+// The Y or Z radices of an n-long axis with radices up to `max_radix`: the most balanced split into the fewest
+// stages, larger radices first; nothing when a prime factor of n is over max_radix.
+std::optional<std::vector<std::int64_t>> yz_radices(std::int64_t n, std::int64_t max_radix) {
+  const std::optional<int> stages = planning::stages_needed(n, max_radix);
+  if (!stages) return std::nullopt;
+  return planning::radix_splits(n, *stages, max_radix).front();
 }
 
 // One decomposition: Y and Z with radices up to `yz_radix`, one kernel per stage; X with `x_radices`, the first
 // `riding` stages riding in the first Y/Z kernels, the others in X-only kernels after them.
+// @pre yz_radices of Y and Z with `yz_radix` exist.
 Plan candidate_plan(const Extents& size, const std::string& arch, std::int64_t yz_radix,
                     const std::vector<std::int64_t>& x_radices, std::size_t riding) {
   Plan plan{size, arch, {}};
   for (Axis axis : {Axis::y, Axis::z}) {
     const std::int64_t n = size[axis];
-    for (const SubComputation& stage : dif_stages(axis, n, balanced_radices(n, stages_needed(n, yz_radix))))
+    for (const SubComputation& stage : dif_stages(axis, n, *yz_radices(n, yz_radix)))
       plan.kernels.push_back({{stage}});
   }
   const std::vector<SubComputation> x = dif_stages(Axis::x, size.nx, x_radices);
@@ -127,7 +95,63 @@ struct CandidateFamily {
   std::int64_t first_radix = 0;
 };
 
+// Candidates in order of preference: fewer kernels first, then larger Y/Z radices, then fewer X stages, then X
+// riding in more Y/Z kernels, then the X splits in x_radix_splits's order. X takes at most one stage more than it
+// needs or than there are Y/Z kernels to ride in (more stages only add kernels). They are listed as families of
+// equal kernel count and built one at a time, so a search that stops early builds few. A Y/Z limit under a prime
+// factor of Y or Z makes no family.
+std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchProfile& profile) {
+  const PlannerLimits limits = planner_limits(profile);
+  std::vector<CandidateFamily> families;
+  const std::optional<int> fewest_x_stages = planning::stages_needed(size.nx, limits.max_x_radix);
+  for (std::int64_t yz_radix = limits.max_yz_radix; yz_radix >= 2 && fewest_x_stages; yz_radix /= 2) {
+    const std::optional<int> y_kernels = planning::stages_needed(size.ny, yz_radix);
+    const std::optional<int> z_kernels = planning::stages_needed(size.nz, yz_radix);
+    if (!y_kernels || !z_kernels) continue;
+    const int yz_kernels = *y_kernels + *z_kernels;
+    const int most_x_stages = std::min(std::max(*fewest_x_stages, yz_kernels) + 1, planning::most_stages(size.nx));
+    for (int x_stages = *fewest_x_stages; x_stages <= most_x_stages; ++x_stages)
+      for (int riding = std::min(x_stages, yz_kernels); riding >= 0; --riding)
+        families.push_back({static_cast<std::size_t>(yz_kernels + x_stages - riding), yz_radix, x_stages, riding});
+  }
+  for (Axis split : {Axis::y, Axis::z}) {
+    const bool fits = size.nx <= limits.max_x_radix && size[split == Axis::y ? Axis::z : Axis::y] <= limits.max_yz_radix;
+    if (!fits || profile.max_cluster_size == 1 || size[split] < 4) continue;
+    for (std::int64_t first = 2; first < size[split]; ++first)
+      if (size[split] % first == 0 && first <= limits.max_yz_radix && size[split] / first <= limits.max_yz_radix)
+        families.push_back({2, 0, 0, 0, split, first});
+  }
+  std::stable_sort(families.begin(), families.end(),
+                   [](const CandidateFamily& a, const CandidateFamily& b) { return a.kernels < b.kernels; });
+  return families;
+}
+
+bool all_lengths_powers_of_two(const Extents& size) {
+  return std::all_of(all_axes.begin(), all_axes.end(),
+                     [&](Axis axis) { return std::has_single_bit(static_cast<std::uint64_t>(size[axis])); });
+}
+
+// `passes` of the plan, or nothing where its lowering refuses it (LoweringError). Temporary: until the tile maps
+// handle mixed-radix digits, the lowering's tile::log2_exact throws std::logic_error for a tile that is not a power
+// of two; for a plan with a length that is not a power of two that too means "does not lower" (for a
+// power-of-two plan it stays the bug it is).
+std::optional<double> passes_where_it_lowers(const PlanPasses& passes, const Plan& plan) {
+  try {
+    return passes(plan);
+  } catch (const LoweringError&) {
+    return std::nullopt;
+  } catch (const std::logic_error&) {
+    if (all_lengths_powers_of_two(plan.size)) throw;
+    return std::nullopt;
+  }
+}
+
 }  // namespace
+
+std::optional<double> passes_on_any_backend(const Plan& plan) {
+  if (const std::optional<double> lowered = passes_where_it_lowers(passes_on_its_profile, plan)) return lowered;
+  return static_cast<double>(plan.kernels.size()) + unlowered_plan_penalty;
+}
 
 std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,
                                      int count) {
@@ -136,36 +160,10 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
   check_size_limits(size);
   const std::optional<ArchProfile> profile = require_arch_profile(arch);
   if (size.elements() == 1) throw UsageError("size 1x1x1 has no stage to plan: every axis has length 1");
-  for (Axis axis : all_axes)
-    if (!std::has_single_bit(static_cast<std::uint64_t>(size[axis])))
-      throw UsageError("size " + to_string(size) + ": the default planner makes plans for power-of-two lengths only, "
-                       "and the " + std::string(1, axis_letter(axis)) + " length is " + std::to_string(size[axis]) +
-                       " (a plan file may use radices 3, 5 and 7)");
   const PlannerLimits limits = planner_limits(*profile);
-  const int x_bits = size.nx == 1 ? 0 : log2_of(size.nx);
+  const PlanPasses weight = passes ? passes : PlanPasses(passes_on_its_profile);
+  const std::vector<CandidateFamily> families = candidate_families(size, *profile);
 
-  // Candidates in order of preference: fewer kernels first, then larger Y/Z radices, then fewer X stages, then X
-  // riding in more Y/Z kernels, then the most balanced X split. X takes at most one stage more than it needs or
-  // than there are Y/Z kernels to ride in (more stages only add kernels). They are listed as families of equal
-  // kernel count and built one at a time, so a search that stops early builds few.
-  std::vector<CandidateFamily> families;
-  for (std::int64_t yz_radix = limits.max_yz_radix; yz_radix >= 2; yz_radix /= 2) {
-    const int yz_kernels = stages_needed(size.ny, yz_radix) + stages_needed(size.nz, yz_radix);
-    const int fewest_x_stages = stages_needed(size.nx, limits.max_x_radix);
-    const int most_x_stages = std::min(std::max(fewest_x_stages, yz_kernels) + 1, x_bits);
-    for (int x_stages = fewest_x_stages; x_stages <= most_x_stages; ++x_stages)
-      for (int riding = std::min(x_stages, yz_kernels); riding >= 0; --riding)
-        families.push_back({static_cast<std::size_t>(yz_kernels + x_stages - riding), yz_radix, x_stages, riding});
-  }
-  for (Axis split : {Axis::y, Axis::z}) {
-    const bool fits = size.nx <= limits.max_x_radix && size[split == Axis::y ? Axis::z : Axis::y] <= limits.max_yz_radix;
-    if (!fits || profile->max_cluster_size == 1 || size[split] < 4) continue;
-    for (std::int64_t first = 2; first < size[split]; first *= 2)
-      if (first <= limits.max_yz_radix && size[split] / first <= limits.max_yz_radix)
-        families.push_back({2, 0, 0, 0, split, first});
-  }
-  std::stable_sort(families.begin(), families.end(),
-                   [](const CandidateFamily& a, const CandidateFamily& b) { return a.kernels < b.kernels; });
   // The fewest passes win (a plan makes at least one pass per kernel, so the search stops once the count-th best
   // costs no more than the next candidate's kernels); ties keep the order above; a plan already ranked is skipped.
   // At most max_planner_candidates are weighed, so that no size makes the search run away.
@@ -179,8 +177,7 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
   const auto weigh = [&](const Plan& plan) {
     ++weighed;
     require_legal(plan);
-    const std::optional<double> made =
-        passes ? passes(plan) : passes_on_its_profile(plan);
+    const std::optional<double> made = passes_where_it_lowers(weight, plan);
     if (!made) return;
     const bool ranked = std::any_of(best.begin(), best.end(), [&](const RankedPlan& r) { return r.plan == plan; });
     if (ranked || (static_cast<int>(best.size()) == count && *made >= best.back().passes)) return;
@@ -196,14 +193,14 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
       continue;
     }
     if (!splits_of.count(family.x_stages))
-      splits_of[family.x_stages] = radix_splits(x_bits, family.x_stages, log2_of(limits.max_x_radix));
+      splits_of[family.x_stages] = planning::x_radix_splits(size.nx, family.x_stages, limits.max_x_radix);
     for (const std::vector<std::int64_t>& x_radices : splits_of[family.x_stages]) {
       if (done(family.kernels)) break;
       weigh(candidate_plan(size, arch, family.yz_radix, x_radices, static_cast<std::size_t>(family.riding)));
     }
   }
   if (best.empty())
-    throw UsageError("size " + to_string(size) + ": no decomposition the default planner tries fits the " + arch +
+    throw UsageError("size " + to_string(size) + ": no decomposition the default planner tries lowers on the " + arch +
                      " profile (" + std::to_string(weighed) + " candidates weighed" +
                      (weighed == max_planner_candidates ? ", the most it weighs)" : ")"));
   return best;

@@ -7,6 +7,7 @@
 #include <complex>
 #include <numbers>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "cpu_loops.hpp"
@@ -14,6 +15,7 @@
 #include "fft3d/checks.hpp"
 #include "fft3d/cpu_transform.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/index_maps.hpp"
 #include "fft3d/plan_text.hpp"
 
 namespace fft3d {
@@ -93,6 +95,38 @@ TEST(CpuTransform, MultiStagePlanEqualsTheDirectDftInEveryOrderAndScaling) {
   for (auto& v : scaled_inverse) v /= static_cast<double>(plan.size.elements());
   CpuTransform(plan).execute(in, out, {.direction = Direction::inverse, .scaling = Scaling::full});
   EXPECT_LT(max_abs_difference(out, scaled_inverse), 1e-14);
+}
+
+// Radices 3, 4, 5, 6, 7, 10 and 15, whole-line and split, twiddled and not, against the long double DFT.
+TEST(CpuTransform, MixedRadixPlansEqualTheDirectDftInEveryOrder) {
+  const std::vector<std::pair<const char*, const char*>> plans = {
+      {"[12, 15, 1]", "{X(4, 3, 4, 12, tw), X(3, 4, 1, 4, no-tw)} {Y(1, 15, 1, 15, no-tw)}"},
+      {"[30, 9, 1]", "{X(3, 10, 3, 30, tw), Y(3, 3, 3, 9, tw)} {X(10, 3, 1, 3, no-tw), Y(3, 3, 1, 3, no-tw)}"},
+      {"[6, 1, 35]", "{X(1, 6, 1, 6, no-tw), Z(5, 7, 5, 35, tw)} {Z(7, 5, 1, 5, no-tw)}"},
+  };
+  for (const auto& [size, kernels] : plans) {
+    const Plan plan = plan_of(size, kernels);
+    ASSERT_TRUE(check_plan(plan).empty()) << to_yaml(plan);
+    const Values in = random_values(plan.size.elements(), 7);
+    for (Direction direction : {Direction::forward, Direction::inverse}) {
+      const Values expected = direct_dft(plan.size, in, direction);
+      Values out(in.size());
+      CpuTransform(plan).execute(in, out, {.direction = direction});
+      EXPECT_LT(max_abs_difference(out, expected), 1e-12) << size << " " << to_string(direction);
+      CpuTransform(plan).execute(in, out, {.direction = direction, .order = Order::digit_reversed});
+      Values natural(out.size());
+      const Extents& n = plan.size;
+      const auto px = digit_reversed_positions(radices_of(plan, Axis::x));
+      const auto py = digit_reversed_positions(radices_of(plan, Axis::y));
+      const auto pz = digit_reversed_positions(radices_of(plan, Axis::z));
+      for (std::int64_t z = 0; z < n.nz; ++z)
+        for (std::int64_t y = 0; y < n.ny; ++y)
+          for (std::int64_t x = 0; x < n.nx; ++x)
+            natural[static_cast<std::size_t>(x + n.nx * (y + n.ny * z))] =
+                out[static_cast<std::size_t>(px[x] + n.nx * (py[y] + n.ny * pz[z]))];
+      EXPECT_LT(max_abs_difference(natural, expected), 1e-12) << size << " digit-reversed";
+    }
+  }
 }
 
 TEST(CpuTransform, ImpulseAtTheOriginGivesAllOnes) {
@@ -198,6 +232,28 @@ TEST(RootOfUnity, IsCorrectlyRoundedExactAtQuarterTurnsAndPeriodic) {
       EXPECT_EQ(tables.roots(n)[n / 2], std::complex<double>(-1, 0));
       EXPECT_EQ(tables.roots(n)[3 * n / 4], std::complex<double>(0, 1));
     }
+  }
+}
+
+// Every n <= 1200 (any factors) and every e < n: within half an ulp (plus the reference's own error) of
+// e^(-2 pi i e/n), exact at the quarter turns, at the eighth turns cos == sin, and w^(n-e) == conj(w^e) exactly.
+TEST(RootOfUnity, IsCorrectlyRoundedForEveryLengthAndSymmetricExactly) {
+  for (std::int64_t n = 1; n <= 1200; ++n) {
+    const cpu::RootTables<double> tables(std::set<std::int64_t>{n});
+    const std::complex<double>* w = tables.roots(n);
+    for (std::int64_t e = 0; e < n; ++e) {
+      const std::complex<long double> exact =
+          std::polar(1.0L, -2 * std::numbers::pi_v<long double> * static_cast<long double>(e) / n);
+      ASSERT_LE(std::abs(w[e].real() - exact.real()), 0x1.0p-53L + 1e-18L) << e << "/" << n;
+      ASSERT_LE(std::abs(w[e].imag() - exact.imag()), 0x1.0p-53L + 1e-18L) << e << "/" << n;
+      if (e > 0) ASSERT_EQ(w[n - e], std::conj(w[e])) << e << "/" << n;
+    }
+    if (n % 2 == 0) EXPECT_EQ(w[n / 2], std::complex<double>(-1, 0)) << n;
+    if (n % 4 == 0) {
+      EXPECT_EQ(w[n / 4], std::complex<double>(0, -1)) << n;
+      EXPECT_EQ(w[3 * n / 4], std::complex<double>(0, 1)) << n;
+    }
+    if (n % 8 == 0) EXPECT_EQ(w[n / 8].real(), -w[n / 8].imag()) << n;
   }
 }
 

@@ -56,7 +56,7 @@ TEST(Planner, XRidesInsideTheYAndZKernels) {
 }
 
 TEST(Planner, RejectsBadSizesAndArches) {
-  EXPECT_THROW(default_plan({100, 64, 64}, "tesla"), UsageError);
+  EXPECT_THROW(default_plan({1001, 64, 64}, "tesla"), UsageError);  // 1001 = 7*11*13
   EXPECT_THROW(default_plan({64, 64, 64}, "kepler"), UsageError);
   EXPECT_EQ(parse_extents("256x128X64"), (Extents{256, 128, 64}));
   EXPECT_THROW(parse_extents("256x128"), UsageError);

@@ -1,5 +1,6 @@
 // Index-map level: the formulas of lowering/tile_maps.hpp printed as device functions, mode by mode, so the checked
 // maps and the executed maps are the same maps.
+#include <algorithm>
 #include <array>
 
 #include "emit_parts.hpp"
@@ -14,11 +15,15 @@ std::string radices_list(const std::vector<std::int64_t>& radices);
 // tile_pos_<axis>(e): offset along the axis of tile element e (sum of the tile modes' digits times strides).
 void write_tile_position(SourceWriter& out, const KernelSpec& spec, const AxisTile& axis) {
   out.open("__device__ __forceinline__ long long tile_pos_" + axis_suffix(axis.axis) + "(unsigned e)");
-  int shift = tile::log2_exact(tile::axis_linear_stride(spec, axis.axis));
+  std::int64_t below = tile::axis_linear_stride(spec, axis.axis);  // the tile-linear stride of the mode's digit
   std::string sum = "0";
   for (const TileMode& mode : axis.tile) {
-    sum += " + (long long)((e >> " + str(shift) + ") & " + str(mode.extent - 1) + "u) * " + str(mode.stride);
-    shift += tile::log2_exact(mode.extent);
+    const std::string digit =
+        is_power_of_two(below) && is_power_of_two(mode.extent)
+            ? "((e >> " + str(tile::log2_exact(below)) + ") & " + str(mode.extent - 1) + "u)"
+            : "(e / " + str(below) + "u % " + str(mode.extent) + "u)";
+    sum += " + (long long)" + digit + " * " + str(mode.stride);
+    below *= mode.extent;
   }
   out.line("return " + sum + ";");
   out.close();
@@ -74,6 +79,9 @@ void write_shared_address(SourceWriter& out, const SharedLayout& layout) {
   switch (layout.kind) {
     case SharedLayoutKind::identity: out.line("return e;"); break;
     case SharedLayoutKind::pad: out.line("return e + (e >> " + str(layout.shift) + ");"); break;
+    case SharedLayoutKind::pad_period:
+      out.line("return e + e / " + str(layout.period) + "u * " + str(layout.period_words) + "u;");
+      break;
     case SharedLayoutKind::xor_rows: {
       const std::string mask = str(layout.banks - 1) + "u";
       std::string second;
@@ -93,10 +101,18 @@ void write_whole_axes_map(SourceWriter& out, const KernelSpec& spec, const std::
   out.line("unsigned moved = e;");
   for (const AxisTile& axis : spec.axes) {
     if (axis.reversal_radices.empty()) continue;
-    const std::string shift = str(tile::log2_exact(tile::axis_linear_stride(spec, axis.axis)));
-    const std::string mask = str(axis.length - 1) + "u";
-    out.line("moved = (moved & ~(" + mask + " << " + shift + ")) | ((unsigned)" + axis_function +
-             axis_suffix(axis.axis) + "((e >> " + shift + ") & " + mask + ") << " + shift + ");");
+    const std::int64_t stride = tile::axis_linear_stride(spec, axis.axis);
+    const std::string function = axis_function + axis_suffix(axis.axis);
+    if (is_power_of_two(stride) && is_power_of_two(axis.length)) {
+      const std::string shift = str(tile::log2_exact(stride));
+      const std::string mask = str(axis.length - 1) + "u";
+      out.line("moved = (moved & ~(" + mask + " << " + shift + ")) | ((unsigned)" + function + "((e >> " + shift +
+               ") & " + mask + ") << " + shift + ");");
+      continue;
+    }
+    // The position along the axis is the digit (e / stride) % length; moving it adds the difference times stride.
+    const std::string within = "(e / " + str(stride) + "u % " + str(axis.length) + "u)";
+    out.line("moved += ((unsigned)" + function + "(" + within + ") - " + within + ") * " + str(stride) + "u;");
   }
   out.line("return moved;");
   out.close();
@@ -106,11 +122,20 @@ void write_whole_axes_map(SourceWriter& out, const KernelSpec& spec, const std::
 void write_digits_function(SourceWriter& out, const std::string& name, const std::vector<TileMode>& modes) {
   out.open("__device__ __forceinline__ unsigned " + name + "(long long p)");
   std::string sum = "0u";
+  const bool bit_fields = std::all_of(modes.begin(), modes.end(), [](const TileMode& mode) {
+    return is_power_of_two(mode.stride) && is_power_of_two(mode.extent);
+  });
   int shift = 0;
+  std::int64_t weight = 1;
   for (const TileMode& mode : modes) {
-    sum += " | ((unsigned)((p >> " + str(tile::log2_exact(mode.stride)) + ") & " + str(mode.extent - 1) + ") << " +
-           str(shift) + ")";
-    shift += tile::log2_exact(mode.extent);
+    if (bit_fields) {
+      sum += " | ((unsigned)((p >> " + str(tile::log2_exact(mode.stride)) + ") & " + str(mode.extent - 1) + ") << " +
+             str(shift) + ")";
+      shift += tile::log2_exact(mode.extent);
+    } else {
+      sum += " + (unsigned)(p / " + str(mode.stride) + "LL % " + str(mode.extent) + ") * " + str(weight) + "u";
+    }
+    weight *= mode.extent;
   }
   out.line("return " + sum + ";");
   out.close();
@@ -149,7 +174,10 @@ void write_digit_reversal_function(SourceWriter& out, const std::string& name,
   out.line("long long p = 0;");
   for (std::int64_t r : radices) {
     length /= r;
-    out.line("p += (f & " + str(r - 1) + ") * " + str(length) + "; f >>= " + str(tile::log2_exact(r)) + ";");
+    if (is_power_of_two(r))
+      out.line("p += (f & " + str(r - 1) + ") * " + str(length) + "; f >>= " + str(tile::log2_exact(r)) + ";");
+    else
+      out.line("p += (f % " + str(r) + ") * " + str(length) + "; f /= " + str(r) + ";");
   }
   out.line("return p;");
   out.close();
@@ -200,17 +228,25 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
     out.line("const unsigned long long walk = nyquist_tile ? block - " + str(spec.tiles) + "u : block;");
   }
   const std::string walk = nyquist_tiles ? "walk" : "block";
-  int shift = 0, shift_without_x = 0;
+  // below: the product of the grid extents walked before this mode's digit (without X: for the Nyquist tiles).
+  std::int64_t below = 1, below_without_x = 1;
   for (Axis walked : spec.grid_order) {
     const AxisTile& axis = spec.axes[axis_index(walked)];
     std::string sum = "0";
     for (const TileMode& mode : axis.grid) {
-      const std::string at = !nyquist_tiles || shift == shift_without_x || walked == Axis::x
-                                 ? str(shift)
-                                 : "(nyquist_tile ? " + str(shift_without_x) + " : " + str(shift) + ")";
-      sum += " + (long long)((" + walk + " >> " + at + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);
-      shift += tile::log2_exact(mode.extent);
-      if (walked != Axis::x) shift_without_x += tile::log2_exact(mode.extent);
+      const bool bit_field = is_power_of_two(below) && is_power_of_two(below_without_x) && is_power_of_two(mode.extent);
+      const auto divisor = [&](std::int64_t product) {
+        return bit_field ? str(tile::log2_exact(product)) : str(product) + "ull";
+      };
+      const std::string at = !nyquist_tiles || below == below_without_x || walked == Axis::x
+                                 ? divisor(below)
+                                 : "(nyquist_tile ? " + divisor(below_without_x) + " : " + divisor(below) + ")";
+      if (bit_field)
+        sum += " + (long long)((" + walk + " >> " + at + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);
+      else
+        sum += " + (long long)(" + walk + " / " + at + " % " + str(mode.extent) + "ull) * " + str(mode.stride);
+      below *= mode.extent;
+      if (walked != Axis::x) below_without_x *= mode.extent;
     }
     if (nyquist_tiles && walked == Axis::x) sum = "nyquist_tile ? " + str(spec.real.half) + "LL : " + sum;
     out.line("const long long origin_" + axis_suffix(axis.axis) + " = " + sum + ";");

@@ -11,6 +11,10 @@
 
 namespace fft3d::emit {
 
+// Whether v is a power of two: its digits are then printed as shifts and masks, otherwise as `/` and `%` by
+// constants (unsigned, which the compiler strength-reduces to multiplications).
+inline bool is_power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
 // "dft_r8": the name of the in-register radix-r DFT (natural order in and out, forward sign).
 std::string radix_function_name(std::int64_t radix);
 // Straight-line radix-2 DIF network with literal twiddles, then the bit-reversal swap to natural order.

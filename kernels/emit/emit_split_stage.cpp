@@ -18,8 +18,10 @@ void write_inner_pass(SourceWriter& out, const KernelSpec& spec, const TileStage
                       bool first) {
   out.line("// radix " + str(pass.radix) + " at group stride " + str(pass.local_stride) + ", twiddle w_" +
            str(pass.local_span) + "^((q mod " + str(pass.local_stride) + ") * m)");
-  const std::string q_mod_stride = "(base >> " + str(tile::log2_exact(stage.element_step)) + ") & " +
-                                   str(pass.local_stride - 1) + "u";
+  const std::string q_mod_stride =
+      is_power_of_two(stage.element_step) && is_power_of_two(pass.local_stride)
+          ? "(base >> " + str(tile::log2_exact(stage.element_step)) + ") & " + str(pass.local_stride - 1) + "u"
+          : "base / " + str(stage.element_step) + "u % " + str(pass.local_stride) + "u";
   InPlaceButterflies loop{pass.radix, pass.element_step, pass.local_span, q_mod_stride,
                           tile::pass_crosses_parts(spec, stage, pass)};
   loop.load_global = first && spec.load_in_first_pass;
@@ -38,6 +40,34 @@ bool earlier_pass_crosses_parts(const KernelSpec& spec, std::size_t index) {
                      [](const tile::ButterflyPass& pass) { return pass.cross; });
 }
 
+// The last pass's butterfly base, its group index q and the product of a group index with the stage's element
+// step E (tile::group_index, tile::butterfly_base): shifts and masks where E and the radix are powers of two.
+struct GroupDigits {
+  std::string base, q;
+  bool bits = true;
+  std::int64_t step = 1;
+  std::string times_step(const std::string& index) const {
+    if (bits) return "(" + index + " << " + std::to_string(tile::log2_exact(step)) + ")";
+    return index + " * " + std::to_string(step) + "u";
+  }
+};
+GroupDigits group_digits(const TileStage& stage, const tile::SplitPass& pass) {
+  GroupDigits digits;
+  digits.step = stage.element_step;
+  digits.bits = is_power_of_two(stage.element_step) && is_power_of_two(stage.sub.radix);
+  if (digits.bits) {
+    const int group_shift = tile::log2_exact(stage.element_step);
+    digits.base = "(b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +
+                  str(group_shift + tile::log2_exact(pass.radix)) + ")";
+    digits.q = "(base >> " + str(group_shift) + ") & " + str(stage.sub.radix - 1) + "u";
+    return digits;
+  }
+  digits.base = "b % " + str(pass.element_step) + "u + b / " + str(pass.element_step) + "u * " +
+                str(pass.element_step * pass.radix) + "u";
+  digits.q = "base / " + str(stage.element_step) + "u % " + str(stage.sub.radix) + "u";
+  return digits;
+}
+
 // Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
 // stage's radix) does: the natural-order writes permute the group. The kernel's last pass with store_in_last_pass
 // writes global memory instead, with no barrier after (no thread reads the tile again) and none before unless the
@@ -47,7 +77,6 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   const bool cross = tile::pass_crosses_parts(spec, stage, pass);
   const bool store_global = index + 1 == spec.stages.size() && spec.store_in_last_pass;
   const std::int64_t iterations = held_iterations(spec, pass.radix);
-  const int group_shift = tile::log2_exact(stage.element_step);
   const std::string held = "held_" + str(static_cast<std::int64_t>(index));
   out.line("// radix " + str(pass.radix) + " at group stride 1, outputs to natural order in the group");
   if (cross) write_barrier(out, true);
@@ -67,12 +96,12 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   if (!store_global || cross || !loads_ordered) write_barrier(out, cross || !loads_ordered);
   if (store_global) write_wait_before_stores(out, spec);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
-  out.line("const unsigned base = (b & " + str(pass.element_step - 1) + "u) | ((b >> " + str(group_shift) + ") << " +
-           str(group_shift + tile::log2_exact(pass.radix)) + ");");
-  out.line("const unsigned q = (base >> " + str(group_shift) + ") & " + str(stage.sub.radix - 1) + "u;");
-  out.line("const unsigned group_base = base - (q << " + str(group_shift) + ");");
+  const GroupDigits digits = group_digits(stage, pass);
+  out.line("const unsigned base = " + digits.base + ";");
+  out.line("const unsigned q = " + digits.q + ";");
+  out.line("const unsigned group_base = base - " + digits.times_step("q") + ";");
   out.line("const unsigned f0 = (unsigned)" + split_frequency_function_name(index) + "(q);");
-  if (store_global) declare_first_output_offset(out, spec, "group_base + (f0 << " + str(group_shift) + ")");
+  if (store_global) declare_first_output_offset(out, spec, "group_base + " + digits.times_step("f0"));
   if (stage.sub.twiddle) out.line("const unsigned j = " + stage_offset_j(stage.sub) + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
@@ -82,10 +111,13 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   if (store_global) {
     // output k's element is the first's plus (k * sub.radix / radix) << group_shift, in bits f0 << group_shift
     // leaves zero (f0 < sub.radix / radix)
-    write_global_store_at(out, spec, "(k * " + str(stage.sub.radix / pass.radix) + "u) << " + str(group_shift),
+    const std::string k_step = "(k * " + str(stage.sub.radix / pass.radix) + "u)";
+    write_global_store_at(out, spec,
+                          digits.bits ? k_step + " << " + str(tile::log2_exact(stage.element_step))
+                                      : digits.times_step(k_step),
                           twiddled);
   } else {
-    const TileWord word = declare_tile_word(out, spec, "group_base + (f << " + str(group_shift) + ")", cross);
+    const TileWord word = declare_tile_word(out, spec, "group_base + " + digits.times_step("f"), cross);
     out.line("const float2 w = " + twiddled + ";");
     out.line(word.store("w"));
   }

@@ -87,7 +87,12 @@ TileWord declare_tile_word(SourceWriter& out, const KernelSpec& spec, const std:
 }
 
 namespace {
-bool words_are_xor_linear(const KernelSpec& spec) { return spec.shared.kind != SharedLayoutKind::pad; }
+// smem(base + offset) == smem(base) ^ smem(offset) where base and offset have disjoint bits (bit-field digits) and
+// the layout is XOR-linear (identity, xor_rows).
+bool words_are_xor_linear(const KernelSpec& spec) {
+  return spec.shared.kind != SharedLayoutKind::pad && spec.shared.kind != SharedLayoutKind::pad_period &&
+         tile::bit_fields(spec);
+}
 
 // The word of tile element `e` as declare_tile_word writes it, without the cluster rank of the tile's first block
 // (the base's word carries it, in bits part_of leaves zero): XOR-ed onto the base's word, it names the part

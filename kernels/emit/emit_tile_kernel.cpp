@@ -207,7 +207,10 @@ void write_exchange_store(SourceWriter& out, const KernelSpec& spec) {
   write_barrier(out, true);
   open_element_loop(out, spec, element_unroll(spec));
   out.line("const long long held = held_at_x(origin_x + tile_pos_x(e));");
-  const std::string source = "natural_source((e & ~" + str(spec.axes[0].extent() - 1) + "u) | local_of_x(held))";
+  const std::int64_t ex = spec.axes[0].extent();
+  const std::string source = is_power_of_two(ex)
+                                 ? "natural_source((e & ~" + str(ex - 1) + "u) | local_of_x(held))"
+                                 : "natural_source(e - e % " + str(ex) + "u + local_of_x(held))";
   if (spec.tile_blocks == 1) {
     out.line("const unsigned a = smem(" + source + ");");
     out.line("const unsigned rank = tile_of_x(held);");
@@ -251,6 +254,11 @@ namespace {
 
 // tile::butterfly_base of butterfly `b`.
 void write_butterfly_base(SourceWriter& out, std::int64_t element_step, std::int64_t radix) {
+  if (!is_power_of_two(element_step) || !is_power_of_two(radix)) {
+    out.line("const unsigned base = b % " + str(element_step) + "u + b / " + str(element_step) + "u * " +
+             str(element_step * radix) + "u;");
+    return;
+  }
   const int low_bits = tile::log2_exact(element_step);
   const int field_bits = tile::log2_exact(radix);
   out.line("const unsigned base = (b & " + str(element_step - 1) + "u) | ((b >> " + str(low_bits) + ") << " +
@@ -380,12 +388,15 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
 }
 
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent) {
-  return "fft3d_mul(" + value + ", __ldg(&" + twiddle_table_name(span) + "[(" + exponent + ") & " + str(span - 1) +
-         "u]))";
+  const std::string reduced = is_power_of_two(span) ? "(" + exponent + ") & " + str(span - 1) + "u"
+                                                    : "(" + exponent + ") % " + str(span) + "u";
+  return "fft3d_mul(" + value + ", __ldg(&" + twiddle_table_name(span) + "[" + reduced + "]))";
 }
 
 std::string stage_offset_j(const SubComputation& sub) {
   const std::string axis = axis_suffix(sub.axis);
+  if (!is_power_of_two(sub.stride))
+    return "(unsigned)((origin_" + axis + " + tile_pos_" + axis + "(base)) % " + str(sub.stride) + "LL)";
   return "(unsigned)((origin_" + axis + " + tile_pos_" + axis + "(base)) & " + str(sub.stride - 1) + "LL)";
 }
 

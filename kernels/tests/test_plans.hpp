@@ -40,6 +40,17 @@ std::vector<NamedPlan> gpu_random_plans(int count = 16, std::int64_t max_length 
 // order across the cluster.
 std::vector<NamedPlan> distributed_tile_plans();
 
+// The DIF stages of an n-point axis with `radices` (execution order) as plan text, e.g. "X(4, 3, 4, 12, tw)":
+// span_1 = n, stride = span / radix, count = n / radix.
+std::vector<std::string> axis_stages(char axis, std::int64_t n, const std::vector<std::int64_t>& radices);
+
+// Small plans with radices 3, 5, 7 and their products (12x10x9, 24x18x15, 48x36x20, 100x6x7, 96x7x5) in every
+// kernel structure the power-of-two plans use, each for hopper and for fermi.
+std::vector<NamedPlan> mixed_radix_plans();
+// The benchmark sizes 96^3 ... 768^3 written by hand for hopper in the power-of-two tables' structure ({X, Y part}
+// {Y rest, Z}, or a third kernel where one block cannot hold the second's tile).
+std::vector<NamedPlan> mixed_bench_plans();
+
 // The plan lowered on its own profile, or nothing where a kernel's tile is over the profile's shared memory (a
 // legal plan may hold more than a block can; lowering_test checks that error by itself).
 std::optional<LoweredPlan> lower_if_it_fits(const NamedPlan& named);

@@ -20,7 +20,7 @@ void run_stage(const KernelSpec& spec, const TileStage& stage, std::int64_t bloc
     for (std::int64_t k = 0; k < r; ++k) v[k] = tile[base + k * stage.element_step];
     small_dft(v);
     if (stage.sub.twiddle) {
-      const std::int64_t j = tile::axis_position(spec, block, stage.sub.axis, base) & (stage.sub.stride - 1);
+      const std::int64_t j = tile::axis_position(spec, block, stage.sub.axis, base) % stage.sub.stride;
       for (std::int64_t m = 1; m < r; ++m) v[m] *= twiddle_factor(j * m, stage.sub.span);
     }
     for (std::int64_t k = 0; k < r; ++k) tile[base + k * stage.element_step] = v[k];

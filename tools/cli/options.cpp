@@ -26,14 +26,15 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 }
 
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
-                     const std::string& arch, std::string& how, bool in_place, TransformKind kind) {
+                     const std::string& arch, std::string& how, bool in_place, TransformKind kind,
+                     const PlanPasses& passes) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
   if (file) {
     how = *file;
     return load_plan_file(*file);
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
-  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes_on_its_profile, kind);
+  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes, kind);
   how = std::move(chosen.source);
   return std::move(chosen.parsed);
 }
@@ -55,8 +56,10 @@ TransformKind requested_kind(const po::variables_map& vm, bool inverse) {
 }
 
 ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place, TransformKind kind) {
+  // The cpu backend runs every legal plan, so a size none of whose candidates lowers on the arch still gets one.
+  const bool on_cpu = vm.count("backend") && vm["backend"].as<std::string>() == "cpu";
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(),
-                                how, in_place, kind);
+                                how, in_place, kind, on_cpu ? passes_on_any_backend : passes_on_its_profile);
   const TransformKind holds = kind_of(parsed.plan);
   if (!vm["transform"].defaulted() && holds != kind)
     throw UsageError(how + " is a " + to_string(holds) + " plan" +

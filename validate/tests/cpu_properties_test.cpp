@@ -1,13 +1,15 @@
 // FFTW-style property checks of the CPU backend, which need no reference transform: impulses become plane waves,
 // the transform is linear, a circular shift multiplies by a phase ramp, and the scaled inverse undoes the forward
-// transform. Plus the fp32 error of a 64^3 decomposition against FFTW.
+// transform, on power-of-two and mixed-radix plans. Plus the fp32 error of a 64^3 decomposition against FFTW.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <span>
 
 #include "fft3d/cpu_transform.hpp"
+#include "fft3d/lengths.hpp"
 #include "fft3d/plan_text.hpp"
 #include "validate/oracle.hpp"
 #include "validate/random_plans.hpp"
@@ -19,6 +21,8 @@ using Values = std::vector<std::complex<double>>;
 
 constexpr double bound = 1e-12;
 constexpr int plans_per_property = 24;
+constexpr int mixed_plans_per_property = 16;
+constexpr int cases_per_property = plans_per_property + mixed_plans_per_property;
 
 struct Coordinates {
   std::int64_t x = 0, y = 0, z = 0;
@@ -43,10 +47,14 @@ struct Case {
   Direction direction;
   std::uint64_t seed;
 };
+// The first plans_per_property cases have power-of-two lengths, the rest mixed lengths (factors 2, 3, 5 and 7).
 Case case_of(int property, int i) {
   const std::uint64_t seed = 1000 * static_cast<std::uint64_t>(property) + static_cast<std::uint64_t>(i);
   std::mt19937_64 random(seed);
-  return {random_legal_plan(random, {.max_elements = 1 << 15}), i % 2 ? Direction::inverse : Direction::forward, seed};
+  const RandomPlanLimits limits{.max_elements = 1 << 15,
+                                .factors = i < plans_per_property ? std::span<const std::int64_t>(power_of_two_factor)
+                                                                  : std::span<const std::int64_t>(supported_factors)};
+  return {random_legal_plan(random, limits), i % 2 ? Direction::inverse : Direction::forward, seed};
 }
 
 Values transform(const Case& c, const Values& in) {
@@ -61,7 +69,7 @@ std::string describe(const Case& c) {
 }
 
 TEST(CpuBackendProperties, ImpulseAtARandomPositionBecomesAPlaneWave) {
-  for (int i = 0; i < plans_per_property; ++i) {
+  for (int i = 0; i < cases_per_property; ++i) {
     const Case c = case_of(1, i);
     const Extents& n = c.plan.size;
     std::mt19937_64 random(c.seed);
@@ -77,7 +85,7 @@ TEST(CpuBackendProperties, ImpulseAtARandomPositionBecomesAPlaneWave) {
 }
 
 TEST(CpuBackendProperties, IsLinear) {
-  for (int i = 0; i < plans_per_property; ++i) {
+  for (int i = 0; i < cases_per_property; ++i) {
     const Case c = case_of(2, i);
     Values x(static_cast<std::size_t>(c.plan.size.elements())), y(x.size()), combined(x.size());
     fill_random(x, c.seed);
@@ -94,7 +102,7 @@ TEST(CpuBackendProperties, IsLinear) {
 
 // x'[p] = x[p - s] (circular, along one axis) transforms to X'[k] = w^(k s) X[k].
 TEST(CpuBackendProperties, ACircularShiftMultipliesByAPhaseRamp) {
-  for (int i = 0; i < plans_per_property; ++i) {
+  for (int i = 0; i < cases_per_property; ++i) {
     const Case c = case_of(3, i);
     const Extents& n = c.plan.size;
     Values x(static_cast<std::size_t>(n.elements()));
@@ -121,7 +129,7 @@ TEST(CpuBackendProperties, ACircularShiftMultipliesByAPhaseRamp) {
 }
 
 TEST(CpuBackendProperties, ForwardThenScaledInverseReturnsTheInput) {
-  for (int i = 0; i < plans_per_property; ++i) {
+  for (int i = 0; i < cases_per_property; ++i) {
     const Case c = case_of(4, i);
     const CpuTransform backend(c.plan);
     Values x(static_cast<std::size_t>(c.plan.size.elements())), spectrum(x.size()), back(x.size());

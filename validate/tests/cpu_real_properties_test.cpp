@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <span>
 
 #include "fft3d/cpu_transform.hpp"
+#include "fft3d/lengths.hpp"
 #include "validate/oracle.hpp"
 #include "validate/random_plans.hpp"
 
@@ -16,8 +19,10 @@ using Reals = std::vector<double>;
 using Values = std::vector<std::complex<double>>;
 
 constexpr double bound = 1e-12;
-// Sizes with NX = 2, axes of length 1 and 2, and longer ones; every length a power of two.
-const std::vector<Extents> sizes = {{2, 4, 8}, {8, 2, 1}, {16, 8, 4}, {32, 1, 2}, {4, 16, 16}, {64, 8, 2}};
+// Sizes with NX = 2, axes of length 1 and 2, and longer ones; powers of two, then mixed lengths (odd NX/2, odd NY
+// and NZ).
+const std::vector<Extents> sizes = {{2, 4, 8}, {8, 2, 1},  {16, 8, 4}, {32, 1, 2}, {4, 16, 16},
+                                    {64, 8, 2}, {6, 9, 5}, {14, 1, 3}, {30, 6, 1}, {2, 5, 7}};
 constexpr int plans_per_size = 6;
 
 std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
@@ -26,8 +31,15 @@ std::int64_t spectrum_count(const Extents& size) { return (size.nx / 2 + 1) * si
 // A random legal plan of `kind` for exactly `size`, drawn until one has that size.
 Plan random_plan_of_size(const Extents& size, TransformKind kind, std::uint64_t seed) {
   std::mt19937_64 random(seed);
-  const RandomPlanLimits limits{.max_axis_length = std::max({size.nx, size.ny, size.nz, std::int64_t{2}}),
-                                .max_elements = std::max<std::int64_t>(size.elements(), 4)};
+  const auto power_of_two = [](std::int64_t n) { return std::has_single_bit(static_cast<std::uint64_t>(n)); };
+  const bool mixed = !power_of_two(size.nx) || !power_of_two(size.ny) || !power_of_two(size.nz);
+  const auto ceiling = [](std::int64_t n) {
+    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(n)));
+  };
+  const RandomPlanLimits limits{.max_axis_length = ceiling(std::max({size.nx, size.ny, size.nz, std::int64_t{2}})),
+                                .max_elements = ceiling(std::max<std::int64_t>(size.elements(), 4)),
+                                .factors = mixed ? std::span<const std::int64_t>(supported_factors)
+                                                 : std::span<const std::int64_t>(power_of_two_factor)};
   for (;;) {
     Plan plan = kind == TransformKind::c2c ? random_legal_plan(random, limits)
                                            : random_legal_real_plan(random, kind, limits);
@@ -88,12 +100,15 @@ TEST(CpuRealProperties, TheHalfSpectrumExpandedByHermitianSymmetryIsTheC2COutput
     }
 }
 
-// The eight self-conjugate terms: kx in {0, NX/2}, ky in {0, NY/2}, kz in {0, NZ/2} (fewer where an axis is 1).
+// The self-conjugate terms: kx in {0, NX/2}, ky in {0, NY/2}, kz in {0, NZ/2}, the halves only of even lengths
+// (eight terms, fewer where an axis is 1 or odd).
+std::int64_t half_if_even(std::int64_t n) { return n % 2 == 0 ? n / 2 : 0; }
+
 std::vector<std::int64_t> self_conjugate_indices(const Extents& size) {
   const std::int64_t columns = size.nx / 2 + 1;
   std::vector<std::int64_t> indices;
-  for (std::int64_t z : {std::int64_t{0}, size.nz / 2})
-    for (std::int64_t y : {std::int64_t{0}, size.ny / 2})
+  for (std::int64_t z : {std::int64_t{0}, half_if_even(size.nz)})
+    for (std::int64_t y : {std::int64_t{0}, half_if_even(size.ny)})
       for (std::int64_t x : {std::int64_t{0}, size.nx / 2}) indices.push_back(x + columns * (y + size.ny * z));
   std::sort(indices.begin(), indices.end());
   indices.erase(std::unique(indices.begin(), indices.end()), indices.end());

@@ -1,7 +1,7 @@
 // The CPU backend's real transforms against FFTW's fp64 r2c and c2r on random legal real plans, in place and out of
 // place, with NaN-poisoned outputs (and padding); the round trip; the R2C output expanded by Hermitian symmetry
-// against the C2C output; the DC/Nyquist convention; fp32 against the fp64 oracle. A failure prints the seed and
-// the plan.
+// against the C2C output; the DC/Nyquist convention; fp32 against the fp64 oracle; power-of-two and mixed-radix
+// plans. A failure prints the seed and the plan.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 
 #include "fft3d/checks.hpp"
 #include "fft3d/cpu_transform.hpp"
+#include "fft3d/lengths.hpp"
 #include "validate/oracle.hpp"
 #include "validate/random_plans.hpp"
 
@@ -26,6 +27,9 @@ constexpr double bound = 1e-12;
 constexpr double fp32_bound = 1e-6;
 // Small volumes: hundreds of plans in a few seconds, with every axis length from 1 (2 for NX) to 128.
 constexpr RandomPlanLimits small_volumes{.max_axis_length = 128, .max_elements = std::int64_t{1} << 16};
+constexpr RandomPlanLimits small_mixed_volumes{
+    .max_axis_length = 128, .max_elements = std::int64_t{1} << 16, .factors = supported_factors};
+constexpr int mixed_plans_per_kind = 200;
 
 std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
 std::int64_t half_columns(const Extents& size) { return size.nx / 2 + 1; }
@@ -163,6 +167,41 @@ TEST(CpuRealAgainstFftw, Fp32OverloadsStayNearTheFp64Oracle) {
     check_r2c<float>(r2c, seed, Scaling::none, fp32_bound);
     const CpuTransform c2r(random_legal_real_plan(random, TransformKind::c2r, small_volumes));
     check_c2r<float>(c2r, seed, Scaling::full, fp32_bound);
+    if (HasFailure()) return;
+  }
+}
+
+// Mixed-radix real plans: NX even, NX/2 and NY, NZ of the form 2^a 3^b 5^c 7^d, radices any chain of divisors.
+TEST(CpuRealAgainstFftw, RandomLegalMixedRadixPlansInPlaceAndOutOfPlace) {
+  bool saw_odd_half = false;
+  double worst = 0;
+  for (int i = 0; i < mixed_plans_per_kind; ++i) {
+    const std::uint64_t seed = first_seed + 3000 + static_cast<std::uint64_t>(i);
+    std::mt19937_64 random(seed);
+    const Scaling scaling = i % 2 == 0 ? Scaling::none : Scaling::full;
+    const Plan r2c = random_legal_real_plan(random, TransformKind::r2c, small_mixed_volumes);
+    const Plan c2r = random_legal_real_plan(random, TransformKind::c2r, small_mixed_volumes);
+    for (const Plan* plan : {&r2c, &c2r}) {
+      ASSERT_TRUE(check_plan(*plan).empty()) << "seed " << seed << "\n" << to_yaml(*plan);
+      saw_odd_half |= plan->size.nx / 2 % 2 == 1 && plan->size.nx > 2;
+    }
+    worst = std::max(worst, check_r2c<double>(CpuTransform(r2c), seed, scaling, bound));
+    worst = std::max(worst, check_c2r<double>(CpuTransform(c2r), seed, scaling, bound));
+    if (HasFailure()) return;
+  }
+  EXPECT_TRUE(saw_odd_half);
+  std::printf("[ measured ] worst relative L2 over %d random mixed-radix r2c and c2r plans each: %.3g\n",
+              mixed_plans_per_kind, worst);
+}
+
+TEST(CpuRealAgainstFftw, MixedRadixFp32OverloadsStayNearTheFp64Oracle) {
+  for (int i = 0; i < mixed_plans_per_kind / 5; ++i) {
+    const std::uint64_t seed = first_seed + 4000 + static_cast<std::uint64_t>(i);
+    std::mt19937_64 random(seed);
+    const CpuTransform r2c(random_legal_real_plan(random, TransformKind::r2c, small_mixed_volumes));
+    check_r2c<float>(r2c, seed, Scaling::full, fp32_bound);
+    const CpuTransform c2r(random_legal_real_plan(random, TransformKind::c2r, small_mixed_volumes));
+    check_c2r<float>(c2r, seed, Scaling::none, fp32_bound);
     if (HasFailure()) return;
   }
 }

@@ -1,7 +1,8 @@
 // Every shipped plan (tesla, fermi, hopper) at its real size: the CPU backend against FFTW in fp64, then the scaled
 // inverse back to the input. Memory: the input, the output and FFTW's reference only (6 GB at 128M points).
-// Real plans (*-r2c.yaml, *-c2r.yaml, sampled: sampled_real_sizes): R2C against FFTW's r2c; C2R of FFTW's r2c of
-// random reals, scaled, back to those reals. Labelled `real-size` in CTest: minutes per plan.
+// Real plans (*-r2c.yaml, *-c2r.yaml) run for sampled_real_sizes only, plans of sizes with factors 3, 5 or 7 for
+// sampled_mixed_sizes only. Real plans: R2C against FFTW's r2c; C2R of FFTW's r2c of random reals, scaled, back to
+// those reals. Labelled `real-size` in CTest: minutes per plan.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
-
+#include <span>
 
 #include "fft3d/cpu_transform.hpp"
 #include "fft3d/plan_text.hpp"
@@ -27,12 +28,34 @@ constexpr double bound = 1e-12;
 // The real plans (-r2c, -c2r, -c2r-in-place) run here for these sizes only: every real plan runs on the GPU
 // suite, and a sample keeps CI's CPU time in bounds (each 2^27-point real plan takes minutes on two cores).
 constexpr const char* sampled_real_sizes[] = {"256x128x128-", "512x256x256-", "128x512x1024-"};
+// Plans of sizes with factors 3, 5 or 7 (every kind) run for these sizes only, for the same reason: one odd prime
+// power and one product with a power of two.
+constexpr const char* sampled_mixed_sizes[] = {"243x243x243", "384x384x256"};
+
+bool starts_with_any(const std::string& name, std::span<const char* const> prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](const char* size) { return name.starts_with(size); });
+}
+
+// Whether every length of the size that opens a plan file's name ("384x384x256-r2c.yaml") is a power of two.
+bool power_of_two_size(const std::string& name) {
+  std::int64_t length = 0;
+  for (char c : name) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
+      if ((length & (length - 1)) != 0) return false;
+      if (c != 'x') return true;
+      length = 0;
+      continue;
+    }
+    length = 10 * length + (c - '0');
+  }
+  return (length & (length - 1)) == 0;
+}
 
 bool sampled(const fs::path& file) {
   const std::string name = file.filename().string();
+  if (!power_of_two_size(name)) return starts_with_any(name, sampled_mixed_sizes);
   const bool real = name.find("-r2c") != std::string::npos || name.find("-c2r") != std::string::npos;
-  return !real || std::any_of(std::begin(sampled_real_sizes), std::end(sampled_real_sizes),
-                              [&](const char* size) { return name.starts_with(size); });
+  return !real || starts_with_any(name, sampled_real_sizes);
 }
 
 std::vector<std::string> shipped_plan_files() {

@@ -1,6 +1,7 @@
-// The default planner: a legal plan for any power-of-two size, built with the paper's grouping ideas. Y and Z are
-// split into balanced stages, one kernel each; X stages ride inside them where the tiles allow, so X costs no pass
-// of its own (paper §4.3), and otherwise run in X-only kernels after them.
+// The default planner: a legal plan for any size whose lengths have only the prime factors 2, 3, 5 and 7
+// (lengths.hpp), built with the paper's grouping ideas. Y and Z are split into balanced stages, one kernel each; X
+// stages ride inside them where the tiles allow, so X costs no pass of its own (paper §4.3), and otherwise run in
+// X-only kernels after them.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +22,10 @@ struct PlannerLimits {
 };
 PlannerLimits planner_limits(const ArchProfile& profile);
 
-// Radices (powers of two, larger first) of a balanced split of n into `stages` stages.
-// @pre n is a power of two, 1 <= stages <= log2(n).  @post the product is n and max/min <= 2.
+// Radices (larger first) of the most balanced split of n into `stages` stages: the smallest max/min, ties to the
+// larger radices first. For a power of two, max/min <= 2.
+// @pre n is a supported length, 1 <= stages <= its number of prime factors (any stages for n = 1: radices 1).
+// @post the product is n.
 std::vector<std::int64_t> balanced_radices(std::int64_t n, int stages);
 
 // The DIF chain of one axis for the given radices: spans N, N/r1, ..., strides N/r1, ..., 1.
@@ -39,6 +42,13 @@ using PlanPasses = std::function<std::optional<double>(const Plan&)>;
 // not lower. Pure CPU code: the same answer on every build.
 std::optional<double> passes_on_its_profile(const Plan& plan);
 
+// For a backend that runs every legal plan (the CPU backend): passes_on_its_profile where the plan lowers on its
+// profile, so that such a backend runs the plan the GPU would; otherwise its kernel count plus
+// unlowered_plan_penalty, which ranks it after every plan that lowers, so that a size none of whose candidates
+// lowers still gets a legal plan (the one with the fewest kernels).
+inline constexpr double unlowered_plan_penalty = 1000;
+std::optional<double> passes_on_any_backend(const Plan& plan);
+
 // The most candidates one search weighs (checks and passes), a bound on the time of any search: above the count
 // the largest searches of common sizes need (a 4096^3 plan for hopper weighs about 1400). A search that reaches it
 // keeps the best found so far, or throws when none could run.
@@ -46,9 +56,11 @@ inline constexpr int max_planner_candidates = 2048;
 
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
 // profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
-// one with the fewest passes by `passes` (passes_on_its_profile without it), ties broken by the largest radices. Throws
-// UsageError for a size with a length lengths.hpp does not support or holds more than max_elements (checked before any
-// planning work), an unknown arch, or when no candidate can run.
+// one with the fewest passes by `passes` (passes_on_its_profile without it), ties broken by the largest radices. X
+// splits whose last radices are powers of two covering the tiles' 16-element X chunks come first (radix_splits.hpp).
+// A candidate whose lowering throws LoweringError counts as one that cannot run. Throws UsageError for a size with a
+// length lengths.hpp does not support or holds more than max_elements (checked before any planning work), an
+// unknown arch, or when no candidate can run (the message names the size).
 Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 
 // The `count` best distinct candidates by `passes`, cheapest first (ties in the order above): the first is
@@ -98,12 +110,14 @@ Plan real_whole_axes_plan(const Extents& size, const std::string& arch, Transfor
 Extents planned_stage_extents(const Extents& size, TransformKind kind);
 
 // The default C2C plan of `size` transforming only `axes` (Plan::axes; the others are batch indices): the candidate
-// decompositions of default_plan for the size with the untransformed axes at length 1, weighed by
-// passes_on_its_profile at the real size, the cheapest given the real size and `axes`.
+// decompositions of default_plan for the size with the untransformed axes at length 1, weighed by `passes` at the
+// real size (passes_on_its_profile; passes_on_any_backend for the CPU), the cheapest given the real size and `axes`.
 // @pre axes names at least one axis, each once, in X, Y, Z order (else UsageError).
-// @post the plan is legal and lowers on its profile at `size`; with all three axes it is default_plan(size, arch).
+// @post the plan is legal; ranked by passes_on_its_profile it lowers on its profile at `size`; with all three axes
+// it is default_plan(size, arch, passes).
 // Throws UsageError like default_plan (the message names the axes and the real size).
-Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes);
+Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes,
+                       const PlanPasses& passes = passes_on_its_profile);
 
 // "256x128x64" -> Extents; throws UsageError on anything else.
 Extents parse_extents(const std::string& text);

@@ -1,5 +1,8 @@
 // Rule: the tile of one axis (kernel_spec.hpp). Whole butterfly groups of every stage of the axis, and along X
-// whole aligned 16-element (128-byte) chunks so every global access of a warp is a full transaction.
+// whole aligned 16-element (128-byte) chunks so every global access of a warp is a full transaction. Where the X
+// groups cannot make whole chunks (an X length or group that is not a multiple of 16, e.g. 100 or 243), the tile
+// takes whole X rows, which then share their first and last 128-byte segments with the neighbouring rows.
+// Why whole rows: a row is the longest contiguous run the volume offers, so it has the fewest shared segments.
 #include <algorithm>
 
 #include "lowering_rules.hpp"
@@ -21,18 +24,20 @@ std::vector<SubComputation> stages_in(const Kernel& kernel, Axis axis) {
   return stages;
 }
 
-// X with stages: T >= 16 takes 16 consecutive j per chunk and S/T chunks at stride T; T < 16 takes whole groups
-// (contiguous runs of S) until a chunk is full.
+// X with stages: T a multiple of 16 takes 16 consecutive j per chunk and S/T chunks at stride T; otherwise whole
+// groups (contiguous runs of S) until a chunk is full, or the whole row where such groups do not make whole chunks.
 AxisTile tile_x_with_stages(std::int64_t n, std::int64_t span, std::int64_t stride) {
   AxisTile tile;
   tile.length = n;
-  if (stride >= chunk) {
+  if (stride % chunk == 0) {
     push_mode(tile.tile, chunk, 1);
     push_mode(tile.tile, span / stride, stride);
     push_mode(tile.grid, stride / chunk, chunk);
     push_mode(tile.grid, n / span, span);
   } else {
-    const std::int64_t groups = std::max<std::int64_t>(1, std::min(chunk, n) / span);
+    std::int64_t groups = std::max<std::int64_t>(1, std::min(chunk, n) / span);
+    const std::int64_t run = span * groups;
+    if (n % run != 0 || (run % chunk != 0 && run != n)) groups = n / span;  // the whole row
     push_mode(tile.tile, stride, 1);
     push_mode(tile.tile, span / stride, stride);
     push_mode(tile.tile, groups, span);
@@ -41,13 +46,23 @@ AxisTile tile_x_with_stages(std::int64_t n, std::int64_t span, std::int64_t stri
   return tile;
 }
 
-// An axis without stages: one position (Y, Z), one chunk (X), or, when X is shorter than a chunk, enough Y rows
-// to fill one 128-byte segment.
+// The largest divisor of n that is at most `limit` (min(n, limit) for powers of two).
+std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
+  for (std::int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0) return d;
+  return 1;
+}
+
+// An axis without stages: one position (Y, Z), one chunk (X; where chunks do not divide the row, the longest run
+// up to a chunk that does: such runs share segments with the neighbouring tiles' runs), or, when X is shorter than
+// a chunk, enough Y rows to fill one 128-byte segment (as many as divide the Y length).
+// Why not whole rows here: a tile without X stages holds its Y and Z lines behind each X value, and a whole row of
+// a few hundred values times those lines is over a block's shared memory.
 AxisTile tile_without_stages(const Plan& plan, Axis axis) {
   const std::int64_t n = plan.size[axis];
   std::int64_t extent = 1;
-  if (axis == Axis::x) extent = std::min(chunk, n);
-  if (axis == Axis::y && plan.size.nx < chunk) extent = std::min(n, chunk / plan.size.nx);
+  if (axis == Axis::x) extent = largest_divisor_at_most(n, chunk);
+  if (axis == Axis::y && plan.size.nx < chunk) extent = largest_divisor_at_most(n, chunk / plan.size.nx);
   AxisTile tile;
   tile.axis = axis;
   tile.length = n;

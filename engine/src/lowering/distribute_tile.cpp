@@ -94,6 +94,11 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = part_bytes_limit(profile);
+  // The part field is a bit field of the element index: tiles with other digits stay in one block.
+  if (!tile::bit_fields(spec) && 8 * spec.tile_elements > limit && profile.max_cluster_size > 1)
+    throw LoweringError("kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}: its tile of " +
+                        std::to_string(spec.tile_elements) + " elements is over one block's " + std::to_string(limit) +
+                        " B, and tiles are spread over a cluster only where every extent and radix is a power of two");
   const KernelSpec whole = spec;
   spread_tile(spec, profile, limit);
   const int sharing = profile.spread_blocks_per_multiprocessor;

@@ -55,6 +55,9 @@ namespace fft3d::lowering {
 void reach_global_from_passes(KernelSpec& spec) {
   spec.load_in_first_pass = spec.store_in_last_pass = false;
   if (spec.role != KernelRole::tile || tile::butterfly_passes(spec) < 2) return;
+  // The passes' global offsets add the tile offsets of a butterfly's base and of its input steps (emit_tile_kernel),
+  // which holds for bit-field digits; tiles with other digits load and store in phases of their own.
+  if (!tile::bit_fields(spec)) return;
   // A tile spread over a cluster: each block loads the inputs of its share of the first pass's butterflies (when
   // that pass crosses parts, its writes reach the other blocks' shared memory), and stores from a split last pass
   // only, whose cluster barrier between its reads and its writes keeps every block's loads ahead of every store.

@@ -3,11 +3,13 @@
 // those tiles runs at 23-74% of memcpy on an H100 (docs/performance.md, ledger "small-volume grids"). Such a tile is
 // doubled along an axis that has no stage in the kernel (Y first, then Z, then X by whole 128-byte chunks) until it
 // reaches target_elements (16 KB of fp32 complex), half the profile's shared memory (room for the layout's padding),
-// or the axis's length. The grid stays exact (powers of two). The block size does not grow: each thread takes more
+// or the axis's length. Along an axis whose length is not a power of two, each step multiplies the extent by the
+// smallest prime factor left in length / extent, so the grid stays exact. The block size does not grow: each thread takes more
 // butterflies and elements (the emitter's loops are thread-strided); a kernel with a split stage keeps at most
 // block_threads.cpp's 16 elements per thread of the profile's block size, since its last pass holds them all in
 // registers.
 #include <algorithm>
+#include <numeric>
 
 #include "lowering_rules.hpp"
 
@@ -22,15 +24,50 @@ bool has_stages(const Kernel& kernel, Axis axis) {
                      [axis](const SubComputation& sub) { return sub.axis == axis; });
 }
 
+// The smallest prime factor of n > 1 (2 for every power of two).
+std::int64_t smallest_factor(std::int64_t n) {
+  for (std::int64_t f = 2; f * f <= n; ++f)
+    if (n % f == 0) return f;
+  return n;
+}
+
 // A stage-less axis's tile is one contiguous run {extent:1} with the grid {length/extent:extent} (axis_tiling.cpp).
-// @post extent() doubled, extent() * tiles() == length.
-bool double_stageless_axis(AxisTile& tile) {
-  const std::int64_t extent = 2 * tile.extent();
-  if (extent > tile.length) return false;
+// @post extent() times the smallest factor of tiles() (`grown`), extent() * tiles() == length.
+bool grow_stageless_axis(AxisTile& tile, std::int64_t& grown) {
+  if (tile.extent() >= tile.length) return false;
+  grown = smallest_factor(tile.length / tile.extent());
+  const std::int64_t extent = grown * tile.extent();
   tile.tile = {{extent, 1}};
   tile.grid.clear();
   if (tile.length > extent) tile.grid = {{tile.length / extent, extent}};
   return true;
+}
+
+constexpr std::int64_t segment_values = 16;  // complex fp32 values per 128-byte segment
+
+// Rule: whole X rows that fill whole segments. A kernel without X stages on an X length that is not a multiple of a
+// 128-byte segment (100, 120, 243) holds short X runs (axis_tiling.cpp), which share their segments with the
+// neighbouring tiles. Where Y has no stage either and its length allows, the tile takes whole X rows and the
+// k = 16 / gcd(NX, 16) consecutive Y rows that together end on a segment boundary, so every access covers whole
+// 128-byte segments (the coalescing checker proves it), provided the tile stays within half a block's part
+// (room for the layout's padding).
+void take_whole_rows(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
+  AxisTile& x = spec.axes[axis_index(Axis::x)];
+  AxisTile& y = spec.axes[axis_index(Axis::y)];
+  const std::int64_t nx = x.length;
+  if (nx % segment_values == 0 || has_stages(kernel, Axis::x) || has_stages(kernel, Axis::y))
+    return;
+  const std::int64_t rows = segment_values / std::gcd(nx, segment_values);
+  if (y.length % rows != 0 || y.extent() != 1) return;
+  const std::int64_t elements = spec.tile_elements / x.extent() * nx * rows;
+  if (8 * elements > part_bytes_limit(profile) / 2) return;
+  spec.tiles = spec.tiles / x.tiles() / rows;
+  spec.tile_elements = elements;
+  x.tile = {{nx, 1}};
+  x.grid.clear();
+  y.tile = {{rows, 1}};
+  y.grid.clear();
+  if (y.length > rows) y.grid = {{y.length / rows, rows}};
 }
 
 }  // namespace
@@ -45,13 +82,17 @@ std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile) 
 }
 
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
+  take_whole_rows(spec, kernel, profile);
   const std::int64_t limit = grown_tile_limit(kernel, profile);
   for (Axis axis : {Axis::y, Axis::z, Axis::x}) {
     if (has_stages(kernel, axis)) continue;
     AxisTile& tile = spec.axes[axis_index(axis)];
-    while (2 * spec.tile_elements <= limit && double_stageless_axis(tile)) {
-      spec.tile_elements *= 2;
-      spec.tiles /= 2;
+    for (std::int64_t grown = 1;;) {
+      AxisTile larger = tile;
+      if (!grow_stageless_axis(larger, grown) || grown * spec.tile_elements > limit) break;
+      tile = larger;
+      spec.tile_elements *= grown;
+      spec.tiles /= grown;
     }
   }
 }

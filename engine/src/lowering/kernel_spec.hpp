@@ -5,8 +5,10 @@
 // and T = the last stage's stride; one block holds the S/T positions {g*S + j + m*T : m < S/T} for one (g, j), i.e.
 // whole butterfly groups of every stage of that axis. Along X the tile is made of aligned 16-element (128-byte) chunks.
 // (A kernel without X stages may narrow them to 8-element, 64-byte runs on hopper: KernelSpec::x_run_elements.)
-// Every extent is a power of two, so a tile element's linear index e = lx + EX*(ly + EY*lz) is a bit field and every
-// index map below is shifts and masks.
+// A tile element's linear index is e = lx + EX*(ly + EY*lz), and every index map below reads and writes mixed-radix
+// digits of such indices: a field (stride, extent) is extracted as (e / stride) % extent and inserted by a multiply-add.
+// Where every extent and stride is a power of two (every power-of-two plan), the digits are bit fields and the
+// emitter prints them as shifts and masks.
 #pragma once
 
 #include <array>
@@ -22,7 +24,7 @@
 namespace fft3d {
 
 // One digit of a tile or of the tile grid along an axis: `extent` values, `stride` apart in the axis's global
-// coordinate. Contract: extent and stride are powers of two.
+// coordinate. Contract: extent and stride are products of the supported factors (2, 3, 5, 7).
 struct TileMode {
   std::int64_t extent = 1;
   std::int64_t stride = 1;
@@ -59,7 +61,7 @@ struct AxisTile {
 };
 
 // A sub-computation as it runs on the tile in shared memory. The radix-point DFT of butterfly b reads tile elements
-// base(b) + k*element_step (k < radix); base(b) inserts a zero field of log2(radix) bits at log2(element_step).
+// base(b) + k*element_step (k < radix); base(b) inserts a zero digit of extent radix at stride element_step.
 //
 // A radix over the profile's in-register limit is split (lowering rule split_radix.cpp): the radix-r DFT of every
 // butterfly group runs as the DIF stages of an r-point line, radices r_1 * ... * r_n = r (execution order), each
@@ -76,14 +78,18 @@ struct TileStage {
 // Shared-memory word address of tile element e (real and imaginary parts live in two such arrays):
 // identity: e; pad: e + (e >> shift); xor_rows: e ^ ((e >> shift) & (banks - 1)), and when second_shift > 0 also
 // ^ ((e >> second_shift) & (banks - 1)) (two index fields staggering the banks: tiles whose passes stride along
-// two axes, e.g. a split Z stage behind 16 X columns, need both).
-enum class SharedLayoutKind : std::uint8_t { identity, pad, xor_rows };
+// two axes, e.g. a split Z stage behind 16 X columns, need both); pad_period: e + (e / period) * period_words,
+// period_words after each `period` elements, for tiles whose strides are not powers of two (e.g. Y rows of 100 X
+// values: period 100; runs of 12 butterfly inputs 96 apart: period 96, 12 words).
+enum class SharedLayoutKind : std::uint8_t { identity, pad, xor_rows, pad_period };
 struct SharedLayout {
   SharedLayoutKind kind = SharedLayoutKind::identity;
   int shift = 0;
   int banks = 32;
   std::int64_t words = 0;  // per array (real or imaginary)
   int second_shift = 0;    // xor_rows only; 0: a single field
+  std::int64_t period = 0;  // pad_period only
+  std::int64_t period_words = 1;
   friend bool operator==(const SharedLayout&, const SharedLayout&) = default;
 };
 

@@ -23,7 +23,8 @@ namespace {
 // every candidate, and a scan of a 128 KB tile per candidate dominated lowering time.
 std::int64_t words_of(const SharedLayout& layout, std::int64_t elements) {
   if (layout.kind == SharedLayoutKind::identity) return elements;
-  if (layout.kind == SharedLayoutKind::pad) return tile::shared_address(layout, elements - 1) + 1;
+  if (layout.kind == SharedLayoutKind::pad || layout.kind == SharedLayoutKind::pad_period)
+    return tile::shared_address(layout, elements - 1) + 1;
   if (elements % layout.banks == 0) return elements;
   std::int64_t last = 0;
   for (std::int64_t e = 0; e < elements; ++e) last = std::max(last, tile::shared_address(layout, e));
@@ -115,17 +116,46 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
   return report;
 }
 
+// Paddings by a period for tiles whose digits are not bit fields: Q words after each P elements, where P is an X
+// row or plane of the tile (passes striding by whole rows or planes of a length that is not a power of two) or the
+// span E*r of a butterfly pass's inputs (a warp then reads runs of E consecutive elements E*r apart: Q = E puts
+// consecutive runs on consecutive banks), Q from 1 to banks - 1. Checked access by access: the pattern argument
+// below does not hold for e / P.
+std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const ArchProfile& profile) {
+  std::vector<SharedLayout> layouts;
+  if (tile::bit_fields(spec)) return layouts;
+  std::set<std::int64_t> periods;
+  for (Axis axis : {Axis::y, Axis::z}) periods.insert(tile::axis_linear_stride(spec, axis));
+  for (const tile::ButterflyPass& pass : tile::butterfly_pass_list(spec)) periods.insert(pass.element_step * pass.radix);
+  const int banks = profile.shared_memory_banks;
+  for (std::int64_t period : periods) {
+    if (period <= 1 || period >= spec.part_elements()) continue;
+    for (std::int64_t words = 1; words < banks; ++words) {
+      SharedLayout layout{SharedLayoutKind::pad_period, 0, banks, 0, 0, period, words};
+      layout.words = words_of(layout, spec.part_elements());
+      layouts.push_back(layout);
+    }
+  }
+  return layouts;
+}
+
 SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& profile, LayoutSearch search) {
   SharedLayout best;
   std::tuple<bool, int, int, std::int64_t> best_cost{true, 1 << 30, 1 << 30, 0};
   const tile::SharedAccesses accesses = tile::shared_accesses(spec);
   std::optional<ConflictPatterns> patterns;
   if (search == LayoutSearch::by_pattern) patterns.emplace(spec, accesses);
-  for (const SharedLayout& layout : shared_layout_candidates(profile, spec.part_elements())) {
+  std::vector<SharedLayout> candidates = shared_layout_candidates(profile, spec.part_elements());
+  for (const SharedLayout& layout : period_pad_candidates(spec, profile)) candidates.push_back(layout);
+  for (const SharedLayout& layout : candidates) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
     const int stop_above = std::get<0>(best_cost) ? 1 << 30 : std::get<1>(best_cost);
+    // The period paddings come last and are checked access by access: not once a fitting layout is conflict-free.
+    const bool conflict_free = !std::get<0>(best_cost) && std::get<1>(best_cost) == 1 && std::get<2>(best_cost) == 1;
+    if (layout.kind == SharedLayoutKind::pad_period && conflict_free) break;
+    const bool by_pattern = patterns && layout.kind != SharedLayoutKind::pad_period;
     const tile::BankReport report =
-        patterns ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
+        by_pattern ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
     const bool over = 2 * layout.words * 4 > profile.shared_memory_per_block;
     const std::tuple<bool, int, int, std::int64_t> cost{over, report.worst_excluding_natural_store(), report.worst(),
                                                         layout.words};

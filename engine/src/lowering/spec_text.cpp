@@ -90,6 +90,8 @@ std::string to_string(const TileMode& mode) {
 std::string to_string(const SharedLayout& layout) {
   std::string kind = "identity";
   if (layout.kind == SharedLayoutKind::pad) kind = "pad(e + (e >> " + std::to_string(layout.shift) + "))";
+  if (layout.kind == SharedLayoutKind::pad_period)
+    kind = "pad(e + e / " + std::to_string(layout.period) + " * " + std::to_string(layout.period_words) + ")";
   if (layout.kind == SharedLayoutKind::xor_rows) {
     const std::string mask = std::to_string(layout.banks - 1);
     kind = "xor(e ^ ((e >> " + std::to_string(layout.shift) + ") & " + mask + ")";

@@ -20,7 +20,7 @@ std::vector<SplitPass> split_passes(const TileStage& stage) {
 }
 
 std::int64_t group_index(const TileStage& stage, std::int64_t e) {
-  return (e / stage.element_step) & (stage.sub.radix - 1);
+  return (e / stage.element_step) % stage.sub.radix;
 }
 
 std::int64_t split_output_frequency(const TileStage& stage, std::int64_t base, std::int64_t m) {

@@ -30,7 +30,30 @@ std::int64_t register_radix_limit(const ArchProfile& profile) {
 
 namespace lowering {
 
+namespace {
+// A radix with factors other than 2 in passes of at most `limit`: its prime factors, largest first, each into the
+// first pass it fits (first-fit decreasing), the passes then in increasing order (the larger last, as below).
+std::vector<std::int64_t> split_mixed_radix(std::int64_t radix, std::int64_t limit) {
+  std::vector<std::int64_t> factors;
+  for (std::int64_t f = 2, rest = radix; rest > 1; ++f)
+    while (rest % f == 0) {
+      factors.push_back(f);
+      rest /= f;
+    }
+  std::sort(factors.rbegin(), factors.rend());
+  std::vector<std::int64_t> passes;
+  for (std::int64_t f : factors) {
+    auto fits = std::find_if(passes.begin(), passes.end(), [&](std::int64_t pass) { return pass * f <= limit; });
+    if (fits == passes.end()) passes.push_back(f);
+    else *fits *= f;
+  }
+  std::sort(passes.begin(), passes.end());
+  return passes;
+}
+}  // namespace
+
 std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) {
+  if ((radix & (radix - 1)) != 0) return split_mixed_radix(radix, limit);
   const int bits = tile::log2_exact(radix);
   const int limit_bits = tile::log2_exact(limit);
   const int passes = (bits + limit_bits - 1) / limit_bits;

@@ -60,11 +60,28 @@ BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layo
 
 namespace {
 
+// Why a request covers segment `index` (of `segment` elements, aligned by global address) only in part: the X rows
+// share it (their length is not a multiple of the segment, so a row ends inside it), the tile's X runs are shorter
+// than a segment (the rest of it belongs to other tiles), or the warp's elements are strided across segments.
+std::string partial_reason(const KernelSpec& spec, std::int64_t index, std::int64_t segment) {
+  const std::int64_t nx = spec.size.nx, first = index * segment;
+  if (nx % segment != 0 && first / nx != (first + segment - 1) / nx)
+    return " (X rows of " + std::to_string(nx) + " values share this 128-byte-aligned segment: " +
+           std::to_string(nx) + " is not a multiple of " + std::to_string(segment) + ")";
+  const std::int64_t run = spec.axes[0].tile.empty() || spec.axes[0].tile.front().stride != 1
+                               ? 1 : spec.axes[0].tile.front().extent;
+  if (run % segment != 0 && run < nx)
+    return " (the tile's contiguous X runs of " + std::to_string(run) + " values do not fill segments; other tiles "
+           "touch the rest)";
+  return " (the warp's elements are strided across segments)";
+}
+
 // One warp-wide global access: the global element each of its threads touches. Counts the segments of `segment`
-// elements (16: 128 bytes; KernelSpec::x_run_elements) it touches but does not cover whole.
-// `where()` names the request; called only for the first problem.
+// elements (16: 128 bytes; KernelSpec::x_run_elements), aligned by global address, it touches but does not cover
+// whole. `where()` names the request; called only for the first problem, which also says why (partial_reason).
 template <class Where>
-void check_request(std::vector<std::int64_t> offsets, std::int64_t segment, Where where, CoalescingReport& report) {
+void check_request(const KernelSpec& spec, std::vector<std::int64_t> offsets, std::int64_t segment, Where where,
+                   CoalescingReport& report) {
   std::sort(offsets.begin(), offsets.end());
   offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
   ++report.requests;
@@ -76,7 +93,8 @@ void check_request(std::vector<std::int64_t> offsets, std::int64_t segment, Wher
       ++report.partial_segments;
       if (report.first_problem.empty())
         report.first_problem = where() + ": " + std::to_string(count) + " of " + std::to_string(segment) +
-                               " values of segment " + std::to_string(offsets[first] / segment);
+                               " values of segment " + std::to_string(offsets[first] / segment) +
+                               partial_reason(spec, offsets[first] / segment, segment);
     }
     first = end;
   }
@@ -100,7 +118,7 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, 
       std::vector<std::int64_t> offsets;
       for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e)
         offsets.push_back(load ? load_offset(spec, block, e, sorted) : store_offset(spec, block, e, false, sorted));
-      check_request(std::move(offsets), spec.x_run_elements, [&] {
+      check_request(spec, std::move(offsets), spec.x_run_elements, [&] {
         return "block " + std::to_string(block) + (load ? " load" : " store") + layout_name(sorted) + " elements " +
                std::to_string(first) + "+";
       }, report);
@@ -122,7 +140,7 @@ void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t 
           const std::int64_t b = part_butterfly(spec, pass.element_step, pass.radix, pass.cross, part, local);
           offsets.push_back(offset(butterfly_base(pass.element_step, pass.radix, b), k));
         }
-        check_request(std::move(offsets), spec.x_run_elements, [&] {
+        check_request(spec, std::move(offsets), spec.x_run_elements, [&] {
           return "block " + std::to_string(block) + " part " + std::to_string(part) + " " + phase + " butterflies " +
                  std::to_string(first) + "+ input " + std::to_string(k);
         }, report);

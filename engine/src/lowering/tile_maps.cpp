@@ -1,4 +1,5 @@
 // The index maps of a tile kernel (contracts in tile_maps.hpp).
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -11,6 +12,22 @@ void throw_not_a_power_of_two(std::int64_t v) {
   throw std::logic_error("log2_exact: " + std::to_string(v) + " is not a power of two");
 }
 
+namespace {
+bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+bool all_powers_of_two(const std::vector<std::int64_t>& values) {
+  return std::all_of(values.begin(), values.end(), power_of_two);
+}
+}  // namespace
+
+bool bit_fields(const KernelSpec& spec) {
+  if (!power_of_two(spec.size.nx) || !power_of_two(spec.size.ny) || !power_of_two(spec.size.nz)) return false;
+  for (const TileStage& stage : spec.stages)
+    if (!power_of_two(stage.sub.radix) || !all_powers_of_two(stage.split_radices)) return false;
+  for (const std::vector<std::int64_t>& radices : spec.reorder_radices)
+    if (!all_powers_of_two(radices)) return false;
+  return true;
+}
+
 std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis) {
   std::int64_t stride = 1;
   for (int a = 0; a < axis_index(axis); ++a) stride *= spec.axes[a].extent();
@@ -18,7 +35,7 @@ std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis) {
 }
 
 std::int64_t local_index(const KernelSpec& spec, Axis axis, std::int64_t e) {
-  return (e / axis_linear_stride(spec, axis)) & (spec.axes[axis_index(axis)].extent() - 1);
+  return (e / axis_linear_stride(spec, axis)) % spec.axes[axis_index(axis)].extent();
 }
 
 namespace {
@@ -26,8 +43,8 @@ namespace {
 std::int64_t digits_times_strides(const std::vector<TileMode>& modes, std::int64_t index) {
   std::int64_t position = 0;
   for (const TileMode& mode : modes) {
-    position += (index & (mode.extent - 1)) * mode.stride;
-    index >>= log2_exact(mode.extent);
+    position += (index % mode.extent) * mode.stride;
+    index /= mode.extent;
   }
   return position;
 }
@@ -46,8 +63,8 @@ std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t bl
       origin[0] = spec.real.half;
       continue;
     }
-    origin[axis_index(axis)] = origin_position(tile, block & (tile.tiles() - 1));
-    block >>= log2_exact(tile.tiles());
+    origin[axis_index(axis)] = origin_position(tile, block % tile.tiles());
+    block /= tile.tiles();
   }
   return origin;
 }
@@ -62,8 +79,8 @@ std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t 
   if (block != 0) p = block_origin(spec, block);
   for (int a = 0; a < 3; ++a) {  // e = lx + EX*(ly + EY*lz)
     const std::int64_t extent = spec.axes[a].extent();
-    p[a] += local_position(spec.axes[a], e & (extent - 1));
-    e >>= log2_exact(extent);
+    p[a] += local_position(spec.axes[a], e % extent);
+    e /= extent;
   }
   return p;
 }
@@ -74,14 +91,13 @@ std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int6
 }
 
 namespace {
-// The digits of position p in `modes` (each mode's field: bits [log2 stride, log2 stride + log2 extent)), packed
-// fastest first: the index digits_times_strides maps back to p's part in these modes.
+// The digits of position p in `modes` (each mode's digit: (p / stride) % extent), packed fastest first (mixed
+// radix, the extents as the radices): the index digits_times_strides maps back to p's part in these modes.
 std::int64_t digits_of(const std::vector<TileMode>& modes, std::int64_t p) {
-  std::int64_t index = 0;
-  int shift = 0;
+  std::int64_t index = 0, weight = 1;
   for (const TileMode& mode : modes) {
-    index |= ((p >> log2_exact(mode.stride)) & (mode.extent - 1)) << shift;
-    shift += log2_exact(mode.extent);
+    index += (p / mode.stride) % mode.extent * weight;
+    weight *= mode.extent;
   }
   return index;
 }
@@ -149,9 +165,9 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
   // The value of frequency f (this element's position) sits where the DIF stages left it.
   const std::int64_t f = axis_position(spec, block, Axis::x, e);
   const std::int64_t held_at = fft3d::digit_reversed_position(f, x.cluster_reversal_radices);
-  const std::int64_t first_in_cluster = block & ~(spec.tiles_per_cluster() - 1);
-  const std::int64_t x_bits = x.extent() - 1;  // X is the fastest field of the tile-linear index
-  return {first_in_cluster + tile_index_of(x, held_at), (e & ~x_bits) | local_index_of(x, held_at)};
+  const std::int64_t first_in_cluster = block - block % spec.tiles_per_cluster();
+  const std::int64_t row = e - e % x.extent();  // X is the fastest digit of the tile-linear index
+  return {first_in_cluster + tile_index_of(x, held_at), row + local_index_of(x, held_at)};
 }
 
 std::int64_t sorted_position(const AxisTile& axis, std::int64_t p) {
@@ -187,6 +203,7 @@ std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
   switch (layout.kind) {
     case SharedLayoutKind::identity: return e;
     case SharedLayoutKind::pad: return e + (e >> layout.shift);
+    case SharedLayoutKind::pad_period: return e + e / layout.period * layout.period_words;
     case SharedLayoutKind::xor_rows: {
       const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & (layout.banks - 1) : 0;
       return e ^ ((e >> layout.shift) & (layout.banks - 1)) ^ second;
@@ -196,10 +213,7 @@ std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
 }
 
 std::int64_t butterfly_base(std::int64_t element_step, std::int64_t radix, std::int64_t b) {
-  const int low_bits = log2_exact(element_step);
-  const int field_bits = log2_exact(radix);
-  const std::int64_t low = b & (element_step - 1);
-  return low | ((b >> low_bits) << (low_bits + field_bits));
+  return b % element_step + b / element_step * element_step * radix;
 }
 
 std::int64_t butterfly_base(const TileStage& stage, std::int64_t b) {
@@ -214,10 +228,10 @@ std::int64_t move_whole_axes(const KernelSpec& spec, std::int64_t e, Move move) 
   std::int64_t moved_e = e;
   for (const AxisTile& axis : spec.axes) {
     if (axis.reversal_radices.empty()) continue;
-    // The axis's tile mode holding the whole axis has stride 1 (T = 1) and comes first (C = 1): local index
-    // digits below log2(N) are the position along the axis.
+    // The axis's tile mode holding the whole axis has stride 1 (T = 1) and comes first (C = 1): the local index
+    // modulo N is the position along the axis.
     const std::int64_t stride = axis_linear_stride(spec, axis.axis);
-    const std::int64_t within = local_index(spec, axis.axis, e) & (axis.length - 1);
+    const std::int64_t within = local_index(spec, axis.axis, e) % axis.length;
     moved_e += (move(within, axis.reversal_radices) - within) * stride;
   }
   return moved_e;

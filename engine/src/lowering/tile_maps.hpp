@@ -22,6 +22,11 @@ inline int log2_exact(std::int64_t v) {
   return std::countr_zero(static_cast<std::uint64_t>(v));
 }
 
+// Whether every digit of the spec's index maps is a bit field: the volume's extents and every radix (stages, their
+// splits, the reversals) are powers of two, as in every power-of-two plan. The emitter then prints shifts and masks,
+// and maps that rely on disjoint bits (XOR-linear shared words, tile offsets that add over disjoint fields) apply.
+bool bit_fields(const KernelSpec& spec);
+
 // Tile-linear distance between consecutive local indices of `axis` (1 for X, EX for Y, EX*EY for Z).
 std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis);
 // Local index of `axis` inside tile element e. @post < spec.axes[axis].extent().
@@ -50,7 +55,7 @@ bool crosses_parts(const KernelSpec& spec, std::int64_t element_step, std::int64
 std::int64_t part_butterfly(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
                             std::int64_t part, std::int64_t local);
 
-// Inverse of the axis's digit fields (the tile and grid modes occupy disjoint bit fields of the position): the tile
+// Inverse of the axis's digit fields (the tile and grid modes are disjoint mixed-radix digits of the position): the tile
 // index and local index of global position p. @post origin_position(axis, t) + local_position(axis, l) == p.
 std::int64_t tile_index_of(const AxisTile& axis, std::int64_t p);
 std::int64_t local_index_of(const AxisTile& axis, std::int64_t p);
@@ -86,7 +91,8 @@ std::int64_t shared_address(const SharedLayout& layout, std::int64_t e);
 // First tile element of butterfly b of a stage (b < tile_elements / radix).
 std::int64_t butterfly_base(const TileStage& stage, std::int64_t b);
 // First tile element of butterfly b of radix-`radix` butterflies whose inputs are `element_step` apart: b with a
-// zero field of log2(radix) bits inserted at log2(element_step). (The overload above passes the stage's own.)
+// zero digit of extent radix inserted at stride element_step, b % E + (b / E) * E * radix. (The overload above
+// passes the stage's own.)
 std::int64_t butterfly_base(std::int64_t element_step, std::int64_t radix, std::int64_t b);
 
 // One pass of a split stage (TileStage::split_radices = r_1..r_n, r = their product, E = stage.element_step).
@@ -191,7 +197,8 @@ struct CoalescingReport {
 // e = thread + i*threads), or the first pass's loads and the last pass's stores in both orders when the kernel
 // reaches global memory from its passes (checked for the first and last blocks; the others are translates of them
 // by multiples of the X run along X). A segment is one X run: 16 values (128 bytes), or 8 where the tile's runs were
-// narrowed (KernelSpec::x_run_elements).
+// narrowed (KernelSpec::x_run_elements), aligned by global address: X rows whose length is not a multiple of it share
+// segments, and first_problem then says so (or that the tile's X runs are shorter than a segment, or strided).
 CoalescingReport check_coalescing(const KernelSpec& spec);
 // The first pass's loads, and the last pass's stores in both orders, of one block, as they would be issued with
 // KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).

@@ -1,0 +1,218 @@
+// Lowering of plans whose lengths and radices have the factors 3, 5 and 7 (mixed-radix digits in the tile maps):
+// small plans of every kernel structure, interpreted on the CPU with the lowered maps, give the DFT (FFTW), in
+// both orders, in place and out of place; the bench sizes, written by hand in the power-of-two plans' structure,
+// lower on hopper, their shared-memory layouts are bank-conflict-free and their global accesses are reported
+// segment by segment.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <optional>
+#include <random>
+
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/checks.hpp"
+#include "fft3d/diagnostics.hpp"
+#include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
+#include "lowering/tile_maps.hpp"
+#include "test_plans.hpp"
+#include "tile_interpreter.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+TEST(MixedRadix, SmallPlansOfEveryStructureInterpretToTheDft) {
+  int checked = 0;
+  for (const NamedPlan& named : mixed_radix_plans()) {
+    SCOPED_TRACE(named.name + " on " + named.plan.arch);
+    LoweredPlan lowered;
+    ASSERT_NO_THROW(lowered = lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name));
+    std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
+    validate::fill_random(input, 29);
+    for (Direction direction : {Direction::forward, Direction::inverse}) {
+      std::vector<std::complex<double>> expected(input.size());
+      validate::fftw_reference(named.plan.size, input, expected, direction);
+      for (Order order : {Order::natural, Order::digit_reversed})
+        for (bool out_of_place : {false, true}) {
+          std::vector<std::complex<double>> data = input;
+          interpret(lowered, data, {.direction = direction, .order = order}, out_of_place);
+          if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
+          const validate::ErrorReport error = validate::compare(data, expected);
+          const std::string mode =
+              to_string(direction) + " " + to_string(order) + (out_of_place ? " out of place" : " in place");
+          EXPECT_EQ(error.non_finite, 0) << mode;
+          EXPECT_LT(error.relative_l2, 1e-12) << mode << ": peak " << error.peak_error << " at " << error.peak_index;
+          ++checked;
+        }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// A random legal mixed-radix plan: lengths drawn from `lengths`, each axis's length cut into a random
+// chain of radices, the axes' stages interleaved at random (each axis in its DIF order) and cut into kernels.
+NamedPlan random_mixed_plan(std::mt19937_64& random, const std::string& arch,
+                            const std::vector<std::int64_t>& lengths) {
+  const auto draw = [&](std::int64_t low, std::int64_t high) {
+    return std::uniform_int_distribution<std::int64_t>(low, high)(random);
+  };
+  std::array<std::int64_t, 3> size{};
+  std::array<std::vector<std::string>, 3> stages;
+  for (int a = 0; a < 3; ++a) {
+    size[a] = lengths[static_cast<std::size_t>(draw(0, static_cast<std::int64_t>(lengths.size()) - 1))];
+    std::vector<std::int64_t> radices;
+    for (std::int64_t rest = size[a]; rest > 1;) {
+      std::vector<std::int64_t> divisors;
+      for (std::int64_t d = 2; d <= rest; ++d)
+        if (rest % d == 0) divisors.push_back(d);
+      const std::int64_t radix = divisors[static_cast<std::size_t>(draw(0, static_cast<std::int64_t>(divisors.size()) - 1))];
+      radices.push_back(radix);
+      rest /= radix;
+    }
+    stages[a] = axis_stages(static_cast<char>('X' + a), size[a], radices);
+  }
+  std::vector<std::string> order;  // the axes' stages interleaved
+  std::array<std::size_t, 3> next{};
+  while (next[0] < stages[0].size() || next[1] < stages[1].size() || next[2] < stages[2].size()) {
+    const auto a = static_cast<std::size_t>(draw(0, 2));
+    if (next[a] < stages[a].size()) order.push_back(stages[a][next[a]++]);
+  }
+  std::string text = "size: [" + std::to_string(size[0]) + ", " + std::to_string(size[1]) + ", " +
+                     std::to_string(size[2]) + "]\narch: " + arch + "\nkernels:\n";
+  std::string kernel;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    kernel += (kernel.empty() ? "" : ", ") + order[i];
+    if (i + 1 == order.size() || draw(0, 2) == 0) {
+      text += "  - \"" + kernel + "\"\n";
+      kernel.clear();
+    }
+  }
+  if (order.empty()) text += "  - \"X(1, 1, 1, 1, no-tw)\"\n";
+  const Plan plan = parse_plan(text).plan;
+  return {to_string(plan.size) + " " + plan.arch + " " + to_brace_string(plan.kernels), plan};
+}
+
+// Random mixed plans on every profile lower (or refuse by a LoweringError, never another exception), and their
+// lowered maps interpret to the DFT in both orders, in place and out of place.
+const std::vector<std::int64_t> small_lengths = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 24, 25,
+                                                 27, 28, 30, 32, 35, 36};
+
+TEST(MixedRadix, RandomMixedPlansLowerAndInterpretToTheDft) {
+  std::mt19937_64 random(2357);
+  int interpreted = 0, refused = 0;
+  for (int i = 0; i < 60; ++i) {
+    const std::string arch = i % 3 == 0 ? "tesla" : i % 3 == 1 ? "fermi" : "hopper";
+    NamedPlan named;
+    try {
+      named = random_mixed_plan(random, arch, small_lengths);
+    } catch (const PlanError&) {
+      continue;  // e.g. a radix over what the profile allows: not a legal plan
+    }
+    SCOPED_TRACE(named.name);
+    std::optional<LoweredPlan> lowered;
+    try {
+      lowered = lower_plan(named.plan, *find_arch_profile(arch), named.name);
+    } catch (const LoweringError& error) {
+      ++refused;
+      std::cout << "refused: " << named.name << ": " << error.what() << "\n";
+      continue;
+    }
+    std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
+    validate::fill_random(input, static_cast<std::uint64_t>(i));
+    std::vector<std::complex<double>> expected(input.size());
+    validate::fftw_reference(named.plan.size, input, expected, Direction::forward);
+    for (Order order : {Order::natural, Order::digit_reversed})
+      for (bool out_of_place : {false, true}) {
+        std::vector<std::complex<double>> data = input;
+        interpret(*lowered, data, {.order = order}, out_of_place);
+        if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
+        const validate::ErrorReport error = validate::compare(data, expected);
+        EXPECT_EQ(error.non_finite, 0) << to_string(order) << (out_of_place ? " out of place" : " in place");
+        EXPECT_LT(error.relative_l2, 1e-12) << to_string(order) << (out_of_place ? " out of place" : " in place");
+      }
+    ++interpreted;
+  }
+  std::cout << interpreted << " random mixed plans interpreted, " << refused << " refused by lowering\n";
+  EXPECT_GT(interpreted, 30);
+}
+
+// Larger random mixed plans (lengths up to 1000, as the default planner makes them) on hopper: lowering succeeds or
+// throws a LoweringError, never another exception (the planner skips candidates by that error alone).
+TEST(MixedRadix, LargerRandomMixedPlansLowerOrRefuseByALoweringError) {
+  const std::vector<std::int64_t> lengths = {48, 60, 64, 81, 96, 100, 120, 125, 128, 144, 160, 192, 210, 240, 243, 256,
+                                             343, 360, 384, 480, 500, 512, 640, 729, 768, 1000};
+  std::mt19937_64 random(1117);
+  int lowered = 0, refused = 0;
+  for (int i = 0; i < 40; ++i) {
+    NamedPlan named;
+    try {
+      named = random_mixed_plan(random, "hopper", lengths);
+    } catch (const PlanError&) {
+      continue;
+    }
+    try {
+      lower_plan(named.plan, *find_arch_profile("hopper"), named.name);
+      ++lowered;
+      const std::optional<double> passes = passes_on_its_profile(named.plan);  // the planner's cost model on it
+      EXPECT_TRUE(passes && *passes >= static_cast<double>(named.plan.kernels.size())) << named.name;
+    } catch (const LoweringError&) {
+      ++refused;
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << named.name << ": " << error.what();
+    }
+  }
+  std::cout << lowered << " lowered, " << refused << " refused by a LoweringError\n";
+  EXPECT_GT(lowered + refused, 20);
+}
+
+// Every tile of a mixed plan covers the volume exactly once: the global offsets of all tiles' elements are a
+// permutation of the volume.
+TEST(MixedRadix, TilesCoverTheVolumeOnce) {
+  for (const NamedPlan& named : mixed_radix_plans()) {
+    SCOPED_TRACE(named.name);
+    const LoweredPlan lowered = lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name);
+    for (const KernelSpec& spec : lowered.kernels) {
+      std::vector<int> seen(static_cast<std::size_t>(spec.size.elements()));
+      for (std::int64_t block = 0; block < spec.tiles; ++block)
+        for (std::int64_t e = 0; e < spec.tile_elements; ++e) ++seen[tile::global_offset(spec, block, e)];
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), spec.size.elements()) << "kernel " << spec.kernel_index;
+    }
+  }
+}
+
+// The layouts the search finds for mixed tiles (XOR swizzles, shift paddings, e + (e / P) * Q) leave at most
+// 2-way conflicts: one layout serves every pass, and the runs of a split mixed radix (e.g. 12 inputs 96 apart)
+// and its last pass (stride 12) want different ones. Global accesses are whole segments wherever the X rows are
+// multiples of 16 values; elsewhere the checker names why a segment is partial.
+TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRowsAllow) {
+  for (const NamedPlan& named : mixed_bench_plans()) {
+    SCOPED_TRACE(named.name);
+    LoweredPlan lowered;
+    ASSERT_NO_THROW(lowered = lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name));
+    for (const KernelSpec& spec : lowered.kernels) {
+      const tile::BankReport report = tile::check_bank_conflicts(spec);
+      std::string phases;
+      for (const tile::PhaseConflict& p : report.phases) phases += " [" + p.phase + ": " + std::to_string(p.degree) + "]";
+      EXPECT_LE(report.worst_excluding_natural_store(), 2)
+          << "kernel " << spec.kernel_index << " " << to_string(spec.shared) << phases;
+      const tile::CoalescingReport coalescing = tile::check_coalescing(spec);
+      EXPECT_GT(coalescing.requests, 0);
+      const bool whole_rows_in_segments = spec.axes[0].extent() == spec.size.nx &&
+                                          spec.tile_elements / spec.axes[2].extent() % spec.x_run_elements == 0;
+      if (spec.size.nx % spec.x_run_elements == 0 || whole_rows_in_segments)
+        EXPECT_TRUE(coalescing.coalesced()) << "kernel " << spec.kernel_index << ": " << coalescing.first_problem;
+      else if (!coalescing.coalesced())
+        EXPECT_TRUE(coalescing.first_problem.find("(X rows of") != std::string::npos ||
+                    coalescing.first_problem.find("(the tile's contiguous X runs") != std::string::npos)
+            << coalescing.first_problem;
+      std::cout << named.name << " kernel " << spec.kernel_index << ": " << to_string(spec.shared) << ", "
+                << report.worst_excluding_natural_store() << "-way conflicts at worst, "
+                << coalescing.partial_segments << " partial segments in " << coalescing.requests << " requests"
+                << (coalescing.coalesced() ? "" : ": " + coalescing.first_problem) << "\n";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fft3d::testing
