@@ -76,7 +76,7 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
 int plan_command(const Args& args) {
   po::options_description options("plan options");
   options.add_options()
-      ("size", po::value<std::string>()->required(), "NXxNYxNZ, each a power of two")
+      ("size", po::value<std::string>()->required(), "NXxNYxNZ, each length with factors 2, 3, 5 and 7 only")
       ("arch", po::value<std::string>()->default_value("hopper"), "profile: tesla, fermi or hopper")
       ("transform", po::value<std::string>()->default_value("c2c"),
        "c2c, r2c (real to complex, NX even) or c2r (its inverse): the kind of plan")
