@@ -5,7 +5,6 @@
 #include <array>
 #include <cctype>
 #include <map>
-#include <stdexcept>
 #include <string>
 
 #include "fft3d/checks.hpp"
@@ -126,22 +125,11 @@ std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchP
   return families;
 }
 
-bool all_lengths_powers_of_two(const Extents& size) {
-  return std::all_of(all_axes.begin(), all_axes.end(),
-                     [&](Axis axis) { return std::has_single_bit(static_cast<std::uint64_t>(size[axis])); });
-}
-
-// `passes` of the plan, or nothing where its lowering refuses it (LoweringError). Temporary: until the tile maps
-// handle mixed-radix digits, the lowering's tile::log2_exact throws std::logic_error for a tile that is not a power
-// of two; for a plan with a length that is not a power of two that too means "does not lower" (for a
-// power-of-two plan it stays the bug it is).
+// `passes` of the plan, or nothing where its lowering refuses it (LoweringError).
 std::optional<double> passes_where_it_lowers(const PlanPasses& passes, const Plan& plan) {
   try {
     return passes(plan);
   } catch (const LoweringError&) {
-    return std::nullopt;
-  } catch (const std::logic_error&) {
-    if (all_lengths_powers_of_two(plan.size)) throw;
     return std::nullopt;
   }
 }

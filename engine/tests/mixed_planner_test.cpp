@@ -152,16 +152,17 @@ TEST(MixedPlanner, ACandidateWhoseLoweringFailsIsSkipped) {
   };
   const Plan plan = default_plan(size, "hopper", refuses_x_riding);
   for (const Kernel& kernel : plan.kernels) EXPECT_EQ(kernel.subs.size(), 1u) << to_yaml(plan);
-  // Temporary (the tile maps' log2_exact): std::logic_error from a mixed plan counts as not lowering.
-  const PlanPasses throws_logic_error = [](const Plan&) -> std::optional<double> { throw std::logic_error("2^k"); };
+  // When no candidate lowers, a UsageError names the size.
+  const PlanPasses refuses_all = [](const Plan&) -> std::optional<double> { throw LoweringError("no tile fits"); };
   try {
-    default_plan(size, "tesla", throws_logic_error);
+    default_plan(size, "tesla", refuses_all);
     ADD_FAILURE() << "no candidate lowers, yet a plan came back";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("96x100x120"), std::string::npos) << e.what();
   }
-  // For a power-of-two size it is the bug it is.
-  EXPECT_THROW(default_plan({64, 64, 64}, "tesla", throws_logic_error), std::logic_error);
+  // Any other exception is a bug, and passes through.
+  const PlanPasses throws_logic_error = [](const Plan&) -> std::optional<double> { throw std::logic_error("bug"); };
+  EXPECT_THROW(default_plan(size, "tesla", throws_logic_error), std::logic_error);
 }
 
 // The CPU's ranking: a plan wherever one is legal, the lowered one where it lowers.
