@@ -244,11 +244,12 @@ TEST_F(RealPlansForDescriptors, MatchCufftD2ZAndZ2DInEveryMode) {
 
 using MixedRealPlans = GpuTest;
 
-// Sizes whose NX/2 has factors 3, 5 or 7 (48, 50, 60, 120, 192, 243): the planner's fused plans (mixed_real_plans_test
-// lowers and compiles them on the CPU) in every mode, and their round trip.
+// Sizes whose NX/2 has factors 3, 5 or 7 (6, 12, 48, 50, 60, 96, 120, 192, 243): the planner's real plans
+// (mixed_real_plans_test lowers and compiles them on the CPU) in every mode, and their round trip.
 TEST_F(MixedRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
   std::uint64_t seed = 980;
-  for (const Extents& size : {Extents{24, 18, 15}, Extents{96, 96, 96}, Extents{100, 100, 100}, Extents{120, 36, 20},
+  for (const Extents& size : {Extents{12, 10, 9}, Extents{192, 100, 1}, Extents{24, 18, 15}, Extents{96, 96, 96},
+                              Extents{100, 100, 100}, Extents{120, 36, 20},
                               Extents{486, 36, 20}, Extents{240, 240, 240}, Extents{384, 384, 256}}) {
     SCOPED_TRACE(to_string(size));
     for (Placement placement : {Placement::out_of_place, Placement::in_place}) {

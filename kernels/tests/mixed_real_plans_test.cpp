@@ -22,8 +22,9 @@ namespace {
 
 const std::string arch = "hopper";
 
-// Sizes whose X half-length NX/2 has factors 3, 5 or 7 (48, 50, 60, 120, 192, 243, and 12 for a small one).
-const std::vector<Extents> mixed_real_sizes = {{24, 18, 15},   {96, 96, 96},    {100, 100, 100},  {120, 36, 20},
+// Sizes whose X half-length NX/2 has factors 3, 5 or 7 (6, 12, 48, 50, 60, 96, 120, 192, 243), one with NZ = 1.
+const std::vector<Extents> mixed_real_sizes = {{12, 10, 9},     {192, 100, 1},   {24, 18, 15},   {96, 96, 96},
+                                               {100, 100, 100}, {120, 36, 20},
                                                {240, 240, 240}, {384, 384, 256}, {486, 36, 20}};
 
 struct PlannedReal {
