@@ -1,8 +1,8 @@
 // Real transforms of sizes with factors 3, 5 and 7 (NX even, NX/2 any supported length): the default planner's
-// R2C and C2R plans are the fused plans made from the C2C plan of (NX/2, NY, NZ) and lower in both placements (the
-// whole-axes plan only where the fused one would need the reorder pass or a real-step rule refuses it); where a kernel's maps are not bit
-// fields its real step divides by constants; every kernel compiles with NVRTC for sm_90 without spills. The GPU
-// test (gpu_real_plans_test.cpp, MixedRealPlans) runs such sizes against cuFFT.
+// R2C and C2R plans are the fused plans made from the C2C plan of (NX/2, NY, NZ) and lower in both placements
+// (the whole-axes plan only where the fused one would need the reorder pass or a real-step rule refuses it);
+// where a kernel's maps are not bit fields its real step divides by constants; every kernel compiles with NVRTC
+// for sm_90 without spills. The GPU test (gpu_real_plans_test.cpp, MixedRealPlans) runs such sizes against cuFFT.
 #include <gtest/gtest.h>
 
 #include <iostream>
