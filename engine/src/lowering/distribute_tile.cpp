@@ -118,6 +118,7 @@ std::int64_t part_stride_unit(const KernelSpec& spec) {
 std::tuple<int, int, std::int64_t> spread_digit(KernelSpec& spec, const ArchProfile& profile,
                                                 std::int64_t part_bytes) {
   const std::int64_t tile_bytes = 8 * spec.tile_elements, unit = part_stride_unit(spec);
+  if (tile_bytes <= part_bytes) return no_spread;
   for (int blocks = 2; spec.cluster_blocks * blocks <= profile.max_cluster_size; ++blocks) {
     if (spec.tile_elements % blocks != 0 || tile_bytes / blocks > part_bytes) continue;
     KernelSpec spread = spec;
