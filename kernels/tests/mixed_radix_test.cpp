@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <iostream>
 #include <numeric>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
+#include "emit/cuda_source.hpp"
 #include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 #include "tile_interpreter.hpp"
@@ -301,6 +303,16 @@ TEST(MixedRadix, TwoKernelBenchPlansSpreadMixedTilesOverClusters) {
       EXPECT_LE(spec.cluster_blocks, hopper.max_cluster_size);
       EXPECT_TRUE(tile::check_cluster_stores(spec).closed()) << tile::check_cluster_stores(spec).first_problem;
       check_part_maps(spec);
+      // The emitter prints the part digit as the maps compute it (a bit field only where stride and blocks are
+      // powers of two).
+      const std::string source = emit_cuda_source(spec);
+      const bool bits = std::has_single_bit(static_cast<std::uint64_t>(spec.part_stride)) &&
+                        std::has_single_bit(static_cast<std::uint64_t>(spec.tile_blocks));
+      const std::string part_of = bits ? "return (e >> " + std::to_string(spec.part_shift()) + ") & " +
+                                             std::to_string(spec.tile_blocks - 1) + "u;"
+                                       : "return e / " + std::to_string(spec.part_stride) + "u % " +
+                                             std::to_string(spec.tile_blocks) + "u;";
+      EXPECT_NE(source.find(part_of), std::string::npos) << part_of;
       std::cout << named.name << " kernel " << spec.kernel_index << ": " << spec.tile_blocks << " parts of "
                 << spec.part_elements() << " at stride " << spec.part_stride << ", cluster " << spec.cluster_blocks
                 << ", " << tile::butterfly_passes(spec) << " passes\n";

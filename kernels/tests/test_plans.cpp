@@ -197,12 +197,13 @@ std::vector<NamedPlan> mixed_bench_plans() {
       {cube(384), {384}, {24, 16}, {24, 16}, three},
       {cube(480), {480}, {30, 16}, {30, 16}, three},
       {cube(768), {768}, {12, 64}, {12, 64}, three},
-      // Two kernels in the 512^3 table's structure, {X, Z first stage} then {Z rest, Y}, the second tile (and
-      // 768's first) spread over a cluster by a part digit.
-      {cube(384), {384}, {384}, {24, 16}, z_split},
-      {cube(480), {480}, {480}, {30, 16}, z_split},
+      // Two kernels in the 512^3 table's structure, {X, Z first stage} then {Z rest, Y}: the second tile (16 X x
+      // 8 Z x Y, and 768's first, 768 X x 96 Z) spread over a cluster by a part digit. (Z radix 16 last: 384's
+      // second kernel spills.)
+      {cube(384), {384}, {384}, {48, 8}, z_split},
       {cube(768), {768}, {768}, {96, 8}, z_split},
-      // {X first stage, Y} then {X rest, Z}: 480's first tile (240 X values of 15 runs x Y 480) spread over 8.
+      // {X first stage, Y} then {X rest, Z}: 480's first tile (15 runs of 16 X values x Y 480) spread over 8.
+      // (The Z split 30 x 16 or 60 x 8 spills.)
       {cube(480), {15, 32}, {480}, {480}, {{x[0], y[0]}, {{'X', 1, 1}, z[0]}}},
   };
   std::vector<NamedPlan> plans;
