@@ -175,7 +175,7 @@ std::vector<NamedPlan> mixed_radix_plans() {
 
 // The benchmark sizes in the hopper tables' structure: the first kernel takes whole X rows and the first stage(s)
 // of Y, the next the rest of Y and Z (a third kernel where a 128 KB block cannot hold the second's tile), and the
-// two-kernel forms of 384^3, 480^3 and 768^3, whose tiles are spread over a cluster by a part digit.
+// two-kernel forms of 243^3, 384^3, 480^3 and 768^3, whose tiles are spread over a cluster by a part digit.
 std::vector<NamedPlan> mixed_bench_plans() {
   const std::vector<Part> x{{'X', 0, 1}}, y{{'Y', 0, 1}}, z{{'Z', 0, 1}};
   const auto cube = [](std::int64_t n) { return std::array<std::int64_t, 3>{n, n, n}; };
@@ -202,6 +202,8 @@ std::vector<NamedPlan> mixed_bench_plans() {
       // second kernel spills.)
       {cube(384), {384}, {384}, {48, 8}, z_split},
       {cube(768), {768}, {768}, {96, 8}, z_split},
+      // {X, Y} then {Z} with whole 243-value X rows: both tiles of 3^10 values spread over clusters of 9 (opt-in).
+      {cube(243), {243}, {243}, {243}, two},
       // {X first stage, Y} then {X rest, Z}: 480's first tile (15 runs of 16 X values x Y 480) spread over 8.
       // (The Z split 30 x 16 or 60 x 8 spills.)
       {cube(480), {15, 32}, {480}, {480}, {{x[0], y[0]}, {{'X', 1, 1}, z[0]}}},

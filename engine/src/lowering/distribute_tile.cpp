@@ -7,7 +7,8 @@
 // X runs (whole X rows where the tile's X extent is not a multiple of a run), so the loads and stores stay whole
 // 128-byte segments; the passes that cross parts read and write the other blocks' shared memory
 // (tile::crosses_parts). Bounded by the profile's portable cluster size, counting the tiles a cluster already holds
-// for natural order.
+// for natural order; a mixed tile that no portable cluster divides into parts within the limit (3^10 values: 9
+// parts) takes the opt-in size (the engine opts the kernel in to it).
 //
 // Tiles that fit one block stay whole: a spread kernel costs 2.1-2.4 times its copy twin, and the planner charges
 // it two extra passes. A tile spread anyway, whose first pass alone crosses, takes parts of 1 /
@@ -112,14 +113,13 @@ std::int64_t part_stride_unit(const KernelSpec& spec) {
 }
 
 // Spreads a tile with other digits: the fewest blocks that divide the tile and bring its parts within `part_bytes`
-// (within the portable cluster size), the part digit at any stride that is a multiple of part_stride_unit and
+// (within `most_blocks` with the tiles the cluster already holds), the part digit at any stride that is a multiple of part_stride_unit and
 // whose digit divides the tile, where crossing_cost is least (ties: the highest) and every crossing pass's
 // butterflies divide among the parts. Returns the digit's crossing_cost (no_spread: the tile stays whole).
-std::tuple<int, int, std::int64_t> spread_digit(KernelSpec& spec, const ArchProfile& profile,
-                                                std::int64_t part_bytes) {
+std::tuple<int, int, std::int64_t> spread_digit(KernelSpec& spec, int most_blocks, std::int64_t part_bytes) {
   const std::int64_t tile_bytes = 8 * spec.tile_elements, unit = part_stride_unit(spec);
   if (tile_bytes <= part_bytes) return no_spread;
-  for (int blocks = 2; spec.cluster_blocks * blocks <= profile.max_cluster_size; ++blocks) {
+  for (int blocks = 2; spec.cluster_blocks * blocks <= most_blocks; ++blocks) {
     if (spec.tile_elements % blocks != 0 || tile_bytes / blocks > part_bytes) continue;
     KernelSpec spread = spec;
     spread.tile_blocks = blocks;
@@ -143,9 +143,18 @@ std::tuple<int, int, std::int64_t> spread_digit(KernelSpec& spec, const ArchProf
   return no_spread;
 }
 
-std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfile& profile,
-                                               std::int64_t part_bytes) {
-  return tile::bit_fields(spec) ? spread_bit_field(spec, profile, part_bytes) : spread_digit(spec, profile, part_bytes);
+// The largest cluster a mixed tile may take: the portable size, or with `opt_in` the profile's opt-in size where no
+// portable cluster divides the tile into parts within the limit (3^10 values: 9 parts).
+int most_cluster_blocks(const ArchProfile& profile, bool opt_in) {
+  return opt_in ? std::max(profile.max_cluster_size, profile.max_cluster_size_opt_in) : profile.max_cluster_size;
+}
+
+std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfile& profile, std::int64_t part_bytes,
+                                               bool opt_in = false) {
+  if (tile::bit_fields(spec)) return spread_bit_field(spec, profile, part_bytes);
+  std::tuple<int, int, std::int64_t> cost = spread_digit(spec, most_cluster_blocks(profile, false), part_bytes);
+  if (cost == no_spread && opt_in) cost = spread_digit(spec, most_cluster_blocks(profile, true), part_bytes);
+  return cost;
 }
 
 }  // namespace
@@ -153,11 +162,12 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = part_bytes_limit(profile);
   const KernelSpec whole = spec;
-  if (spread_tile(spec, profile, limit) == no_spread && !tile::bit_fields(spec) && 8 * spec.tile_elements > limit &&
+  if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && 8 * spec.tile_elements > limit &&
       profile.max_cluster_size > 1)
     throw LoweringError("kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}: its tile of " +
                         std::to_string(spec.tile_elements) + " elements is over one block's " + std::to_string(limit) +
-                        " B, and no cluster of at most " + std::to_string(profile.max_cluster_size) +
+                        " B, and no cluster of at most " +
+                        std::to_string(most_cluster_blocks(profile, true)) +
                         " blocks divides it into parts within that with a part digit above the X runs");
   const int sharing = profile.spread_blocks_per_multiprocessor;
   if (spec.tile_blocks == 1 || sharing == 1) return;
