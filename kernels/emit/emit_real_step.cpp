@@ -13,7 +13,24 @@ namespace {
 std::string str(std::int64_t v) { return std::to_string(v); }
 
 std::string half(const KernelSpec& spec) { return str(spec.real.half); }
-int x_bits(const KernelSpec& spec) { return tile::log2_exact(spec.axes[0].extent()); }
+
+// Tile element e = row * EX (EX the tile's X extent: X is the fastest digit of e) and back. Where the kernel's maps
+// are bit fields (tile::bit_fields) as shifts, otherwise as a multiply and a division by the constant.
+std::string row_element(const KernelSpec& spec, const std::string& row) {
+  const std::int64_t ex = spec.axes[0].extent();
+  if (tile::bit_fields(spec)) return row + " << " + str(tile::log2_exact(ex));
+  return row + " * " + str(ex) + "u";
+}
+std::string element_row(const KernelSpec& spec, const std::string& e) {
+  const std::int64_t ex = spec.axes[0].extent();
+  if (tile::bit_fields(spec)) return e + " >> " + str(tile::log2_exact(ex));
+  return e + " / " + str(ex) + "u";
+}
+// (p mod n) of a long long position p, as an unsigned (a mask where n is a power of two).
+std::string position_mod(const KernelSpec& spec, const std::string& p, std::int64_t n) {
+  if (tile::bit_fields(spec)) return "(" + p + " & " + str(n - 1) + "LL)";
+  return "(" + p + " % " + str(n) + "LL)";
+}
 
 // The X stages' radices in execution order: frequency k of a row sits at their digit reversal after them.
 std::vector<std::int64_t> x_radices(const KernelSpec& spec) {
@@ -42,7 +59,7 @@ void write_side_stage(SourceWriter& out, const KernelSpec& spec, std::size_t ind
   const SubComputation& sub = spec.stages[index].sub;
   const std::int64_t side = spec.side_elements();
   const std::int64_t per_thread = (side + spec.threads - 1) / spec.threads;
-  const std::int64_t step = spec.stages[index].element_step >> x_bits(spec);
+  const std::int64_t step = spec.stages[index].element_step / spec.axes[0].extent();
   const std::string a = axis_suffix(sub.axis);
   out.line("// side stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(sub));
   out.open("");
@@ -51,9 +68,12 @@ void write_side_stage(SourceWriter& out, const KernelSpec& spec, std::size_t ind
   out.open("for (int t = 0; t < " + str(per_thread) + "; ++t)");
   out.line("const unsigned s = threadIdx.x + t * " + str(spec.threads) + "u;");
   out.line("if (s >= " + str(side) + "u) break;");
-  out.line("const long long p = origin_" + a + " + tile_pos_" + a + "((unsigned)s << " + str(x_bits(spec)) + ");");
-  out.line("const unsigned m = (unsigned)((p & " + str(sub.span - 1) + "LL) >> " +
-           str(tile::log2_exact(sub.stride)) + ");");
+  out.line("const long long p = origin_" + a + " + tile_pos_" + a + "(" + row_element(spec, "(unsigned)s") + ");");
+  if (tile::bit_fields(spec))
+    out.line("const unsigned m = (unsigned)(" + position_mod(spec, "p", sub.span) + " >> " +
+             str(tile::log2_exact(sub.stride)) + ");");
+  else
+    out.line("const unsigned m = (unsigned)(" + position_mod(spec, "p", sub.span) + " / " + str(sub.stride) + "LL);");
   out.line("const unsigned first = s - m * " + str(step) + "u;");
   out.line("float2 sum = make_float2(0.f, 0.f);");
   out.open("for (unsigned k = 0; k < " + str(sub.radix) + "u; ++k)");
@@ -61,7 +81,7 @@ void write_side_stage(SourceWriter& out, const KernelSpec& spec, std::size_t ind
   out.line("sum = fft3d_add(sum, " + times_twiddle("make_float2(side_re[i], side_im[i])", sub.radix, "k * m") + ");");
   out.close();
   if (sub.twiddle) {
-    out.line("const unsigned j = (unsigned)(p & " + str(sub.stride - 1) + "LL);");
+    out.line("const unsigned j = (unsigned)" + position_mod(spec, "p", sub.stride) + ";");
     out.line("sum = " + times_twiddle("sum", sub.span, "j * m") + ";");
   }
   out.line("side_out[t] = sum;");
@@ -151,7 +171,6 @@ void write_real_step(SourceWriter& out, const KernelSpec& spec) {
   const std::int64_t h = spec.real.half;
   const std::int64_t pairs = h / 2 + 1;
   const std::int64_t rows = spec.side_elements();
-  const std::string shift = str(x_bits(spec));
   out.line(std::string("// real step (") + (r2c ? "R2C" : "C2R") + "): pairs (k, " + str(h) +
            " - k) of every row; column " + str(h) + " in the side array");
   open_strided_loop(out, "q", rows * pairs, spec.threads, 1);
@@ -159,9 +178,13 @@ void write_real_step(SourceWriter& out, const KernelSpec& spec) {
   out.line("const unsigned k = q - row * " + str(pairs) + "u;");
   // R2C runs after the X stages (frequency k at its digit reversal); C2R before them (natural order).
   const std::string position = r2c ? "(unsigned)fft3d_row_position" : "";
-  out.line("const unsigned ek = (row << " + shift + ") | " + position + "(k);");
-  out.line("const unsigned em = (row << " + shift + ") | " + position + "((" + str(h) + "u - k) & " + str(h - 1) +
-           "u);");
+  // Bit fields: the row's bits and the column's are disjoint (an OR); otherwise the column adds to row * EX.
+  const bool bits = tile::bit_fields(spec);
+  const std::string row_start = bits ? "(" + row_element(spec, "row") + ") | " : row_element(spec, "row") + " + ";
+  const std::string mirror = bits ? "(" + str(h) + "u - k) & " + str(h - 1) + "u" : "(" + str(h) + "u - k) % " +
+                                                                                     str(h) + "u";
+  out.line("const unsigned ek = " + row_start + position + "(k);");
+  out.line("const unsigned em = " + row_start + position + "(" + mirror + ");");
   const TileWord wk = declare_tile_word(out, spec, "ek", false, "wk");
   const TileWord wm = declare_tile_word(out, spec, "em", false, "wm");
   out.line("const float2 a = " + wk.load() + ";");
@@ -197,7 +220,7 @@ void write_side_stages_before_step(SourceWriter& out, const KernelSpec& spec) {
 void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
   if (!spec.real.has_step() || spec.real.kind != TransformKind::c2r) return;
   open_strided_loop(out, "s", spec.side_elements(), spec.threads, 1);
-  out.line("const unsigned e = s << " + str(x_bits(spec)) + ";");
+  out.line("const unsigned e = " + row_element(spec, "s") + ";");
   out.line(row_of_element);
   out.line("float2 v = rows.in_nyquist[rows.in_nyquist_pitch * row];");
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
@@ -209,9 +232,9 @@ void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::strin
 void write_side_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
   if (!spec.real.has_step() || spec.real.kind != TransformKind::r2c) return;
   open_strided_loop(out, "s", spec.side_elements(), spec.threads, 1);
-  out.line("const unsigned e = s << " + str(x_bits(spec)) + ";");
-  out.line("const unsigned source = ((flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e) >> " +
-           str(x_bits(spec)) + ";");
+  out.line("const unsigned e = " + row_element(spec, "s") + ";");
+  out.line("const unsigned source = " +
+           element_row(spec, "((flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e)") + ";");
   out.line("float2 v = make_float2(side_re[source] * scale, side_im[source] * scale);");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
   out.line(row_of_element);

@@ -12,9 +12,23 @@ namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-// "(low bits of v) | (part << shift) | (the rest of v, moved up past the part field)": the index whose bits at
-// [shift, shift + log2 tile_blocks) read `part` (tile::part_element, tile::part_butterfly).
-std::string insert_part(const KernelSpec& spec, const std::string& v, int shift) {
+bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// Whether the part digit at `stride` is a bit field (stride and tile_blocks powers of two): printed as shifts and
+// masks, otherwise as `/` and `%` by constants.
+bool part_bits(const KernelSpec& spec, std::int64_t stride) {
+  return power_of_two(stride) && power_of_two(spec.tile_blocks);
+}
+
+// The index whose digit (stride, tile_blocks) reads `part`, the digits of v below stride kept and those above moved
+// up past it (tile::part_element, tile::part_butterfly): for bit fields "(low bits of v) | (part << shift) | (the
+// rest of v, moved up past the part field)", else "v % stride + part * stride + v / stride * (stride * blocks)".
+std::string insert_part(const KernelSpec& spec, const std::string& v, std::int64_t stride) {
+  if (!part_bits(spec, stride)) {
+    return "(" + v + " % " + str(stride) + "u + part * " + str(stride) + "u + " + v + " / " + str(stride) + "u * " +
+           str(stride * spec.tile_blocks) + "u)";
+  }
+  const int shift = tile::log2_exact(stride);
   const int bits = tile::log2_exact(spec.tile_blocks);
   return "((" + v + " & " + str((std::int64_t{1} << shift) - 1) + "u) | (part << " + str(shift) + ") | ((" + v +
          " >> " + str(shift) + ") << " + str(shift + bits) + "))";
@@ -32,9 +46,7 @@ void open_part_loop(SourceWriter& out, const KernelSpec& spec, const std::string
 std::string part_butterfly_index(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
                                  const std::string& local) {
   if (cross) return "part * " + str(spec.part_elements() / radix) + "u + " + local;
-  const int field = tile::log2_exact(element_step);
-  const int shift = spec.part_shift < field ? spec.part_shift : spec.part_shift - tile::log2_exact(radix);
-  return insert_part(spec, local, shift);
+  return insert_part(spec, local, tile::part_butterfly_stride(spec, element_step, radix));
 }
 
 void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll) {
@@ -42,7 +54,7 @@ void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll) {
     open_strided_loop(out, "e", spec.tile_elements, spec.threads, unroll);
     return;
   }
-  open_part_loop(out, spec, "e", spec.part_elements(), unroll, insert_part(spec, "e_in_part", spec.part_shift));
+  open_part_loop(out, spec, "e", spec.part_elements(), unroll, insert_part(spec, "e_in_part", spec.part_stride));
 }
 
 void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
@@ -148,6 +160,11 @@ void write_part_origin(SourceWriter& out, const KernelSpec& spec) {
     return;
   }
   out.line("// The tile is spread over " + str(spec.tile_blocks) + " consecutive blocks; this one holds part `part`.");
+  if (!power_of_two(spec.tile_blocks)) {
+    out.line("const unsigned part = blockIdx.x % " + str(spec.tile_blocks) + "u;");
+    out.line("const unsigned long long block = blockIdx.x / " + str(spec.tile_blocks) + "u;");
+    return;
+  }
   out.line("const unsigned part = blockIdx.x & " + str(spec.tile_blocks - 1) + "u;");
   out.line("const unsigned long long block = blockIdx.x >> " + str(tile::log2_exact(spec.tile_blocks)) + ";");
 }
@@ -173,9 +190,24 @@ void write_cluster_memory_functions(SourceWriter& out) {
   out.close();
 }
 
-void write_cluster_word_function(SourceWriter& out, const KernelSpec& spec) {
-  if (spec.tile_blocks == 1) return;
-  const int shift = spec.part_shift, bits = tile::log2_exact(spec.tile_blocks);
+namespace {
+// part_of and part_local of a part digit that is not a bit field: (e / stride) % blocks, and e with that digit
+// taken out.
+void write_part_digit_functions(SourceWriter& out, const KernelSpec& spec) {
+  const std::int64_t stride = spec.part_stride, blocks = spec.tile_blocks;
+  out.line("// The part holding tile element e (its digit (e / " + str(stride) + ") % " + str(blocks) +
+           "), and e's word index in that part (that digit taken out): tile::element_part, part_local_element.");
+  out.open("__device__ __forceinline__ unsigned part_of(unsigned e)");
+  out.line("return e / " + str(stride) + "u % " + str(blocks) + "u;");
+  out.close();
+  out.open("__device__ __forceinline__ unsigned part_local(unsigned e)");
+  out.line("return e % " + str(stride) + "u + e / " + str(stride * blocks) + "u * " + str(stride) + "u;");
+  out.close();
+}
+
+// part_of and part_local of a part field of bits.
+void write_part_bit_functions(SourceWriter& out, const KernelSpec& spec) {
+  const int shift = spec.part_shift(), bits = tile::log2_exact(spec.tile_blocks);
   out.line("// The part holding tile element e (bits [" + str(shift) + ", " + str(shift + bits) +
            ") of e), and e's word index in that part (those bits taken out): tile::element_part, part_local_element.");
   out.open("__device__ __forceinline__ unsigned part_of(unsigned e)");
@@ -185,11 +217,28 @@ void write_cluster_word_function(SourceWriter& out, const KernelSpec& spec) {
   out.line("return (e & " + str((std::int64_t{1} << shift) - 1) + "u) | ((e >> " + str(shift + bits) + ") << " +
            str(shift) + ");");
   out.close();
+}
+
+// The cluster rank of the tile's first block: rank of this block minus its part.
+std::string first_part_rank(const KernelSpec& spec) {
+  if (power_of_two(spec.cluster_blocks) && power_of_two(spec.tile_blocks))
+    return "(blockIdx.x & " + str(spec.cluster_blocks - 1) + "u & ~" + str(spec.tile_blocks - 1) + "u)";
+  return "(blockIdx.x % " + str(spec.cluster_blocks) + "u / " + str(spec.tile_blocks) + "u * " +
+         str(spec.tile_blocks) + "u)";
+}
+}  // namespace
+
+void write_cluster_word_function(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.tile_blocks == 1) return;
+  if (part_bits(spec, spec.part_stride)) {
+    write_part_bit_functions(out, spec);
+  } else {
+    write_part_digit_functions(out, spec);
+  }
   out.line("// Tile element e in the block holding its part: that block's cluster rank (high 8 bits) and its word");
   out.line("// smem(part_local(e)) (low 24 bits); cluster_load/cluster_store reach it (distributed shared memory).");
   out.open("__device__ __forceinline__ unsigned cluster_word(unsigned e)");
-  out.line("const unsigned rank = (blockIdx.x & " + str(spec.cluster_blocks - 1) + "u & ~" + str(spec.tile_blocks - 1) +
-           "u) + part_of(e);");
+  out.line("const unsigned rank = " + first_part_rank(spec) + " + part_of(e);");
   out.line("return (rank << 24) | smem(part_local(e));");
   out.close();
 }

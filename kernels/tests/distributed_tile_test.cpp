@@ -132,7 +132,7 @@ TEST(DistributedTile, ThePartFieldIsCrossedByTheFirstPassAloneWhereThatIsPossibl
   ASSERT_GE(passes.size(), 2u);
   EXPECT_TRUE(passes.front().cross);  // the Z pass of radix 16: 8 X x 512 Y below the field's bits
   for (std::size_t p = 1; p < passes.size(); ++p) EXPECT_FALSE(passes[p].cross) << "pass " << p;
-  EXPECT_EQ(second.part_shift, 3 + 9 + 1);  // Z's top 3 bits, above 8 X (64-byte runs) and 512 Y
+  EXPECT_EQ(second.part_shift(), 3 + 9 + 1);  // Z's top 3 bits, above 8 X (64-byte runs) and 512 Y
 }
 
 // A tile spread anyway whose first pass alone crosses takes parts of 64 KB, so that two blocks share a
@@ -186,7 +186,7 @@ TEST(DistributedTile, SharedSpreadTilesRunA512PointYLineInTwoPasses) {
   ASSERT_EQ(y512.stages.size(), 2u);
   EXPECT_EQ(y512.stages[1].split_radices, (std::vector<std::int64_t>{16, 32}));
   EXPECT_EQ(y512.threads, 256);
-  EXPECT_EQ(y512.part_shift, 3 + 9 + 1);
+  EXPECT_EQ(y512.part_shift(), 3 + 9 + 1);
   const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(y512);
   ASSERT_EQ(passes.size(), 3u);  // the crossing Z 16, then Y 16 and Y 32
   EXPECT_TRUE(passes.front().cross);

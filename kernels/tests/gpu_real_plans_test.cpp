@@ -242,5 +242,28 @@ TEST_F(RealPlansForDescriptors, MatchCufftD2ZAndZ2DInEveryMode) {
   }
 }
 
+using MixedRealPlans = GpuTest;
+
+// Sizes whose NX/2 has factors 3, 5 or 7 (6, 12, 48, 50, 60, 96, 120, 192, 243): the planner's real plans
+// (mixed_real_plans_test lowers and compiles them on the CPU) in every mode, and their round trip.
+TEST_F(MixedRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
+  std::uint64_t seed = 980;
+  for (const Extents& size : {Extents{12, 10, 9}, Extents{192, 100, 1}, Extents{24, 18, 15}, Extents{96, 96, 96},
+                              Extents{100, 100, 100}, Extents{120, 36, 20},
+                              Extents{486, 36, 20}, Extents{240, 240, 240}, Extents{384, 384, 256}}) {
+    SCOPED_TRACE(to_string(size));
+    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+      GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
+      GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = placement});
+      const std::string name = "mixed " + to_string(size) + " " + placement_name(placement);
+      std::cout << name << ": R2C " << to_brace_string(r2c.plan().kernels) << ", C2R "
+                << to_brace_string(c2r.plan().kernels) << "\n";
+      check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++, {placement});
+      check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++, {placement});
+      check_round_trip(r2c, c2r, name, seed++, {placement});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fft3d::testing

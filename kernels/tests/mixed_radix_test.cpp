@@ -5,6 +5,9 @@
 // segment by segment.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <iostream>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -14,6 +17,7 @@
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
+#include "emit/cuda_source.hpp"
 #include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 #include "tile_interpreter.hpp"
@@ -212,6 +216,109 @@ TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRo
                 << (coalescing.coalesced() ? "" : ": " + coalescing.first_problem) << "\n";
     }
   }
+}
+
+// Every (part, local butterfly) of a pass names a distinct butterfly of the tile; without crossing, all its
+// elements are the part's own; crossing or not, the part maps are a bijection of the tile.
+void check_part_maps(const KernelSpec& spec) {
+  std::vector<int> locals(static_cast<std::size_t>(spec.tile_elements), 0);
+  for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+    const std::int64_t part = tile::element_part(spec, e), local = tile::part_local_element(spec, e);
+    ASSERT_LT(local, spec.part_elements());
+    ASSERT_EQ(tile::part_element(spec, part, local), e);
+    ++locals[static_cast<std::size_t>(part * spec.part_elements() + local)];
+  }
+  EXPECT_EQ(std::count(locals.begin(), locals.end(), 1), spec.tile_elements);
+  for (const tile::ButterflyPass& pass : tile::butterfly_pass_list(spec)) {
+    std::vector<int> runs(static_cast<std::size_t>(spec.tile_elements / pass.radix), 0);
+    for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
+      for (std::int64_t local = 0; local < spec.part_elements() / pass.radix; ++local) {
+        const std::int64_t b = tile::part_butterfly(spec, pass.element_step, pass.radix, pass.cross, part, local);
+        ASSERT_LT(b, static_cast<std::int64_t>(runs.size()));
+        ++runs[static_cast<std::size_t>(b)];
+        if (pass.cross) continue;
+        const std::int64_t base = tile::butterfly_base(pass.element_step, pass.radix, b);
+        for (std::int64_t k = 0; k < pass.radix; ++k)
+          ASSERT_EQ(tile::element_part(spec, base + k * pass.element_step), part) << "butterfly " << b;
+      }
+    EXPECT_EQ(std::count(runs.begin(), runs.end(), 1), static_cast<std::int64_t>(runs.size()))
+        << "pass radix " << pass.radix << " step " << pass.element_step;
+  }
+}
+
+// Mixed tiles spread over a cluster: on hopper with a small block (so that the small plans' tiles are over the part
+// limit), the part digit's maps are partitions, the parts fit the block, and the lowered plans (their splits and
+// layouts chosen for parts) interpret to the DFT in both orders, in place and out of place.
+TEST(MixedRadix, SpreadTilesHavePartitioningPartMapsAndInterpretToTheDft) {
+  ArchProfile small = *find_arch_profile("hopper");
+  small.shared_memory_per_block = 3 * 1024;  // parts of at most 2 KB: 256 values
+  int spread = 0;
+  for (const NamedPlan& named : mixed_radix_plans()) {
+    if (named.plan.arch != "hopper") continue;
+    SCOPED_TRACE(named.name);
+    LoweredPlan lowered;
+    try {
+      lowered = lower_plan(named.plan, small, named.name);
+    } catch (const LoweringError& error) {
+      std::cout << named.name << ": refused on the small profile: " << error.what() << "\n";
+      continue;
+    }
+    for (const KernelSpec& spec : lowered.kernels) {
+      if (spec.tile_blocks == 1) continue;
+      ++spread;
+      SCOPED_TRACE("kernel " + std::to_string(spec.kernel_index) + ": " + std::to_string(spec.tile_blocks) +
+                   " parts at stride " + std::to_string(spec.part_stride));
+      EXPECT_LE(spec.shared_bytes, small.shared_memory_per_block);
+      EXPECT_LE(spec.cluster_blocks, small.max_cluster_size_opt_in);
+      check_part_maps(spec);
+    }
+    std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
+    validate::fill_random(input, 31);
+    std::vector<std::complex<double>> expected(input.size());
+    validate::fftw_reference(named.plan.size, input, expected, Direction::forward);
+    for (Order order : {Order::natural, Order::digit_reversed})
+      for (bool out_of_place : {false, true}) {
+        std::vector<std::complex<double>> data = input;
+        interpret(lowered, data, {.order = order}, out_of_place);
+        if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
+        EXPECT_LT(validate::compare(data, expected).relative_l2, 1e-12) << to_string(order) << " " << out_of_place;
+      }
+  }
+  EXPECT_GT(spread, 2);
+}
+
+// The two-kernel bench plans spread their mixed tiles over clusters (within the portable size, or the opt-in size for
+// 243^3's tiles of 3^10 values), with partitioning part maps, closed cluster stores and the part digit emitted.
+TEST(MixedRadix, TwoKernelBenchPlansSpreadMixedTilesOverClusters) {
+  const ArchProfile& hopper = *find_arch_profile("hopper");
+  int spread = 0;
+  for (const NamedPlan& named : mixed_bench_plans()) {
+    const LoweredPlan lowered = lower_plan(named.plan, hopper, named.name);
+    if (lowered.kernels.size() != 2) continue;
+    for (const KernelSpec& spec : lowered.kernels) {
+      if (spec.tile_blocks == 1 || tile::bit_fields(spec)) continue;
+      SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
+      ++spread;
+      EXPECT_LE(spec.shared_bytes, hopper.shared_memory_per_block);
+      EXPECT_LE(spec.cluster_blocks, hopper.max_cluster_size_opt_in);
+      EXPECT_TRUE(tile::check_cluster_stores(spec).closed()) << tile::check_cluster_stores(spec).first_problem;
+      check_part_maps(spec);
+      // The emitter prints the part digit as the maps compute it (a bit field only where stride and blocks are
+      // powers of two).
+      const std::string source = emit_cuda_source(spec);
+      const bool bits = std::has_single_bit(static_cast<std::uint64_t>(spec.part_stride)) &&
+                        std::has_single_bit(static_cast<std::uint64_t>(spec.tile_blocks));
+      const std::string part_of = bits ? "return (e >> " + std::to_string(spec.part_shift()) + ") & " +
+                                             std::to_string(spec.tile_blocks - 1) + "u;"
+                                       : "return e / " + std::to_string(spec.part_stride) + "u % " +
+                                             std::to_string(spec.tile_blocks) + "u;";
+      EXPECT_NE(source.find(part_of), std::string::npos) << part_of;
+      std::cout << named.name << " kernel " << spec.kernel_index << ": " << spec.tile_blocks << " parts of "
+                << spec.part_elements() << " at stride " << spec.part_stride << ", cluster " << spec.cluster_blocks
+                << ", " << tile::butterfly_passes(spec) << " passes\n";
+    }
+  }
+  EXPECT_GE(spread, 4);
 }
 
 }  // namespace

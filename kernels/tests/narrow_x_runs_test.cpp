@@ -109,7 +109,7 @@ TEST(NarrowXRuns, TakenWhereTheyHalveATileThatFillsEightBlocks) {
     EXPECT_EQ(second.tile_blocks, 8);
     EXPECT_EQ(second.cluster_blocks, 8);
     EXPECT_EQ(second.blocks_per_multiprocessor, 2);
-    EXPECT_EQ(second.part_shift, 13);  // Z's top 3 bits: above 8 X and Y 1024, or 8 X, Y 512 and Z 16's low bit
+    EXPECT_EQ(second.part_shift(), 13);  // Z's top 3 bits: above 8 X and Y 1024, or 8 X, Y 512 and Z 16's low bit
     EXPECT_TRUE(second.load_in_first_pass);
     const std::vector<tile::ButterflyPass> passes = tile::butterfly_pass_list(second);
     ASSERT_GE(passes.size(), 2u);

@@ -174,13 +174,14 @@ std::vector<NamedPlan> mixed_radix_plans() {
 }
 
 // The benchmark sizes in the hopper tables' structure: the first kernel takes whole X rows and the first stage(s)
-// of Y, the next the rest of Y and Z (a third kernel where a 128 KB block cannot hold the second's tile, as the
-// power-of-two tables spread such tiles over a cluster, which mixed tiles do not do yet).
+// of Y, the next the rest of Y and Z (a third kernel where a 128 KB block cannot hold the second's tile), and the
+// two-kernel forms of 243^3, 384^3, 480^3 and 768^3, whose tiles are spread over a cluster by a part digit.
 std::vector<NamedPlan> mixed_bench_plans() {
   const std::vector<Part> x{{'X', 0, 1}}, y{{'Y', 0, 1}}, z{{'Z', 0, 1}};
   const auto cube = [](std::int64_t n) { return std::array<std::int64_t, 3>{n, n, n}; };
   const std::vector<std::vector<Part>> two{{x[0], y[0]}, {z[0]}};
   const std::vector<std::vector<Part>> y_split{{x[0], {'Y', 0, 1}}, {{'Y', 1, 1}, {'Z', 0, 1}}};
+  const std::vector<std::vector<Part>> z_split{{x[0], {'Z', 0, 1}}, {{'Z', 1, 1}, {'Y', 0, 1}}};
   const std::vector<std::vector<Part>> three{{x[0], {'Y', 0, 1}}, {{'Y', 1, 1}, {'Z', 0, 1}}, {{'Z', 1, 1}}};
   const std::vector<MixedCase> cases = {
       {cube(96), {96}, {96}, {96}, two},
@@ -196,6 +197,16 @@ std::vector<NamedPlan> mixed_bench_plans() {
       {cube(384), {384}, {24, 16}, {24, 16}, three},
       {cube(480), {480}, {30, 16}, {30, 16}, three},
       {cube(768), {768}, {12, 64}, {12, 64}, three},
+      // Two kernels in the 512^3 table's structure, {X, Z first stage} then {Z rest, Y}: the second tile (16 X x
+      // 8 Z x Y, and 768's first, 768 X x 96 Z) spread over a cluster by a part digit. (Z radix 16 last: 384's
+      // second kernel spills.)
+      {cube(384), {384}, {384}, {48, 8}, z_split},
+      {cube(768), {768}, {768}, {96, 8}, z_split},
+      // {X, Y} then {Z} with whole 243-value X rows: both tiles of 3^10 values spread over clusters of 9 (opt-in).
+      {cube(243), {243}, {243}, {243}, two},
+      // {X first stage, Y} then {X rest, Z}: 480's first tile (15 runs of 16 X values x Y 480) spread over 8.
+      // (The Z split 30 x 16 or 60 x 8 spills.)
+      {cube(480), {15, 32}, {480}, {480}, {{x[0], y[0]}, {{'X', 1, 1}, z[0]}}},
   };
   std::vector<NamedPlan> plans;
   for (const MixedCase& c : cases) plans.push_back(make_plan(c));

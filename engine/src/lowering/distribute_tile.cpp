@@ -1,10 +1,14 @@
 // Rule: spread a tile that one block cannot hold over a cluster. On a profile with clusters, a tile over
-// part_bytes_limit (the largest power of two within one block's shared memory: 128 KB on hopper) is spread over 2,
-// 4, ... blocks of one cluster, each holding the elements whose bits in one field of the element index read its part
-// number. The field is placed where the fewest butterfly passes after the first cross it (then the fewest passes),
-// never inside the 16-element X runs (the loads and stores stay whole 128-byte segments); the passes that cross
-// parts read and write the other blocks' shared memory (tile::crosses_parts). Bounded by the profile's portable
-// cluster size, counting the tiles a cluster already holds for natural order.
+// part_bytes_limit (the largest power of two within one block's shared memory: 128 KB on hopper) is spread over
+// several blocks of one cluster, each holding the elements whose digit (part_stride, tile_blocks) of the element
+// index reads its part number: 2, 4, ... blocks and a bit field where the tile is all powers of two; otherwise the
+// fewest blocks that divide the tile (3 parts of a 3 x 128-element axis, 2 of 3 x 256, ...). The digit is placed
+// where the fewest butterfly passes after the first cross it (then the fewest passes), never inside the 16-element
+// X runs (whole X rows where the tile's X extent is not a multiple of a run), so the loads and stores stay whole
+// 128-byte segments; the passes that cross parts read and write the other blocks' shared memory
+// (tile::crosses_parts). Bounded by the profile's portable cluster size, counting the tiles a cluster already holds
+// for natural order; a mixed tile that no portable cluster divides into parts within the limit (3^10 values: 9
+// parts) takes the opt-in size (the engine opts the kernel in to it).
 //
 // Tiles that fit one block stay whole: a spread kernel costs 2.1-2.4 times its copy twin, and the planner charges
 // it two extra passes. A tile spread anyway, whose first pass alone crosses, takes parts of 1 /
@@ -33,8 +37,8 @@ namespace {
 // registers around the remote accesses), and a store that reads other parts (natural order inside the tile). A
 // split last stage stores its outputs to global memory from its last pass (global_passes.cpp), so that pass crosses
 // only by its reads, and no store reads the tile.
-std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
-  spec.part_shift = shift;
+std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, std::int64_t stride) {
+  spec.part_stride = stride;
   int passes = 0, later = 0, index = 0;
   std::int64_t radices = 0;
   const auto count = [&](bool cross, std::int64_t radix) {
@@ -65,42 +69,106 @@ std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, int shift) {
   return {later, passes, radices};
 }
 
-// Spreads the tile over blocks of at most `part_bytes` (within the portable cluster size) and places the part field:
-// any bits above the X runs (each part keeps whole runs along X), where crossing_cost is least; ties go to the
-// highest field. Why: a field crossed by the first pass alone beat one crossed by a middle pass by 15% (512^3's
-// {Z 16, Y 512} tile; docs/performance.md, ledger "spread tiles and parts").
+constexpr std::tuple<int, int, std::int64_t> no_spread{1 << 30, 0, 0};
+
+// Spreads a tile of powers of two over blocks of at most `part_bytes` (within the portable cluster size) and places
+// the part field: any bits above the X runs (each part keeps whole runs along X), where crossing_cost is least; ties
+// go to the highest field. Why: a field crossed by the first pass alone beat one crossed by a middle pass by 15%
+// (512^3's {Z 16, Y 512} tile; docs/performance.md, ledger "spread tiles and parts").
 // Returns the field's crossing_cost.
-std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfile& profile,
-                                               std::int64_t part_bytes) {
+std::tuple<int, int, std::int64_t> spread_bit_field(KernelSpec& spec, const ArchProfile& profile,
+                                                    std::int64_t part_bytes) {
   const std::int64_t tile_bytes = 8 * spec.tile_elements;
   while (tile_bytes / spec.tile_blocks > part_bytes && 2 * spec.cluster_blocks <= profile.max_cluster_size) {
     spec.tile_blocks *= 2;
     spec.cluster_blocks *= 2;
   }
-  std::tuple<int, int, std::int64_t> best{1 << 30, 0, 0};
+  std::tuple<int, int, std::int64_t> best = no_spread;
   if (spec.tile_blocks == 1) return best;
   const int top = tile::log2_exact(spec.tile_elements) - tile::log2_exact(spec.tile_blocks);
   for (int shift = std::min(tile::log2_exact(spec.x_run_elements), top); shift <= top; ++shift) {
-    const std::tuple<int, int, std::int64_t> cost = crossing_cost(spec, shift);
+    const std::int64_t stride = std::int64_t{1} << shift;
+    const std::tuple<int, int, std::int64_t> cost = crossing_cost(spec, stride);
     if (cost <= best) {
       best = cost;
-      spec.part_shift = shift;
+      spec.part_stride = stride;
     }
   }
   return best;
+}
+
+// Whether every pass that crosses the parts of `spec` splits its butterflies evenly among them (the crossing
+// loops give part p the butterflies [p * per_part, (p + 1) * per_part)).
+bool crossing_passes_divide(const KernelSpec& spec) {
+  for (const tile::ButterflyPass& pass : tile::butterfly_pass_list(spec))
+    if (pass.cross && (spec.tile_elements / pass.radix) % spec.tile_blocks != 0) return false;
+  return true;
+}
+
+// The tile-linear distance every part stride is a multiple of: whole X runs, or whole X rows where the tile's X
+// extent is not a multiple of a run.
+std::int64_t part_stride_unit(const KernelSpec& spec) {
+  const std::int64_t ex = spec.axes[0].extent();
+  return ex % spec.x_run_elements == 0 ? spec.x_run_elements : ex;
+}
+
+// Spreads a tile with other digits: the fewest blocks that divide the tile and bring its parts within `part_bytes`
+// (within `most_blocks` with the tiles the cluster already holds), the part digit at any stride that is a multiple of part_stride_unit and
+// whose digit divides the tile, where crossing_cost is least (ties: the highest) and every crossing pass's
+// butterflies divide among the parts. Returns the digit's crossing_cost (no_spread: the tile stays whole).
+std::tuple<int, int, std::int64_t> spread_digit(KernelSpec& spec, int most_blocks, std::int64_t part_bytes) {
+  const std::int64_t tile_bytes = 8 * spec.tile_elements, unit = part_stride_unit(spec);
+  if (tile_bytes <= part_bytes) return no_spread;
+  for (int blocks = 2; spec.cluster_blocks * blocks <= most_blocks; ++blocks) {
+    if (spec.tile_elements % blocks != 0 || tile_bytes / blocks > part_bytes) continue;
+    KernelSpec spread = spec;
+    spread.tile_blocks = blocks;
+    spread.cluster_blocks = spec.cluster_blocks * blocks;
+    std::tuple<int, int, std::int64_t> best = no_spread;
+    const std::int64_t strides = spec.tile_elements / blocks;
+    for (std::int64_t stride = std::min(unit, strides); stride <= strides; stride += std::min(unit, strides)) {
+      if (strides % stride != 0) continue;
+      spread.part_stride = stride;
+      if (!crossing_passes_divide(spread)) continue;
+      const std::tuple<int, int, std::int64_t> cost = crossing_cost(spread, stride);
+      if (cost <= best) {
+        best = cost;
+        spec.tile_blocks = spread.tile_blocks;
+        spec.cluster_blocks = spread.cluster_blocks;
+        spec.part_stride = stride;
+      }
+    }
+    if (best != no_spread) return best;
+  }
+  return no_spread;
+}
+
+// The largest cluster a mixed tile may take: the portable size, or with `opt_in` the profile's opt-in size where no
+// portable cluster divides the tile into parts within the limit (3^10 values: 9 parts).
+int most_cluster_blocks(const ArchProfile& profile, bool opt_in) {
+  return opt_in ? std::max(profile.max_cluster_size, profile.max_cluster_size_opt_in) : profile.max_cluster_size;
+}
+
+std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfile& profile, std::int64_t part_bytes,
+                                               bool opt_in = false) {
+  if (tile::bit_fields(spec)) return spread_bit_field(spec, profile, part_bytes);
+  std::tuple<int, int, std::int64_t> cost = spread_digit(spec, most_cluster_blocks(profile, false), part_bytes);
+  if (cost == no_spread && opt_in) cost = spread_digit(spec, most_cluster_blocks(profile, true), part_bytes);
+  return cost;
 }
 
 }  // namespace
 
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = part_bytes_limit(profile);
-  // The part field is a bit field of the element index: tiles with other digits stay in one block.
-  if (!tile::bit_fields(spec) && 8 * spec.tile_elements > limit && profile.max_cluster_size > 1)
+  const KernelSpec whole = spec;
+  if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && 8 * spec.tile_elements > limit &&
+      profile.max_cluster_size > 1)
     throw LoweringError("kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}: its tile of " +
                         std::to_string(spec.tile_elements) + " elements is over one block's " + std::to_string(limit) +
-                        " B, and tiles are spread over a cluster only where every extent and radix is a power of two");
-  const KernelSpec whole = spec;
-  spread_tile(spec, profile, limit);
+                        " B, and no cluster of at most " +
+                        std::to_string(most_cluster_blocks(profile, true)) +
+                        " blocks divides it into parts within that with a part digit above the X runs");
   const int sharing = profile.spread_blocks_per_multiprocessor;
   if (spec.tile_blocks == 1 || sharing == 1) return;
   // Spread anyway: parts of 1/sharing of a block's limit, when the field then still crosses in the first pass

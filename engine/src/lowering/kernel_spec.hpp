@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -134,10 +135,12 @@ struct KernelSpec {
   // this counts its blocks of `threads` elements.
   std::int64_t tiles = 0;
   // Blocks one tile is spread over (distributed shared memory; lowering rule distribute_tile.cpp): part p of a
-  // tile, block tile*tile_blocks + p, holds the tile elements whose bits [part_shift, part_shift + log2
-  // tile_blocks) read p (tile::element_part). 1: one block.
+  // tile, block tile*tile_blocks + p, holds the tile elements whose digit (part_stride, tile_blocks) of the
+  // tile-linear index, (e / part_stride) % tile_blocks, reads p (tile::element_part). Where part_stride and
+  // tile_blocks are powers of two the digit is the bit field [part_shift(), part_shift() + log2 tile_blocks).
+  // 1: one block.
   int tile_blocks = 1;
-  int part_shift = 0;
+  std::int64_t part_stride = 1;
   // Blocks of this kernel that must fit one multiprocessor together: the second argument of __launch_bounds__, which
   // caps the registers a thread may take (1: not asked). Parts of a spread tile may be cut small for two blocks to
   // share a multiprocessor (distribute_tile.cpp).
@@ -173,6 +176,8 @@ struct KernelSpec {
   // Values of the side array of a kernel with the real step (one per tile row: the Nyquist column); 0 otherwise.
   std::int64_t side_elements() const { return real.has_step() ? tile_elements / axes[0].extent() : 0; }
   std::int64_t part_elements() const { return tile_elements / tile_blocks; }  // tile elements one block holds
+  // log2 part_stride. @pre part_stride is a power of two (the part field is a bit field).
+  int part_shift() const { return std::countr_zero(static_cast<std::uint64_t>(part_stride)); }
   std::int64_t tiles_per_cluster() const { return cluster_blocks / tile_blocks; }
   friend bool operator==(const KernelSpec&, const KernelSpec&) = default;
 };

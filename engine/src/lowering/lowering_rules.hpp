@@ -40,8 +40,9 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
 void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfile& profile);
 
 // distribute_tile.cpp: a tile over part_bytes_limit (the largest power of two within a block's shared memory)
-// spread over 2, 4, ... blocks of one cluster (spec.tile_blocks; spec.cluster_blocks grows with it), within the
-// profile's portable cluster size, with the part field (spec.part_shift) where the fewest passes cross it; where the
+// spread over 2, 4, ... blocks of one cluster (a mixed tile: the fewest blocks that divide it) (spec.tile_blocks;
+// spec.cluster_blocks grows with it), within the profile's portable cluster size (a mixed tile that no portable
+// cluster divides: the opt-in size), with the part digit (spec.part_stride) where the fewest passes cross it; where the
 // first pass alone crosses, in parts of 1/profile.spread_blocks_per_multiprocessor of that size, that many blocks a
 // multiprocessor (spec.blocks_per_multiprocessor). Needs spec.stages. Nothing changes on a profile without clusters.
 std::int64_t part_bytes_limit(const ArchProfile& profile);

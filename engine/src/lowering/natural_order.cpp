@@ -66,7 +66,7 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
   pass.nominal_flops = 0;
   pass.cluster_blocks = 1;
   pass.tile_blocks = 1;
-  pass.part_shift = 0;
+  pass.part_stride = 1;
   bool needed = false;
   for (Axis axis : all_axes) {
     std::vector<std::int64_t> radices = radices_of(plan, axis);

@@ -61,10 +61,6 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
     KernelSpec& spec = lowered.kernels[k];
     const Kernel& kernel = plan.kernels[k];
-    // The real step's and the Nyquist tiles' maps (emit_real_step.cpp) are bit fields.
-    if (!tile::bit_fields(spec))
-      throw LoweringError(kernel_name(spec) + ": real transforms are lowered for power-of-two lengths and radices only "
-                          "so far (" + to_string(plan.size) + ")");
     spec.kernel = kernel;
     spec.plan_hash = stable_hash(plan);
     spec.real.kind = step.kind;

@@ -1,4 +1,5 @@
 // The canonical text of a KernelSpec (explain, cache keys, generated-source headers) and its stable hash.
+#include <bit>
 #include <iomanip>
 #include <sstream>
 
@@ -11,6 +12,15 @@ std::string modes_text(const std::vector<TileMode>& modes) {
   std::string text = "(";
   for (std::size_t i = 0; i < modes.size(); ++i) text += (i ? ", " : "") + to_string(modes[i]);
   return text + ")";
+}
+
+// How the part of a spread tile reads its elements: "element bits from S" where the part digit is a bit field,
+// else "element digit (e / stride) % blocks".
+std::string part_field_text(const KernelSpec& spec) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(spec.part_stride);
+  if (std::has_single_bit(stride) && std::has_single_bit(static_cast<std::uint64_t>(spec.tile_blocks)))
+    return "element bits from " + std::to_string(spec.part_shift());
+  return "element digit (e / " + std::to_string(spec.part_stride) + ") % " + std::to_string(spec.tile_blocks);
 }
 
 std::string radices_text(const std::vector<std::int64_t>& radices) {
@@ -130,7 +140,7 @@ std::string to_string(const KernelSpec& spec) {
   text << "launch " << spec.launch_blocks() << " blocks x " << spec.threads << " threads";
   if (spec.tile_blocks > 1)
     text << " (" << spec.tiles << " tiles, each spread over " << spec.tile_blocks << " blocks of "
-         << spec.part_elements() << " elements: part = element bits from " << spec.part_shift << ")";
+         << spec.part_elements() << " elements: part = " << part_field_text(spec) << ")";
   if (spec.cluster_blocks > 1) text << " in clusters of " << spec.cluster_blocks;
   if (spec.blocks_per_multiprocessor > 1) text << ", " << spec.blocks_per_multiprocessor << " blocks a multiprocessor";
   if (spec.sorted_store_cluster > 1)

@@ -108,7 +108,7 @@ void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, con
   split_large_radices(wide.stages, register_radix_limit(profile), profile.one_block_tile_radix);
   distribute_large_tile(wide, profile);
   if (wide.blocks_per_multiprocessor == spec.blocks_per_multiprocessor && wide.tile_blocks == spec.tile_blocks &&
-      wide.part_shift == spec.part_shift)
+      wide.part_stride == spec.part_stride)
     spec = wide;
 }
 

@@ -104,30 +104,32 @@ std::int64_t digits_of(const std::vector<TileMode>& modes, std::int64_t p) {
 }  // namespace
 
 namespace {
-// v with the `bits`-bit `field` inserted at bit `shift` (v's bits from `shift` up move up by `bits`).
-std::int64_t insert_field(std::int64_t v, std::int64_t field, int shift, int bits) {
-  const std::int64_t low = v & ((std::int64_t{1} << shift) - 1);
-  return low | (field << shift) | ((v >> shift) << (shift + bits));
+// v with a digit of value `digit` and extent `extent` inserted at stride `stride` (v's digits from `stride` up move
+// up by the factor `extent`): v % stride + digit * stride + (v / stride) * stride * extent.
+std::int64_t insert_digit(std::int64_t v, std::int64_t digit, std::int64_t stride, std::int64_t extent) {
+  return v % stride + digit * stride + v / stride * stride * extent;
 }
 }  // namespace
 
 std::int64_t element_part(const KernelSpec& spec, std::int64_t e) {
-  return (e >> spec.part_shift) & (spec.tile_blocks - 1);
+  return e / spec.part_stride % spec.tile_blocks;
 }
 
 std::int64_t part_local_element(const KernelSpec& spec, std::int64_t e) {
-  const std::int64_t low = e & ((std::int64_t{1} << spec.part_shift) - 1);
-  return low | ((e >> (spec.part_shift + log2_exact(spec.tile_blocks))) << spec.part_shift);
+  return e % spec.part_stride + e / (spec.part_stride * spec.tile_blocks) * spec.part_stride;
 }
 
 std::int64_t part_element(const KernelSpec& spec, std::int64_t part, std::int64_t local) {
-  return insert_field(local, part, spec.part_shift, log2_exact(spec.tile_blocks));
+  return insert_digit(local, part, spec.part_stride, spec.tile_blocks);
 }
 
 bool crosses_parts(const KernelSpec& spec, std::int64_t element_step, std::int64_t group) {
   if (spec.tile_blocks == 1) return false;
-  const int first = log2_exact(element_step), end = first + log2_exact(group);
-  return first < spec.part_shift + log2_exact(spec.tile_blocks) && spec.part_shift < end;
+  // The group's digit (element_step, group) lies wholly below the part digit or wholly above it; otherwise the
+  // group's elements read several part numbers (for bit fields: the two bit ranges overlap).
+  const bool group_below = spec.part_stride % (element_step * group) == 0;
+  const bool group_above = element_step % (spec.part_stride * spec.tile_blocks) == 0;
+  return !group_below && !group_above;
 }
 
 bool stage_crosses_parts(const KernelSpec& spec, const TileStage& stage) {
@@ -140,15 +142,17 @@ bool pass_crosses_parts(const KernelSpec& spec, const TileStage& stage, const Sp
          (pass.last && !writes_global && stage_crosses_parts(spec, stage));
 }
 
+std::int64_t part_butterfly_stride(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix) {
+  // Butterfly digits below element_step are element digits; the ones above sit a factor radix higher in the element.
+  return spec.part_stride < element_step ? spec.part_stride : spec.part_stride / radix;
+}
+
 std::int64_t part_butterfly(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
                             std::int64_t part, std::int64_t local) {
   if (spec.tile_blocks == 1) return local;
   const std::int64_t per_part = spec.part_elements() / radix;
   if (cross) return part * per_part + local;
-  // Butterfly bits below log2(element_step) are element bits; the ones above sit log2(radix) higher in the element.
-  const int field = log2_exact(element_step);
-  const int shift = spec.part_shift < field ? spec.part_shift : spec.part_shift - log2_exact(radix);
-  return insert_field(local, part, shift, log2_exact(spec.tile_blocks));
+  return insert_digit(local, part, part_butterfly_stride(spec, element_step, radix), spec.tile_blocks);
 }
 
 std::int64_t tile_index_of(const AxisTile& axis, std::int64_t p) { return digits_of(axis.grid, p); }

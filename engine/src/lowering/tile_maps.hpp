@@ -40,18 +40,23 @@ std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t bl
 // Global coordinates (x, y, z) of tile element e in block `block`, and its element index x + NX*(y + NY*z).
 std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
-// Distributed tiles (KernelSpec::tile_blocks, part_shift): the part (block of the tile) holding tile element e, e's
-// index in that block's shared memory (the part bits taken out), and the inverse. With one block per tile: part 0,
+// Distributed tiles (KernelSpec::tile_blocks, part_stride): the part (block of the tile) holding tile element e, e's
+// index in that block's shared memory (the part digit taken out), and the inverse. With one block per tile: part 0,
 // e, e.
 std::int64_t element_part(const KernelSpec& spec, std::int64_t e);
 std::int64_t part_local_element(const KernelSpec& spec, std::int64_t e);
 std::int64_t part_element(const KernelSpec& spec, std::int64_t part, std::int64_t local);
-// Whether butterfly groups whose elements are element_step apart, `group` of them, touch several parts: when
-// the group's index field [log2 element_step, + log2 group) overlaps the part field.
+// Whether butterfly groups whose elements are element_step apart, `group` of them, touch several parts: unless the
+// group's digit (element_step, group) lies wholly below the part digit (part_stride a multiple of element_step *
+// group) or wholly above it (element_step a multiple of part_stride * tile_blocks). For bit fields: the group's
+// field [log2 element_step, + log2 group) overlaps the part field.
 bool crosses_parts(const KernelSpec& spec, std::int64_t element_step, std::int64_t group);
 // The butterfly index (over the whole tile) of the part's `local`-th butterfly of radix-`radix` butterflies with
 // inputs element_step apart: a pass that does not cross parts gives each part the butterflies of its own elements
-// (the part bits inserted where they fall in the butterfly index); one that crosses splits them by the top bits.
+// (the part digit inserted where it falls in the butterfly index, at part_butterfly_stride); one that crosses
+// splits them by the top digit (part * butterflies per part + local).
+// @pre a crossing pass's butterflies divide evenly among the parts (distribute_tile.cpp places the part so).
+std::int64_t part_butterfly_stride(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix);
 std::int64_t part_butterfly(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
                             std::int64_t part, std::int64_t local);
 
