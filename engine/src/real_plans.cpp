@@ -1,8 +1,6 @@
 // Real plans from C2C plans of their stage extents: the R2C step placed after the X stages, and the C2R mirror.
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <stdexcept>
 #include <iterator>
 
 #include "fft3d/arch_profile.hpp"
@@ -157,12 +155,6 @@ bool lowers_in_natural_order(const Plan& plan, const std::string& arch, bool in_
   try {
     return !lower_plan(plan, *profile).reorders(!in_place);
   } catch (const LoweringError&) {
-    return false;
-  } catch (const std::logic_error&) {
-    // Temporary, as in the planner (passes_where_it_lowers): until the tile maps handle mixed-radix digits,
-    // tile::log2_exact refuses a tile that is not a power of two; for such a plan that means "does not lower".
-    const Extents& n = plan.size;
-    if (std::has_single_bit(static_cast<std::uint64_t>(n.nx * n.ny * n.nz))) throw;
     return false;
   }
 }
