@@ -6,13 +6,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <regex>
-#include <stdexcept>
 #include <sstream>
 
 #include "fft3d/arch_profile.hpp"
 #include "cuda/cuda_compiler.hpp"
 #include "emit/cuda_source.hpp"
-#include "emit/emit_parts.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {
@@ -75,22 +73,8 @@ TEST(NvrtcCompile, TheGpuTestsRandomPlansCompile) {
   for (const NamedPlan& named : gpu_random_plans()) compile_all(named);
 }
 
-// Whether the emitter has register butterflies for radices with factors 3, 5 and 7 (emit_radix.cpp). Without them
-// a mixed plan's kernels cannot be written, and the tests below skip, saying so.
-bool odd_radix_butterflies_written() {
-  try {
-    emit::SourceWriter out;
-    emit::write_radix_function(out, 3);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 // Mixed-radix plans (lengths with factors 3, 5, 7): every kernel compiles without spills, as the shipped ones do.
 TEST(NvrtcCompile, MixedRadixKernelsCompileForSm90WithoutSpills) {
-  if (!odd_radix_butterflies_written())
-    GTEST_SKIP() << "no register butterflies for radix 3 yet (emit_radix.cpp): mixed kernels cannot be written";
   for (const NamedPlan& named : mixed_radix_plans()) compile_all(named);
   for (const NamedPlan& named : mixed_bench_plans()) compile_all(named);
 }
