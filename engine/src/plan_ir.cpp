@@ -72,6 +72,8 @@ std::string to_yaml(const Plan& plan) {
   out << "size: [" << plan.size.nx << ", " << plan.size.ny << ", " << plan.size.nz << "]\n";
   out << "arch: " << plan.arch << "\n";
   if (!transforms_all_axes(plan)) out << "axes: " << axes_text(plan.axes) << "\n";
+  if (plan.precision != Precision::fp32) out << "precision: fp64\n";
+  if (plan.batch != 1) out << "batch: " << plan.batch << "\n";
   out << "kernels:\n";
   for (const Kernel& kernel : plan.kernels) out << "  - \"" << to_string(kernel) << "\"\n";
   return out.str();
@@ -109,6 +111,8 @@ std::size_t hash_value(const Plan& plan) {
   for (const Kernel& kernel : plan.kernels) h = combine(h, hash_value(kernel));
   if (!transforms_all_axes(plan))  // the plans of every axis keep their hash
     for (Axis axis : plan.axes) h = combine(h, std::hash<int>{}(axis_index(axis)));
+  if (plan.precision != Precision::fp32) h = combine(h, 64);
+  if (plan.batch != 1) h = combine(h, std::hash<std::int64_t>{}(plan.batch));
   return h;
 }
 

@@ -86,6 +86,7 @@ class PlanFileParser {
     }
     SourceLocation root_at = source_.at(root.Mark());
     parsed_.locations.size = parsed_.locations.arch = parsed_.locations.kernels = root_at;
+    parsed_.locations.precision = parsed_.locations.batch = root_at;
     bool has_size = false, has_arch = false, has_kernels = false, has_axes = false;
     std::set<std::string> seen;
     for (const auto& entry : root) {
@@ -109,6 +110,10 @@ class PlanFileParser {
       } else if (key == "axes") {
         has_axes = true;
         parse_axes(value);
+      } else if (key == "precision") {
+        parse_precision(value);
+      } else if (key == "batch") {
+        parse_batch(value);
       } else if (key == "kernels" || key == "plan") {
         if (has_kernels) error(source_.at(entry.first.Mark()), "give the kernels once: either kernels: or plan:");
         has_kernels = true;
@@ -122,7 +127,7 @@ class PlanFileParser {
         if (value.IsScalar()) parsed_.source_note = value.Scalar();
       } else {
         error(source_.at(entry.first.Mark()),
-              "unknown key '" + key + "': expected size, arch, axes, kernels, plan or source");
+              "unknown key '" + key + "': expected size, arch, axes, precision, batch, kernels, plan or source");
       }
     }
     if (!has_size) error(root_at, "missing size: [NX, NY, NZ]");
@@ -151,6 +156,30 @@ class PlanFileParser {
         *targets[i] = value;
       }
     }
+  }
+
+  void parse_precision(const YAML::Node& node) {
+    parsed_.locations.precision = source_.at(node.Mark());
+    const std::string name = node.IsScalar() ? node.Scalar() : "";
+    if (name == "fp32") {
+      parsed_.plan.precision = Precision::fp32;
+    } else if (name == "fp64") {
+      parsed_.plan.precision = Precision::fp64;
+    } else {
+      error(source_.at(node.Mark()), "precision '" + name + "': expected fp32 or fp64");
+    }
+  }
+
+  // A positive count of volumes.
+  void parse_batch(const YAML::Node& node) {
+    parsed_.locations.batch = source_.at(node.Mark());
+    std::int64_t value = 0;
+    if (!node.IsScalar() || !YAML::convert<std::int64_t>::decode(node, value) || value < 1) {
+      error(source_.at(node.Mark()), "batch '" + (node.IsScalar() ? node.Scalar() : std::string()) +
+                                         "': expected a positive count of volumes (1 or more)");
+      return;
+    }
+    parsed_.plan.batch = value;
   }
 
   // A list of distinct letters X, Y, Z in any order, stored in X, Y, Z order (the canonical form).

@@ -91,6 +91,26 @@ TEST(PlanText, HashAndEqualityTellPlansApart) {
   EXPECT_NE(stable_hash(a), stable_hash(b));
 }
 
+TEST(PlanText, PrecisionAndBatchAreReadWrittenAndHashed) {
+  const Plan plain = parse_plan(tesla_256).plan;
+  const std::string text = std::string(tesla_256).replace(0, 0, "precision: fp64\nbatch: 12\n");
+  const Plan plan = parse_plan(text).plan;
+  EXPECT_EQ(plan.precision, Precision::fp64);
+  EXPECT_EQ(plan.batch, 12);
+  EXPECT_EQ(parse_plan(to_yaml(plan)).plan, plan);
+  EXPECT_NE(hash_value(plan), hash_value(plain));
+  EXPECT_NE(stable_hash(plan), stable_hash(plain));
+  // The defaults are not written, so an fp32 plan of one volume keeps its text.
+  EXPECT_EQ(to_yaml(plain).find("precision"), std::string::npos);
+  EXPECT_EQ(to_yaml(plain).find("batch"), std::string::npos);
+  EXPECT_TRUE(any_contains(errors_of(std::string(tesla_256).replace(0, 0, "precision: fp16\n")),
+                           "1:12: precision 'fp16': expected fp32 or fp64"));
+  EXPECT_TRUE(any_contains(errors_of(std::string(tesla_256).replace(0, 0, "batch: 0\n")),
+                           "1:8: batch '0': expected a positive count of volumes"));
+  EXPECT_TRUE(any_contains(errors_of(std::string(tesla_256).replace(0, 0, "batch: many\n")),
+                           "1:8: batch 'many'"));
+}
+
 TEST(PlanChecks, SyntaxErrorsAreLocatedAndAllReported) {
   const auto errors = errors_of(with_kernel(1, "\"W(64, 4, 64, 256, tw), Y(16, 16, 1, 16)\"") );
   EXPECT_TRUE(any_contains(errors, "5:6: 'W(64, 4, 64, 256, tw)': unknown axis 'W'")) << errors.front();

@@ -63,6 +63,9 @@ struct Kernel {
   friend bool operator==(const Kernel&, const Kernel&) = default;
 };
 
+// The precision of the data and of the arithmetic: fp32 (complex float) or fp64 (complex double).
+enum class Precision { fp64, fp32 };
+
 // Volume extents, X contiguous: element (x, y, z) lives at x + nx * (y + ny * z).
 struct Extents {
   std::int64_t nx = 1;
@@ -82,6 +85,11 @@ struct Plan {
   std::string arch;
   std::vector<Kernel> kernels;
   std::vector<Axis> axes{all_axes.begin(), all_axes.end()};
+  // The data's precision, and how many volumes one run transforms (one after another, each as the plan's size
+  // says; the distance between them is the run's batch stride). Each is written in the plan file only when it is
+  // not the default, so that the text and stable_hash of an fp32 plan of one volume stay as before.
+  Precision precision = Precision::fp32;
+  std::int64_t batch = 1;
 
   friend bool operator==(const Plan&, const Plan&) = default;
 };

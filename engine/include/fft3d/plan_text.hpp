@@ -3,6 +3,8 @@
 //   size: [256, 256, 256]                     # NX NY NZ, X contiguous
 //   arch: tesla
 //   axes: [X, Y]                              # optional: the transformed axes (default all three)
+//   precision: fp64                           # optional: fp32 (default) or fp64
+//   batch: 8                                  # optional: volumes per run (default 1)
 //   kernels:                                  # one entry per kernel
 //     - "Y(16, 16, 16, 256, tw)"
 //     - "X(64, 4, 64, 256, tw), Y(16, 16, 1, 16, no-tw)"
@@ -25,6 +27,8 @@ struct PlanLocations {
   SourceLocation size;
   SourceLocation arch;
   SourceLocation axes;  // the axes list; the kernels' location when the file has none
+  SourceLocation precision;  // the precision's value; the file's start when it has none
+  SourceLocation batch;      // the batch's value; the file's start when it has none
   SourceLocation kernels;
   std::vector<SourceLocation> kernel;            // one per kernel
   std::vector<std::vector<SourceLocation>> sub;  // one per sub-computation

@@ -17,7 +17,6 @@ enum class Direction { forward, inverse };
 enum class Order { natural, digit_reversed };
 // None: the plain sums. Full: multiply by 1/N (N = NX*NY*NZ), usually on the inverse.
 enum class Scaling { none, full };
-enum class Precision { fp64, fp32 };
 
 struct TransformOptions {
   Direction direction = Direction::forward;
