@@ -123,7 +123,7 @@ struct InPlaceButterflies {
   bool store_global = false;
 };
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop);
-// "fft3d_mul(value, __ldg(&table_span[exponent]))": value times w_span^exponent (exponent < span).
+// "fft3d_mul(value, twiddle_at(span, exponent mod span))": value times w_span^exponent (emit_twiddles.hpp).
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent);
 // "(unsigned)((origin_a + tile_pos_a(base)) & (stride - 1))": a plan stage's offset j of the butterfly at base.
 std::string stage_offset_j(const SubComputation& sub);

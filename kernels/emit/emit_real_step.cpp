@@ -4,6 +4,7 @@
 #include <string>
 
 #include "emit_parts.hpp"
+#include "emit_twiddles.hpp"
 #include "emit/cuda_source.hpp"
 #include "lowering/tile_maps.hpp"
 
@@ -201,8 +202,8 @@ void write_real_step(SourceWriter& out, const KernelSpec& spec) {
   out.open("else");
   const std::string factor = r2c ? "0.5f" : "1.f";
   out.line("const float2 b = " + wm.load() + ";");
-  out.line("const float2 yk = fft3d_real_pair(a, b, __ldg(&" + twiddle_table_name(2 * h) + "[k]));");
-  out.line("const float2 ym = fft3d_real_pair(b, a, __ldg(&" + twiddle_table_name(2 * h) + "[" + str(h) + "u - k]));");
+  out.line("const float2 yk = fft3d_real_pair(a, b, " + twiddle_at(2 * h, "k") + ");");
+  out.line("const float2 ym = fft3d_real_pair(b, a, " + twiddle_at(2 * h, str(h) + "u - k") + ");");
   out.line(wk.store("make_float2(" + factor + " * yk.x, " + factor + " * yk.y)"));
   out.line("if (em != ek) " + wm.store("make_float2(" + factor + " * ym.x, " + factor + " * ym.y)"));
   out.close();

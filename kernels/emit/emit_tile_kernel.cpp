@@ -4,11 +4,10 @@
 // reads global memory itself and the last pass writes it, and the load or store phase is left out.
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <numbers>
 #include <set>
 
 #include "emit_parts.hpp"
+#include "emit_twiddles.hpp"
 #include "emit/cuda_source.hpp"
 #include "lowering/tile_maps.hpp"
 
@@ -163,21 +162,6 @@ std::set<std::int64_t> dft_radices(const KernelSpec& spec) {
   return radices;
 }
 
-// w_span^t for t < span, computed in fp64 and rounded once to fp32: the most accurate fp32 twiddle, and a load
-// instead of a sincos keeps radix-32 stages within the register file.
-void write_twiddle_table(SourceWriter& out, std::int64_t span) {
-  out.open("__device__ const float2 " + twiddle_table_name(span) + "[" + str(span) + "] =");
-  for (std::int64_t t = 0; t < span; t += 4) {
-    std::string row;
-    for (std::int64_t u = t; u < std::min(t + 4, span); ++u) {
-      const double angle = -2.0 * std::numbers::pi * static_cast<double>(u) / static_cast<double>(span);
-      row += "{" + literal(std::cos(angle)) + ", " + literal(std::sin(angle)) + "}, ";
-    }
-    out.line(row);
-  }
-  out.close(";");
-}
-
 void write_store(SourceWriter& out, const KernelSpec& spec) {
   if (spec.store_in_last_pass) return;  // the last pass wrote global memory itself
   const bool cross = store_crosses_parts(spec);
@@ -229,8 +213,6 @@ void write_exchange_store(SourceWriter& out, const KernelSpec& spec) {
 }
 
 }  // namespace
-
-std::string twiddle_table_name(std::int64_t span) { return "fft3d_twiddles_" + str(span); }
 
 void write_arrive_after_loads(SourceWriter& out, const KernelSpec& spec) {
   if (const int flag = ordered_stores_flag(spec))
@@ -390,7 +372,7 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent) {
   const std::string reduced = is_power_of_two(span) ? "(" + exponent + ") & " + str(span - 1) + "u"
                                                     : "(" + exponent + ") % " + str(span) + "u";
-  return "fft3d_mul(" + value + ", __ldg(&" + twiddle_table_name(span) + "[" + reduced + "]))";
+  return "fft3d_mul(" + value + ", " + twiddle_at(span, reduced) + ")";
 }
 
 std::string stage_offset_j(const SubComputation& sub) {
@@ -402,7 +384,7 @@ std::string stage_offset_j(const SubComputation& sub) {
 
 void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   for (std::int64_t radix : dft_radices(spec)) write_radix_function(out, radix);
-  for (std::int64_t span : twiddle_spans(spec)) write_twiddle_table(out, span);
+  for (std::int64_t span : twiddle_spans(spec)) write_twiddles(out, span);
   write_tile_index_maps(out, spec);
   if (is_real(spec)) write_real_rows_struct(out);
   write_real_functions(out, spec);
