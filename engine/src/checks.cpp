@@ -58,6 +58,7 @@ class PlanChecker {
     if (elements > static_cast<unsigned __int128>(max_elements))
       error(at_.size, "size " + to_string(plan_.size) +
                           " has more elements than any buffer can hold (the limit is 2^58 complex values)");
+    if (const std::optional<std::string> why = over_1d_limit(plan_.size)) error(at_.size, *why);
   }
 
   // The transformed axes: at least one, each once, in X, Y, Z order (the parser stores them so; a plan built in

@@ -1,6 +1,8 @@
 #include "fft3d/limits.hpp"
 #include "fft3d/lengths.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cctype>
 #include <iomanip>
 #include <sstream>
@@ -41,12 +43,23 @@ std::optional<std::int64_t> checked_multiply(std::int64_t a, std::int64_t b) {
   return product;
 }
 
+std::optional<std::string> over_1d_limit(const Extents& size) {
+  const int long_axes = (size.nx > 1) + (size.ny > 1) + (size.nz > 1);
+  const std::int64_t length = std::max({size.nx, size.ny, size.nz});
+  if (long_axes != 1 || length <= max_1d_length) return std::nullopt;
+  const int limit_log2 = std::countr_zero(static_cast<std::uint64_t>(max_1d_length));
+  return "size " + to_string(size) + ": a 1D transform of " + std::to_string(length) +
+         " points is over the supported maximum of 2^" + std::to_string(limit_log2) + " = " +
+         std::to_string(max_1d_length) + " points";
+}
+
 void check_size_limits(const Extents& size) {
   for (Axis axis : all_axes)
     if (!is_supported_length(size[axis]))
       throw UsageError("size " + to_string(size) + ": the " + std::string(1, axis_letter(axis)) + " length " +
                        (size[axis] < 1 ? std::to_string(size[axis]) + " is not positive"
                                        : unsupported_length_reason(size[axis])));
+  if (const std::optional<std::string> why = over_1d_limit(size)) throw UsageError(*why);
   const std::optional<std::int64_t> plane = checked_multiply(size.nx, size.ny);
   const std::optional<std::int64_t> volume = plane ? checked_multiply(*plane, size.nz) : std::nullopt;
   if (!volume || *volume > max_elements)

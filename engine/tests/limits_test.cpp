@@ -51,6 +51,24 @@ TEST(Limits, ASizeOverTheBufferLimitIsRefusedBeforePlanning) {
   EXPECT_NE(message_of<UsageError>([&] { plan_for_size(size, "hopper", false, {}); }), "");
 }
 
+// A 1D length over max_1d_length is refused in every axis placement, by the planner, the plan for a run and the
+// plan checker, before any planning work; the longest supported 1D size and a 2D size of more points pass.
+TEST(Limits, A1dLengthOverTheMaximumIsRefusedNamingTheLimit) {
+  const std::int64_t over = 2 * max_1d_length;
+  for (const Extents& size : {Extents{over, 1, 1}, Extents{1, over, 1}, Extents{1, 1, over}}) {
+    std::string message;
+    const double seconds = seconds_of([&] { message = message_of<UsageError>([&] { default_plan(size, "hopper"); }); });
+    EXPECT_LT(seconds, refusal_seconds);
+    EXPECT_NE(message.find("over the supported maximum of 2^27 = 134217728 points"), std::string::npos) << message;
+    EXPECT_NE(message_of<UsageError>([&] { plan_for_size(size, "hopper", false, {}); }), "");
+    EXPECT_NE(message_of<UsageError>([&] { check_size_limits(size); }), "");
+    Plan plan{size, "hopper", {}};
+    EXPECT_NE(message_of<PlanError>([&] { require_legal(plan); }).find("2^27"), std::string::npos);
+  }
+  EXPECT_NO_THROW(check_size_limits({1, 1, max_1d_length}));
+  EXPECT_NO_THROW(check_size_limits({over, 2, 1}));
+}
+
 // The largest size with passes that reject every candidate: the search stops at its bound instead of building
 // every decomposition.
 TEST(Limits, APlannerSearchIsBoundedEvenWhenNoCandidateRuns) {
@@ -90,7 +108,7 @@ TEST(Limits, TheHostMemoryOfARunCountsEveryVolumeItHolds) {
   EXPECT_GE(run_host_bytes({268435456, 1, 1}), 10.4 * volume_1d);
   const std::int64_t machine = std::int64_t{24} << 30;
   EXPECT_NE(message_of<OutOfMemory>([&] { check_run_host_memory({1024, 512, 512}, machine); }), "");
-  EXPECT_NE(message_of<OutOfMemory>([&] { check_run_host_memory({268435456, 1, 1}, machine); }), "");
+  EXPECT_NE(message_of<OutOfMemory>([&] { check_run_host_memory({max_1d_length, 1, 1}, machine / 2); }), "");
   EXPECT_NO_THROW(check_run_host_memory({128, 128, 128}, machine));
 }
 

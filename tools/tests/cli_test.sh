@@ -218,6 +218,12 @@ expect 2 "a size of 30000 digits" -- "$fft3d" plan --size "$(printf '%030000d' 8
 expect_quick 2 2 "a size over 2^58 elements" -- "$fft3d" run --size 1048576x1048576x524288 --backend cpu --arch tesla
 contains err "2^58" "the size limit is named"
 expect_quick 2 2 "planning a size over 2^58 elements" -- "$fft3d" plan --size 1048576x1048576x524288 --arch tesla
+for size in 268435456x1x1 1x268435456x1 1x1x268435456; do
+  expect_quick 2 2 "a 1D run of $size, over the 1D maximum" -- "$fft3d" run --size "$size"
+  contains err "over the supported maximum of 2^27" "the 1D limit is named"
+  expect_quick 2 2 "planning a 1D size $size over the maximum" -- "$fft3d" plan --size "$size"
+  contains err "over the supported maximum of 2^27" "the 1D limit is named by plan"
+done
 expect_quick 3 2 "a run whose host memory cannot fit" -- "$fft3d" run --size 65536x65536x65536 --backend cpu
 contains err "of host memory" "the host memory refusal gives the numbers"
 expect_quick 3 2 "a run on any backend whose host memory cannot fit" -- "$fft3d" run --size 65536x65536x65536

@@ -16,8 +16,14 @@ namespace fft3d {
 // a * b, or nothing when the product does not fit in 64 bits.
 std::optional<std::int64_t> checked_multiply(std::int64_t a, std::int64_t b);
 
+// The longest 1D transform (a size with two axes of length 1), in points: the planner's two- and three-kernel plans
+// and the kernels' 32-bit twiddle exponents are built and tested up to it.
+inline constexpr std::int64_t max_1d_length = std::int64_t{1} << 27;
+// Why `size` is a 1D transform over max_1d_length (the message names the size and the limit), or nothing.
+std::optional<std::string> over_1d_limit(const Extents& size);
+
 // Throws UsageError unless every axis length is supported (lengths.hpp: factors 2, 3, 5 and 7 only) and the volume holds at most max_elements
-// (checks.hpp) values. Constant time: callers run it before any planning or allocation.
+// (checks.hpp) values and a 1D size is at most max_1d_length long. Constant time: callers run it before any planning or allocation.
 void check_size_limits(const Extents& size);
 
 // Host bytes a checked run (`fft3d run` on a size) holds at its peak: the input, output and reference volumes of
