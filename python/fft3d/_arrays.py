@@ -74,6 +74,8 @@ class Array:
         """The caller's current stream on the array's device (a cudaStream_t as an int); None on the host."""
         if self.lib == "cupy":
             cupy = loaded("cupy")
+            if cupy.cuda.runtime.getDevice() == self.device:
+                return cupy.cuda.get_current_stream().ptr
             with cupy.cuda.Device(self.device):
                 return cupy.cuda.get_current_stream().ptr
         if self.lib == "torch" and self.on_gpu:
