@@ -1,7 +1,7 @@
-# cmake --install: the library, its headers, the CLI, the shipped plans and a package config for find_package(fft3d).
+# cmake --install: the library, the C API's shared library (libfft3d_c.so), their headers, the CLI, the shipped plans and a package config for find_package(fft3d).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS fft3d fft3d_support fft3d_emit fft3d_cli EXPORT fft3dTargets
+install(TARGETS fft3d fft3d_support fft3d_emit fft3d_cli fft3d_c EXPORT fft3dTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

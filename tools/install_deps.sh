@@ -3,7 +3,7 @@
 # The CUDA toolkit (NVRTC, cuFFT, cudart) is optional here: without it fft3d builds the CPU backend only.
 set -euo pipefail
 
-packages=(cmake g++ make libyaml-cpp-dev libboost-program-options-dev libfftw3-dev libgtest-dev)
+packages=(cmake g++ make libyaml-cpp-dev libboost-program-options-dev libfftw3-dev libgtest-dev python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

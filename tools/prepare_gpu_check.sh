@@ -7,9 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
 cmake -S . -B build-static -DFFT3D_STATIC_DEPS=ON -DFFT3D_BUILD_TESTS=ON >/dev/null
-cmake --build build-static -j2 --target fft3d_cli kernels_gpu_tests kernels_tests
+cmake --build build-static -j2 --target fft3d_cli kernels_gpu_tests kernels_tests fft3d_c
 rm -rf .carry && mkdir -p .carry
-cp build-static/fft3d build-static/kernels_gpu_tests .carry/
+# libfft3d_c.so for the Python package's GPU tests there:
+#   FFT3D_LIBRARY=.carry/libfft3d_c.so PYTHONPATH=python:python/tests python3 -m unittest -v test_gpu
+cp build-static/fft3d build-static/kernels_gpu_tests build-static/libfft3d_c.so .carry/
 # The tables beside the binaries, as an install has them (share/fft3d/plans next to the executable), so the copied
 # binaries find the checkout's plans without $FFT3D_PLANS_DIR.
 mkdir -p .carry/share/fft3d && ln -s ../../../plans .carry/share/fft3d/plans

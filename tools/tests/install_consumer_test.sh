@@ -7,6 +7,7 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 test -x "$work/prefix/bin/fft3d" && test -f "$work/prefix/include/fft3d/plan_ir.hpp"
 test -f "$work/prefix/share/fft3d/plans/tesla/128x128x128.yaml"
+test -f "$work/prefix/include/fft3d/fft3d_c.h" && test -f "$work/prefix/lib/libfft3d_c.so"
 # Only the public API is installed: the umbrella header and what it includes, nothing of the layers below.
 test -f "$work/prefix/include/fft3d/fft3d.hpp"
 for internal in kernel_spec.hpp tile_maps.hpp cuda_tile_maps.hpp cuda_check.hpp cuda_compiler.hpp cuda_source.hpp \
@@ -27,6 +28,7 @@ cmake -S "$source/tools/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH=
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer"
 "$work/consumer/consumer" "$work/prefix/share/fft3d/plans/tesla/128x128x128.yaml"
+"$work/consumer/consumer_c"
 # With the CUDA engine installed, a consumer links it too.
 if [ -f "$work/prefix/lib/libfft3d_cuda.a" ]; then
   test -x "$work/consumer/consumer_cuda"
