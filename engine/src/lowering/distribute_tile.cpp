@@ -78,7 +78,7 @@ constexpr std::tuple<int, int, std::int64_t> no_spread{1 << 30, 0, 0};
 // Returns the field's crossing_cost.
 std::tuple<int, int, std::int64_t> spread_bit_field(KernelSpec& spec, const ArchProfile& profile,
                                                     std::int64_t part_bytes) {
-  const std::int64_t tile_bytes = 8 * spec.tile_elements;
+  const std::int64_t tile_bytes = spec.complex_bytes() * spec.tile_elements;
   while (tile_bytes / spec.tile_blocks > part_bytes && 2 * spec.cluster_blocks <= profile.max_cluster_size) {
     spec.tile_blocks *= 2;
     spec.cluster_blocks *= 2;
@@ -117,7 +117,7 @@ std::int64_t part_stride_unit(const KernelSpec& spec) {
 // whose digit divides the tile, where crossing_cost is least (ties: the highest) and every crossing pass's
 // butterflies divide among the parts. Returns the digit's crossing_cost (no_spread: the tile stays whole).
 std::tuple<int, int, std::int64_t> spread_digit(KernelSpec& spec, int most_blocks, std::int64_t part_bytes) {
-  const std::int64_t tile_bytes = 8 * spec.tile_elements, unit = part_stride_unit(spec);
+  const std::int64_t tile_bytes = spec.complex_bytes() * spec.tile_elements, unit = part_stride_unit(spec);
   if (tile_bytes <= part_bytes) return no_spread;
   for (int blocks = 2; spec.cluster_blocks * blocks <= most_blocks; ++blocks) {
     if (spec.tile_elements % blocks != 0 || tile_bytes / blocks > part_bytes) continue;
@@ -162,10 +162,12 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = part_bytes_limit(profile);
   const KernelSpec whole = spec;
-  if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && 8 * spec.tile_elements > limit &&
+  if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && spec.complex_bytes() * spec.tile_elements > limit &&
       profile.max_cluster_size > 1)
     throw LoweringError("kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}: its tile of " +
-                        std::to_string(spec.tile_elements) + " elements is over one block's " + std::to_string(limit) +
+                        std::to_string(spec.tile_elements) + (spec.precision == Precision::fp64 ? " fp64" : "") + " elements (" +
+                        std::to_string(spec.complex_bytes() * spec.tile_elements) + " B) is over one block's " +
+                        std::to_string(limit) +
                         " B, and no cluster of at most " +
                         std::to_string(most_cluster_blocks(profile, true)) +
                         " blocks divides it into parts within that with a part digit above the X runs");
@@ -175,7 +177,7 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   // alone (the form measured; ptxas fits those kernels in the registers that `sharing` blocks leave a thread).
   KernelSpec shared = whole;
   const bool first_pass_alone = std::get<0>(spread_tile(shared, profile, limit / sharing)) == 0;
-  if (!first_pass_alone || 8 * shared.part_elements() > limit / sharing) return;
+  if (!first_pass_alone || shared.complex_bytes() * shared.part_elements() > limit / sharing) return;
   shared.blocks_per_multiprocessor = sharing;
   spec = shared;
 }
