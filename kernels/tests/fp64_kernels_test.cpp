@@ -41,11 +41,11 @@ NamedPlan fp64_planner_plan(const Extents& size) {
   return {"fp64 planner " + to_string(size), plan};
 }
 
-// Plans of every kernel structure: powers of two (hopper's 128^3 and 256^3 tables, whose 256-point lines split
-// in fp64, and the fp64 planner's 512^3), mixed radix 3/5/7, tiles spread over clusters, real R2C and C2R.
+// Plans of every kernel structure: powers of two (hopper's 128^3, 256^3 and 512^3 tables: split lines, a tile
+// spread over 16 blocks), the fp64 planner's 96^3, mixed radix 3/5/7, tiles spread over clusters, real R2C and C2R.
 std::vector<NamedPlan> fp64_structure_plans() {
   std::vector<NamedPlan> plans = {table_plan("hopper", "128x128x128.yaml"), table_plan("hopper", "256x256x256.yaml"),
-                                  fp64_planner_plan({512, 512, 512}),
+                                  table_plan("hopper", "512x512x512.yaml"), fp64_planner_plan({96, 96, 96}),
                                   table_plan("hopper", "128x128x128-r2c.yaml"),
                                   table_plan("hopper", "128x128x128-c2r.yaml")};
   const std::vector<NamedPlan> mixed = mixed_radix_plans();
@@ -98,24 +98,42 @@ TEST(Fp64Lowering, ATileThatFitsOnlyInFp32IsALocatedError) {
   }
 }
 
-// The hopper table's 512^3 plan holds a 16 x 512 x 16 tile over a cluster of 8: 256 KB a block in fp64, over the
-// profile; a descriptor asking fp64 then takes the default planner's plan, chosen among candidates that lower in
-// fp64, while 128^3's table plan serves in fp64 as it is.
-TEST(Fp64Lowering, DescriptorsTakeTheTablePlanOnlyWhereItLowersInFp64) {
-  const NamedPlan table512 = table_plan("hopper", "512x512x512.yaml");
-  EXPECT_THROW(lower_fp64(table512), LoweringError);
+// The hopper table's 512^3 plan holds a 16 x 512 x 16 tile: 2 MB of doubles, spread over an opt-in cluster of 16
+// blocks of 128 KB in fp64 (8 in fp32). A descriptor asking fp64 takes a table plan that lowers in fp64, and the
+// default planner's otherwise (a size without a table plan here), chosen among candidates that lower in fp64.
+TEST(Fp64Lowering, DescriptorsTakeTheTablePlanWhereItLowersInFp64) {
+  const LoweredPlan table512 = lower_fp64(table_plan("hopper", "512x512x512.yaml"));
+  EXPECT_EQ(table512.kernels[1].tile_blocks, 16);
+  EXPECT_EQ(lower_plan(table_plan("hopper", "512x512x512.yaml").plan, *find_arch_profile("hopper")).kernels[1]
+                .tile_blocks,
+            8);
   const SizedPlan chosen512 =
       plan_for_descriptor({.extents = {512, 512, 512}, .precision = Precision::fp64}, "hopper", true);
   EXPECT_EQ(chosen512.parsed.plan.precision, Precision::fp64);
-  EXPECT_NE(chosen512.source.find("default planner"), std::string::npos) << chosen512.source;
-  EXPECT_NO_THROW(lower_plan(chosen512.parsed.plan, *find_arch_profile("hopper")));
-  const SizedPlan chosen128 =
-      plan_for_descriptor({.extents = {128, 128, 128}, .precision = Precision::fp64}, "hopper", true);
-  EXPECT_EQ(chosen128.parsed.plan.precision, Precision::fp64);
-  EXPECT_NE(chosen128.source.find("table, in fp64"), std::string::npos) << chosen128.source;
+  EXPECT_NE(chosen512.source.find("table, in fp64"), std::string::npos) << chosen512.source;
+  const SizedPlan chosen96 =
+      plan_for_descriptor({.extents = {96, 96, 96}, .precision = Precision::fp64}, "hopper", true);
+  EXPECT_EQ(chosen96.parsed.plan.precision, Precision::fp64);
+  EXPECT_NE(chosen96.source.find("default planner"), std::string::npos) << chosen96.source;
+  EXPECT_NO_THROW(lower_plan(chosen96.parsed.plan, *find_arch_profile("hopper")));
   const SizedPlan fp32 = plan_for_descriptor({.extents = {512, 512, 512}}, "hopper", true);
   EXPECT_EQ(fp32.parsed.plan.precision, Precision::fp32);
-  EXPECT_NE(fp32.source.find("table)"), std::string::npos) << fp32.source;
+}
+
+// A hopper tile that no cluster holds in fp64: a 1024 x 1024 tile is 16 MB of doubles, over 16 blocks of 128 KB.
+TEST(Fp64Lowering, ATileOverTheLargestClusterIsALocatedError) {
+  const std::string kernel = "X(32, 32, 32, 1024, tw), X(32, 32, 1, 32, no-tw), Y(32, 32, 32, 1024, tw), "
+                             "Y(32, 32, 1, 32, no-tw)";
+  const Plan plan = parse_plan("size: [1024, 1024, 1]\narch: hopper\nkernels:\n  - \"" + kernel + "\"\n").plan;
+  try {
+    lower_plan(in_fp64(plan), *find_arch_profile("hopper"));
+    FAIL() << "a 1024 x 1024 fp64 tile lowered on hopper";
+  } catch (const LoweringError& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("kernel 0"), std::string::npos) << what;
+    EXPECT_NE(what.find("1048576 fp64 elements"), std::string::npos) << what;
+    EXPECT_NE(what.find("hopper"), std::string::npos) << what;
+  }
 }
 
 // The lowered fp64 specs (smaller tiles, more cluster parts, lower register radix) still compute the DFT: the tile
