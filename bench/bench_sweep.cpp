@@ -13,10 +13,9 @@
 namespace fft3d::bench {
 namespace {
 
-constexpr double error_bound = validate::fp32_error_bound;
 constexpr int warmup_runs = 3;
 
-std::string over_bound(const std::string& where, const validate::ErrorReport& error) {
+std::string over_bound(const std::string& where, const validate::ErrorReport& error, double error_bound) {
   std::ostringstream why;
   why << "over the error bound " << error_bound << where << ": fft3d " << error.relative_l2 << " ("
       << error.non_finite << " not finite)";
@@ -33,11 +32,19 @@ struct SizeRun {
   int repeats = 0;
 
   const Plan* reorder_map() const { return options.order == Order::digit_reversed ? &plan : nullptr; }
+  double error_bound() const { return error_bound_of(plan.precision); }
+
+  // fft3d's run from `in` into `out`, device buffers of the plan's precision.
+  void execute(const void* in, void* out, Stream stream = nullptr) {
+    if (plan.precision == Precision::fp64)
+      engine.execute(static_cast<const DeviceComplex64*>(in), static_cast<DeviceComplex64*>(out), options, stream);
+    else
+      engine.execute(static_cast<const DeviceComplex32*>(in), static_cast<DeviceComplex32*>(out), options, stream);
+  }
 
   // Both libraries timed on one buffer pair; the medians go to the row.
-  void time_pair(const DeviceComplex32* in, DeviceComplex32* out, std::vector<Timing>& ours,
-                 std::vector<Timing>& theirs, BenchRow& row) {
-    ours.push_back(time_on_gpu([&](void* s) { engine.execute(in, out, options, static_cast<Stream>(s)); },
+  void time_pair(void* in, void* out, std::vector<Timing>& ours, std::vector<Timing>& theirs, BenchRow& row) {
+    ours.push_back(time_on_gpu([&](void* s) { execute(in, out, static_cast<Stream>(s)); },
                                warmup_runs, repeats, nullptr, {}, batched_sample_ms));
     theirs.push_back(time_on_gpu([&](void* s) { cufft.execute(in, out, Direction::forward, s); }, warmup_runs,
                                  repeats, nullptr, {}, batched_sample_ms));
@@ -48,7 +55,7 @@ struct SizeRun {
   // The checked pair, then fresh pairs, each checked again, until `buffer_pairs` or the device's memory runs out.
   // Returns false (with row.failure) when a pair's result is over the bound.
   bool time_pairs(int buffer_pairs, std::vector<Timing>& ours, std::vector<Timing>& theirs, BenchRow& row) {
-    time_pair(checked.input(), checked.output(), ours, theirs, row);
+    time_pair(checked.input(), checked.output(), ours, theirs, row);  // the same buffers in either precision
     std::vector<validate::DeviceBuffer> more_pairs;  // input, output, input, output, ...
     for (int pair = 1; pair < buffer_pairs; ++pair) {
       try {
@@ -60,13 +67,12 @@ struct SizeRun {
       }
       validate::DeviceBuffer& in = more_pairs[more_pairs.size() - 2];
       validate::DeviceBuffer& out = more_pairs.back();
-      const validate::ErrorReport again = checked.check(
-          out, [&] { engine.execute(in.complex32(), out.complex32(), options); }, reorder_map());
-      if (!again.passes(error_bound)) {
-        row.failure = over_bound(" on buffer pair " + std::to_string(pair + 1), again);
+      const validate::ErrorReport again = checked.check(out, [&] { execute(in.get(), out.get()); }, reorder_map());
+      if (!again.passes(error_bound())) {
+        row.failure = over_bound(" on buffer pair " + std::to_string(pair + 1), again, error_bound());
         return false;
       }
-      time_pair(in.complex32(), out.complex32(), ours, theirs, row);
+      time_pair(in.get(), out.get(), ours, theirs, row);
     }
     return true;
   }
@@ -74,31 +80,39 @@ struct SizeRun {
 
 }  // namespace
 
+double error_bound_of(Precision precision) {
+  return precision == Precision::fp64 ? fp64_error_bound : validate::fp32_error_bound;
+}
+
 BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::uint64_t seed,
                       const DriverProbe& driver) {
   BenchRow row;
   row.size = size;
-  SizedPlan chosen = plan_for_size(size, settings.arch, false, passes_on_its_profile);
+  SizedPlan chosen =
+      plan_for_size(size, settings.arch, false, passes_on_its_profile, TransformKind::c2c, settings.precision);
   const Plan& plan = chosen.parsed.plan;
   row.plan = chosen.source;
   GpuTransform engine(plan, chosen.source);
   row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(settings.order, Placement::out_of_place));
-  validate::ForwardCheck checked(size, seed);
-  CufftC2C cufft(size);
+  validate::ForwardCheck checked(size, seed, plan.precision);
+  CufftC2C cufft(size, plan.precision);
   SizeRun run{plan, engine, checked, cufft, {Direction::forward, settings.order, Scaling::none}, settings.repeats};
-  const validate::ErrorReport ours = checked.check(
-      [&] { engine.execute(checked.input(), checked.output(), run.options); }, run.reorder_map());
-  const validate::ErrorReport theirs =
-      checked.check([&] { cufft.execute(checked.input(), checked.output(), Direction::forward); });
+  void* const input = checked.precision() == Precision::fp64 ? static_cast<void*>(checked.input64()) : checked.input();
+  void* const output =
+      checked.precision() == Precision::fp64 ? static_cast<void*>(checked.output64()) : checked.output();
+  const validate::ErrorReport ours = checked.check([&] { run.execute(input, output); }, run.reorder_map());
+  const validate::ErrorReport theirs = checked.check([&] { cufft.execute(input, output, Direction::forward); });
   row.fft3d_l2 = ours.relative_l2;
   row.cufft_l2 = theirs.relative_l2;
-  if (!ours.passes(error_bound) || !theirs.passes(error_bound)) {
+  const double bound = run.error_bound();
+  if (!ours.passes(bound) || !theirs.passes(bound)) {
     std::ostringstream cufft_part;
     cufft_part << ", cuFFT " << theirs.relative_l2;
-    row.failure = over_bound("", ours) + cufft_part.str();
+    row.failure = over_bound("", ours, bound) + cufft_part.str();
     return row;
   }
-  time_checked_size(run, settings, driver, size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)), row);
+  const std::int64_t value_bytes = plan.precision == Precision::fp64 ? sizeof(DeviceComplex64) : sizeof(DeviceComplex32);
+  time_checked_size(run, settings, driver, size.elements() * value_bytes, row);
   return row;
 }
 
@@ -111,6 +125,9 @@ void require_measurable(const SweepSettings& settings) {
     throw UsageError("bench: the c2c sweep runs out of place only");
   if (settings.transform != TransformKind::c2c && settings.order != Order::natural)
     throw UsageError("bench: real transforms run in natural order only");
+  if (settings.transform != TransformKind::c2c && settings.precision == Precision::fp64)
+    throw UsageError("bench: the fp64 sweep measures c2c (against cuFFT Z2Z); real fp64 transforms are checked by "
+                     "`fft3d run --transform r2c --precision fp64` so far");
 }
 
 }  // namespace

@@ -26,10 +26,16 @@ struct SweepSettings {
   int repeats = 20;             // timed samples per library, size and buffer pair
   int buffer_pairs = 3;         // input/output pairs each size is timed on (fewer where memory runs short)
   std::uint64_t seed = 1;       // of the first size's random input; size i uses seed + i
+  // fp64: fft3d's plans in fp64 against cuFFT Z2Z (c2c only), within fp64_error_bound.
+  Precision precision = Precision::fp32;
 };
 
 // Called before each size (done = its index) and once at the end (done = sizes.size()).
 using SweepProgress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+
+// The fp64 sweep's error bound against the fp64 oracle (cuFFT Z2Z's own error is near 1e-15).
+constexpr double fp64_error_bound = 1e-13;
+double error_bound_of(Precision precision);
 
 // One size: the checked runs of both libraries, then their timings on settings.buffer_pairs input/output pairs (the
 // checked pair and fresh ones, all kept allocated so that each lies elsewhere in physical memory; fft3d's output on

@@ -176,12 +176,22 @@ int make_cufft_plan(const Extents& size, cufftType type, std::size_t& workspace,
 
 }  // namespace
 
-CufftC2C::CufftC2C(const Extents& size) : handle_(make_cufft_plan(size, CUFFT_C2C, workspace_, "C2C")) {}
+CufftC2C::CufftC2C(const Extents& size, Precision precision)
+    : precision_(precision),
+      handle_(precision == Precision::fp64 ? make_cufft_plan(size, CUFFT_Z2Z, workspace_, "Z2Z")
+                                           : make_cufft_plan(size, CUFFT_C2C, workspace_, "C2C")) {}
 
 CufftC2C::~CufftC2C() { cufftDestroy(handle_); }
 
 void CufftC2C::execute(const void* in, void* out, Direction direction, void* stream) {
   validate::check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
+  const int sign = direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE;
+  if (precision_ == Precision::fp64) {
+    validate::check_cufft(cufftExecZ2Z(handle_, static_cast<cufftDoubleComplex*>(const_cast<void*>(in)),
+                                       static_cast<cufftDoubleComplex*>(out), sign),
+                          "cufftExecZ2Z");
+    return;
+  }
   validate::check_cufft(cufftExecC2C(handle_, static_cast<cufftComplex*>(const_cast<void*>(in)),
                                  static_cast<cufftComplex*>(out),
                                  direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE),
@@ -199,9 +209,12 @@ TransformKind real_kind(TransformKind kind) {
 
 }  // namespace
 
-CufftReal::CufftReal(const Extents& size, TransformKind kind) : kind_(real_kind(kind)) {
+CufftReal::CufftReal(const Extents& size, TransformKind kind, Precision precision)
+    : kind_(real_kind(kind)), precision_(precision) {
   std::size_t workspace = 0;
-  handle_ = make_cufft_plan(size, kind == TransformKind::r2c ? CUFFT_R2C : CUFFT_C2R, workspace, to_string(kind));
+  const bool fp64 = precision == Precision::fp64;
+  const cufftType type = kind == TransformKind::r2c ? (fp64 ? CUFFT_D2Z : CUFFT_R2C) : (fp64 ? CUFFT_Z2D : CUFFT_C2R);
+  handle_ = make_cufft_plan(size, type, workspace, to_string(kind) + (fp64 ? " fp64" : ""));
 }
 
 CufftReal::~CufftReal() { cufftDestroy(handle_); }
@@ -209,6 +222,17 @@ CufftReal::~CufftReal() { cufftDestroy(handle_); }
 void CufftReal::execute(const void* in, void* out, void* stream) {
   validate::check_cufft(cufftSetStream(handle_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
   void* input = const_cast<void*>(in);  // cuFFT's signatures are not const
+  if (precision_ == Precision::fp64) {
+    if (kind_ == TransformKind::r2c)
+      validate::check_cufft(cufftExecD2Z(handle_, static_cast<cufftDoubleReal*>(input),
+                                         static_cast<cufftDoubleComplex*>(out)),
+                            "cufftExecD2Z");
+    else
+      validate::check_cufft(cufftExecZ2D(handle_, static_cast<cufftDoubleComplex*>(input),
+                                         static_cast<cufftDoubleReal*>(out)),
+                            "cufftExecZ2D");
+    return;
+  }
   if (kind_ == TransformKind::r2c)
     validate::check_cufft(
         cufftExecR2C(handle_, static_cast<cufftReal*>(input), static_cast<cufftComplex*>(out)), "cufftExecR2C");

@@ -58,27 +58,29 @@ Timing pooled(const std::vector<Timing>& parts);
 // (the ceiling one read and one write of the volume can reach). Allocates 2 x bytes for the measurement.
 double memcpy_gbytes_per_second(std::int64_t bytes, int repeats = 20);
 
-// cuFFT C2C (fp32) for a volume, planned once: the competitor timed on fft3d's own buffers.
+// cuFFT C2C (fp32) or Z2Z (fp64) for a volume, planned once: the competitor timed on fft3d's own buffers.
 class CufftC2C {
  public:
-  explicit CufftC2C(const Extents& size);
+  explicit CufftC2C(const Extents& size, Precision precision = Precision::fp32);
   ~CufftC2C();
   CufftC2C(const CufftC2C&) = delete;
   CufftC2C& operator=(const CufftC2C&) = delete;
-  // Device pointers of float2; in == out runs in place. cuFFT never scales.
+  // Device pointers of float2 (double2 for fp64); in == out runs in place. cuFFT never scales.
   void execute(const void* in, void* out, Direction direction, void* stream = nullptr);
   std::size_t workspace_bytes() const;
 
  private:
+  Precision precision_;
   int handle_ = 0;
   std::size_t workspace_ = 0;
 };
 
-// cuFFT R2C or C2R (fp32) for a real volume (NX even), planned once, FFTW's layouts (in place: rows padded to
+// cuFFT R2C or C2R (fp32; D2Z or Z2D for fp64) for a real volume (NX even), planned once, FFTW's layouts (in place: rows padded to
 // 2*(NX/2+1) reals): the competitor of the real transforms, timed on fft3d's own buffers.
 class CufftReal {
  public:
-  CufftReal(const Extents& size, TransformKind kind);  // r2c or c2r; UsageError for c2c
+  // r2c or c2r; UsageError for c2c.
+  CufftReal(const Extents& size, TransformKind kind, Precision precision = Precision::fp32);
   ~CufftReal();
   CufftReal(const CufftReal&) = delete;
   CufftReal& operator=(const CufftReal&) = delete;
@@ -88,6 +90,7 @@ class CufftReal {
 
  private:
   TransformKind kind_;
+  Precision precision_;
   int handle_ = 0;
 };
 

@@ -50,7 +50,7 @@ Placement parse_placement(const std::string& name) {
   return parse_name("placement", name, std::array{Placement::out_of_place, Placement::in_place});
 }
 
-void require_supported(const TransformDesc& desc, bool on_gpu) {
+void require_supported(const TransformDesc& desc, [[maybe_unused]] bool on_gpu) {
   if (desc.extents.nx < 1 || desc.extents.ny < 1 || desc.extents.nz < 1)
     throw UsageError("transform extents " + to_string(desc.extents) + ": every extent must be at least 1");
   if (desc.kind != TransformKind::c2c && desc.extents.nx % 2 != 0)
@@ -59,8 +59,6 @@ void require_supported(const TransformDesc& desc, bool on_gpu) {
   if (desc.batch != 1 || desc.batch_stride != 0)
     throw UsageError("batch " + std::to_string(desc.batch) + " (stride " + std::to_string(desc.batch_stride) +
                      "): one volume per transform so far (batch 1, stride 0)");
-  if (on_gpu && desc.precision != Precision::fp32)
-    throw UsageError("precision " + to_string(desc.precision) + ": the GPU transform runs fp32 so far");
 }
 
 }  // namespace fft3d

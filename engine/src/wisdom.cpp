@@ -21,24 +21,26 @@ void require_kind(const ParsedPlan& parsed, const std::string& path, const std::
 
 }  // namespace
 
-std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place, TransformKind kind) {
+std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place, TransformKind kind,
+                        Precision precision) {
   require_arch_profile(arch);
   check_size_limits(size);
-  const std::string name = to_string(size) + kind_suffix(kind) + (in_place ? "-in-place" : "") + ".yaml";
+  const std::string name = to_string(size) + kind_suffix(kind) + (in_place ? "-in-place" : "") +
+                           (precision == Precision::fp64 ? "-fp64" : "") + ".yaml";
   return (cache_directory_path() / "wisdom" / arch / name).string();
 }
 
 std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
-                                            TransformKind kind) {
-  const std::string path = wisdom_path(arch, size, in_place, kind);
+                                            TransformKind kind, Precision precision) {
+  const std::string path = wisdom_path(arch, size, in_place, kind, precision);
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
   return path;
 }
 
 std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
-                                           TransformKind kind) {
-  const std::optional<std::string> path = find_wisdom_plan(arch, size, in_place, kind);
+                                           TransformKind kind, Precision precision) {
+  const std::optional<std::string> path = find_wisdom_plan(arch, size, in_place, kind, precision);
   if (!path) return std::nullopt;
   ParsedPlan parsed = load_plan_file(*path);
   require_kind(parsed, *path, "the wisdom", kind);
@@ -50,8 +52,8 @@ std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extent
 }
 
 std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text,
-                          TransformKind kind) {
-  const std::string path = wisdom_path(arch, size, in_place, kind);
+                          TransformKind kind, Precision precision) {
+  const std::string path = wisdom_path(arch, size, in_place, kind, precision);
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
   if (error) throw UsageError("cannot create the wisdom directory for " + path + ": " + error.message());
@@ -59,29 +61,51 @@ std::string remember_plan(const std::string& arch, const Extents& size, bool in_
   return path;
 }
 
+namespace {
+
+Plan in_precision(Plan plan, Precision precision) {
+  plan.precision = precision;
+  return plan;
+}
+
+}  // namespace
+
+PlanPasses passes_in_precision(PlanPasses passes, Precision precision) {
+  if (precision == Precision::fp32) return passes;
+  return [passes = std::move(passes), precision](const Plan& plan) { return passes(in_precision(plan, precision)); };
+}
+
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
-                        TransformKind kind) {
+                        TransformKind kind, Precision precision) {
   require_arch_profile(arch);
   check_size_limits(size);
   planned_stage_extents(size, kind);  // an odd NX of a real kind is refused before any file is read
-  if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place, kind))
-    return {std::move(*wisdom), wisdom_path(arch, size, in_place, kind) + " (wisdom: measured on this machine" +
-                                    (in_place ? ", in place)" : ")")};
+  if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place, kind, precision)) {
+    wisdom->plan.precision = precision;
+    return {std::move(*wisdom), wisdom_path(arch, size, in_place, kind, precision) +
+                                    " (wisdom: measured on this machine" + (in_place ? ", in place)" : ")")};
+  }
+  const PlanPasses weigh = passes_in_precision(passes ? passes : PlanPasses(passes_on_its_profile), precision);
   if (const std::optional<std::string> path = find_table_plan(arch, size, in_place, kind)) {
     ParsedPlan parsed = load_plan_file(*path);
     require_kind(parsed, *path, "the " + arch + " table", kind);
-    return {std::move(parsed), *path + " (the " + arch + " table)"};
+    // The tables hold fp32 plans: in another precision the table plan serves where it lowers in that precision.
+    if (precision == parsed.plan.precision || weigh(parsed.plan)) {
+      parsed.plan.precision = precision;
+      return {std::move(parsed), *path + " (the " + arch + " table" +
+                                     (precision == Precision::fp64 ? ", in fp64)" : ")")};
+    }
   }
   SizedPlan chosen;
-  chosen.parsed.plan = default_plan_of_kind(size, arch, kind, passes, in_place);
-  chosen.source = "the default planner for " + arch;
+  chosen.parsed.plan = in_precision(default_plan_of_kind(size, arch, kind, precision == Precision::fp32 ? passes : weigh, in_place), precision);
+  chosen.source = "the default planner for " + arch + (precision == Precision::fp64 ? " (fp64)" : "");
   return chosen;
 }
 
 SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu) {
   require_supported(desc, on_gpu);
   return plan_for_size(desc.extents, arch, desc.placement == Placement::in_place,
-                       on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind);
+                       on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind, desc.precision);
 }
 
 }  // namespace fft3d

@@ -154,10 +154,31 @@ void write_side_store(SourceWriter& out, const KernelSpec& spec, const std::stri
 void write_tile_kernel(SourceWriter& out, const KernelSpec& spec);
 void write_reorder_kernel(SourceWriter& out, const KernelSpec& spec);
 
-// The device helpers of kernels/device/*.cuh, embedded at build time.
+// The device helpers of kernels/device/*.cuh, embedded at build time: fp32 kernels take fft3d_complex.cuh,
+// fp64 kernels fft3d_complex64.cuh in its place.
 const char* device_helpers_source();
+const char* device_helpers64_source();
 
-std::string literal(double value);  // a float literal with enough digits to round-trip fp32: "0.707106781f"
+// emit_precision.cpp: the precision of the kernel being emitted on this thread, for the duration of the scope
+// (fp32 outside any). The emitters print fp32 text; fp64_kernel_text turns it into the fp64 kernel's (float2,
+// make_float2, float -> double2, make_double2, double as whole identifiers; .f32 -> .f64 and the "f" asm operand
+// constraints -> "d").
+class PrecisionScope {
+ public:
+  explicit PrecisionScope(Precision precision);
+  ~PrecisionScope();
+  PrecisionScope(const PrecisionScope&) = delete;
+  PrecisionScope& operator=(const PrecisionScope&) = delete;
+
+ private:
+  Precision previous_;
+};
+Precision current_precision();
+std::string fp64_kernel_text(const std::string& text);
+
+// A literal of the current precision with enough digits to round-trip it: fp32 "0.707106781f" (9 significant
+// digits), fp64 "0.70710678118654757" (17).
+std::string literal(double value);
 std::string axis_suffix(Axis axis);  // "x", "y", "z"
 
 }  // namespace fft3d::emit

@@ -308,8 +308,13 @@ void run_radix_network(const RadixNetwork& network, std::vector<std::complex<flo
 std::string radix_function_name(std::int64_t radix) { return "dft_r" + std::to_string(radix); }
 
 std::string literal(double value) {
-  // 9 significant digits round-trip every fp32 value; the double is rounded to float once, by the compiler.
   char text[32];
+  if (current_precision() == Precision::fp64) {
+    // 17 significant digits round-trip every double: the compiler reads back the fp64 value computed here.
+    const auto end = std::to_chars(text, text + sizeof(text), value, std::chars_format::scientific, 16).ptr;
+    return std::string(text, end);
+  }
+  // 9 significant digits round-trip every fp32 value; the double is rounded to float once, by the compiler.
   const auto end = std::to_chars(text, text + sizeof(text), value, std::chars_format::scientific, 8).ptr;
   return std::string(text, end) + "f";
 }

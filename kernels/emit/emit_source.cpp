@@ -9,14 +9,16 @@
 namespace fft3d {
 
 std::string emit_cuda_kernel_text(const KernelSpec& spec) {
+  const bool fp64 = spec.precision == Precision::fp64;
+  const emit::PrecisionScope precision(spec.precision);
   emit::SourceWriter out;
-  out.raw(emit::device_helpers_source());
+  out.raw(fp64 ? emit::device_helpers64_source() : emit::device_helpers_source());
   out.blank();
   if (spec.role == KernelRole::tile)
     emit::write_tile_kernel(out, spec);
   else
     emit::write_reorder_kernel(out, spec);
-  return out.text();
+  return fp64 ? emit::fp64_kernel_text(out.text()) : out.text();
 }
 
 std::string comment_text(std::string_view text) {

@@ -195,6 +195,20 @@ TEST(RadixText, EveryPrintedFunctionComputesTheDft) {
 }
 
 // The interpreter sees a wrong function: radix 4 without its final swap, radix 3 with a sign flipped.
+// fp64 kernels print the same functions with 17-digit literals: the DFT to within double rounding.
+TEST(RadixText, EveryFp64FunctionComputesTheDftToDoublePrecision) {
+  constexpr double fp64_text_error_bound = 1e-15;
+  std::mt19937_64 generator(4);
+  const emit::PrecisionScope fp64(Precision::fp64);
+  for (std::int64_t radix = 2; radix <= 64; ++radix) {
+    if (!is_supported_length(radix)) continue;
+    const std::string text = radix_text(radix);
+    double error = 0;
+    ASSERT_NO_THROW(error = text_error(text, radix, generator)) << text;
+    EXPECT_LT(error, fp64_text_error_bound) << "radix " << radix << "\n" << text;
+  }
+}
+
 TEST(RadixText, TheInterpreterCatchesAWrongFunction) {
   std::mt19937_64 generator(5);
   std::string four = radix_text(4);

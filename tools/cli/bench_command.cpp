@@ -67,6 +67,7 @@ int bench_several_gpus(const po::variables_map& vm) {
     throw UsageError("--gpus " + std::to_string(gpus) + ": the slab decomposition runs on 1 to " +
                      std::to_string(max_slab_gpus) + " GPUs");
   if (vm["transform"].as<std::string>() != "c2c") throw UsageError("--gpus measures c2c transforms");
+  if (vm["precision"].as<std::string>() != "fp32") throw UsageError("--gpus measures fp32 transforms");
   if (parse_order(vm["order"].as<std::string>()) != Order::natural)
     throw UsageError("--gpus: the multi-GPU transform runs in natural order (its layout is --layout)");
   if (!vm["buffer-pairs"].defaulted()) throw UsageError("--buffer-pairs: without --gpus only");
@@ -127,6 +128,8 @@ int bench_command(const Args& args) {
                                       "of place)")
       ("order", po::value<std::string>()->default_value("natural"), "natural or digit-reversed (fft3d's output; "
                                                                     "c2c only)")
+      ("precision", po::value<std::string>()->default_value("fp32"), "fp32, or fp64: fft3d's plans in fp64 against "
+                                                                    "cuFFT Z2Z (c2c), bound 1e-13")
       ("repeat", po::value<int>()->default_value(20), "timed samples per library, size and buffer pair")
       ("buffer-pairs", po::value<int>()->default_value(3), "input/output buffer pairs each size is timed on, both "
                                                             "libraries on each (kernel times can depend on where "
@@ -176,7 +179,8 @@ int bench_command(const Args& args) {
                                    placement,
                                    vm["repeat"].as<int>(),
                                    vm["buffer-pairs"].as<int>(),
-                                   parse_unsigned(vm["seed"].as<std::string>(), "--seed")};
+                                   parse_unsigned(vm["seed"].as<std::string>(), "--seed"),
+                                   parse_precision(vm["precision"].as<std::string>())};
   bench::BenchRun run;
   try {
     run = bench::run_sweep(sweep, show_progress);

@@ -1,5 +1,6 @@
 // `fft3d run --backend cuda`: the CUDA engine on device buffers, timed with CUDA events, checked against the fp64
-// cuFFT oracle, with cuFFT C2C and a memcpy measured in the same run.
+// cuFFT oracle, with cuFFT C2C (Z2Z for an fp64 plan) and a memcpy measured in the same run. The run's precision is
+// the plan's (the engine was built for it; run_command sets it from --precision).
 #include <algorithm>
 #include <iomanip>
 #include <map>
@@ -34,7 +35,17 @@ struct CudaSession {
   std::unique_ptr<validate::DeviceBuffer> input, output;
 };
 
-std::size_t volume_bytes(const Plan& plan) { return static_cast<std::size_t>(plan.size.elements()) * sizeof(Complex32); }
+std::size_t complex_bytes(const Plan& plan) {
+  return plan.precision == Precision::fp64 ? sizeof(std::complex<double>) : sizeof(Complex32);
+}
+
+std::size_t volume_bytes(const Plan& plan) { return static_cast<std::size_t>(plan.size.elements()) * complex_bytes(plan); }
+
+void require_plan_precision(const GpuTransform& engine, const RunSettings& settings) {
+  if (settings.precision != engine.plan().precision)
+    throw UsageError("the cuda backend runs the plan's precision, " + to_string(engine.plan().precision) +
+                     ", not " + to_string(settings.precision) + " (--precision sets the plan's)");
+}
 
 void ensure_buffers(CudaSession& session, const Plan& plan) {
   if (session.input) return;
@@ -42,24 +53,25 @@ void ensure_buffers(CudaSession& session, const Plan& plan) {
   session.output = std::make_unique<validate::DeviceBuffer>(volume_bytes(plan));
 }
 
+template <typename Real>
 std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out, const RunSettings& settings) {
-  if (settings.precision != Precision::fp32) throw UsageError("the cuda backend runs fp32 (--precision fp32)");
+  using Complex = std::complex<Real>;
   GpuTransform& engine = *session.engine;
   ensure_buffers(session, engine.plan());
-  std::vector<Complex32> host(in.begin(), in.end());
+  std::vector<Complex> host(in.begin(), in.end());
   session.input->upload(host.data());
   session.output->poison_nan();
-  DeviceComplex32* source = session.input->complex32();
-  DeviceComplex32* target = session.output->complex32();
+  Complex* source = static_cast<Complex*>(session.input->get());
+  Complex* target = static_cast<Complex*>(session.output->get());
 
   // The checked run, first and cold.
   if (settings.in_place) session.output->copy_from(*session.input);
   engine.execute(settings.in_place ? target : source, target, settings.options);
-  std::vector<Complex32> result(host.size());
+  std::vector<Complex> result(host.size());
   session.output->download(result.data());
   out.assign(result.begin(), result.end());
   if (!settings.in_place) {  // an out-of-place run never writes its input
-    std::vector<Complex32> after(host.size());
+    std::vector<Complex> after(host.size());
     session.input->download(after.data());
     if (after != host) throw std::runtime_error("the out-of-place transform wrote to its input buffer");
   }
@@ -82,36 +94,39 @@ std::vector<double> run_cuda(CudaSession& session, const Volume& in, Volume& out
 
 // A real plan on the GPU: GpuTransform's real overloads on device buffers, in place on padded rows. The checked run
 // comes first and cold; then the timed runs (in place, each on the input restored outside the timed region).
+template <typename Real>
 std::vector<double> run_cuda_real(CudaSession& session, RealVolume& reals, Volume& spectrum,
                                   const RunSettings& settings) {
-  if (settings.precision != Precision::fp32) throw UsageError("the cuda backend runs fp32 (--precision fp32)");
+  using Complex = std::complex<Real>;
   GpuTransform& engine = *session.engine;
   const Extents& size = engine.plan().size;
   const bool forward = settings.options.direction == Direction::forward;
-  const std::size_t spectrum_bytes = spectrum.size() * sizeof(Complex32);
-  const std::size_t real_bytes = settings.in_place ? spectrum_bytes : reals.size() * sizeof(float);
+  const std::size_t spectrum_bytes = spectrum.size() * sizeof(Complex);
+  const std::size_t real_bytes = settings.in_place ? spectrum_bytes : reals.size() * sizeof(Real);
   // `staged` keeps the input; in place the transform runs in `complex_side` (padded rows), restored from it.
   validate::DeviceBuffer staged(forward ? real_bytes : spectrum_bytes), complex_side(spectrum_bytes);
   std::unique_ptr<validate::DeviceBuffer> real_side;
   if (!settings.in_place) real_side = std::make_unique<validate::DeviceBuffer>(real_bytes);
   if (forward) {
-    std::vector<float> host(real_bytes / sizeof(float));
+    std::vector<Real> host(real_bytes / sizeof(Real));
     if (settings.in_place) pack_padded(reals, size, host.data());
-    else std::transform(reals.begin(), reals.end(), host.begin(), [](double v) { return static_cast<float>(v); });
+    else std::transform(reals.begin(), reals.end(), host.begin(), [](double v) { return static_cast<Real>(v); });
     staged.upload(host.data());
   } else {
-    const std::vector<Complex32> host(spectrum.begin(), spectrum.end());
+    const std::vector<Complex> host(spectrum.begin(), spectrum.end());
     staged.upload(host.data());
   }
-  float* const reals_at = settings.in_place ? static_cast<float*>(complex_side.get())
-                                            : static_cast<float*>(real_side->get());
+  Complex* const complex_at = static_cast<Complex*>(complex_side.get());
+  Complex* const staged_complex = static_cast<Complex*>(staged.get());
+  Real* const reals_at = settings.in_place ? static_cast<Real*>(complex_side.get())
+                                           : static_cast<Real*>(real_side->get());
   // Out of place the input is `staged` itself (never written); in place the run's buffer is restored from it.
   const auto transform = [&](void* stream) {
     if (forward) {
-      const float* in = settings.in_place ? reals_at : static_cast<const float*>(staged.get());
-      engine.execute(in, complex_side.complex32(), settings.options, static_cast<Stream>(stream));
+      const Real* in = settings.in_place ? reals_at : static_cast<const Real*>(staged.get());
+      engine.execute(in, complex_at, settings.options, static_cast<Stream>(stream));
     } else {
-      const DeviceComplex32* in = settings.in_place ? complex_side.complex32() : staged.complex32();
+      const Complex* in = settings.in_place ? complex_at : staged_complex;
       engine.execute(in, reals_at, settings.options, static_cast<Stream>(stream));
     }
   };
@@ -125,18 +140,18 @@ std::vector<double> run_cuda_real(CudaSession& session, RealVolume& reals, Volum
   }
   transform(nullptr);
   if (forward) {
-    std::vector<Complex32> result(spectrum.size());
+    std::vector<Complex> result(spectrum.size());
     complex_side.download(result.data());
     spectrum.assign(result.begin(), result.end());
   } else {
-    std::vector<float> result(real_bytes / sizeof(float));
+    std::vector<Real> result(real_bytes / sizeof(Real));
     (settings.in_place ? complex_side : *real_side).download(result.data());
     if (settings.in_place) unpack_padded(result.data(), size, reals);
-    else std::transform(result.begin(), result.end(), reals.begin(), [](float v) { return static_cast<double>(v); });
+    else std::transform(result.begin(), result.end(), reals.begin(), [](Real v) { return static_cast<double>(v); });
     if (!settings.in_place) {  // an out-of-place C2R never writes its input
-      std::vector<Complex32> after(spectrum.size());
+      std::vector<Complex> after(spectrum.size());
       staged.download(after.data());
-      if (after != std::vector<Complex32>(spectrum.begin(), spectrum.end()))
+      if (after != std::vector<Complex>(spectrum.begin(), spectrum.end()))
         throw std::runtime_error("the out-of-place C2R transform wrote to its input buffer");
     }
   }
@@ -153,9 +168,10 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const Plan& plan = engine.plan();
   const double bytes = static_cast<double>(volume_bytes(plan));
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(bytes));
-  DeviceComplex32* source = session.input->complex32();
-  DeviceComplex32* target = session.output->complex32();
-  bench::CufftC2C cufft(plan.size);
+  void* source = session.input->get();
+  void* target = session.output->get();
+  bench::CufftC2C cufft(plan.size, plan.precision);
+  const bool fp64 = plan.precision == Precision::fp64;
   void* const cufft_input = settings.in_place ? target : source;
   const bench::Timing theirs = bench::time_on_gpu(
       [&](void* stream) { cufft.execute(cufft_input, target, settings.options.direction, stream); },
@@ -164,7 +180,7 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const bench::Timing& ours = session.timed.at(settings.options.direction);
   out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
       << one_pass_ms << " ms\n"
-      << "cuFFT     " << theirs.median_ms << " ms median C2C fp32 (min " << theirs.min_ms << ", max " << theirs.max_ms
+      << "cuFFT     " << theirs.median_ms << " ms median " << (fp64 ? "Z2Z fp64" : "C2C fp32") << " (min " << theirs.min_ms << ", max " << theirs.max_ms
       << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
       << theirs.median_ms / (median_seconds * 1e3) << "\n"
       << "setup     " << session.setup_ms << " ms to a ready plan (" << session.cold_kernels << " of "
@@ -174,7 +190,10 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
       << "timing    a sample is " << ours.batch << " back-to-back fft3d transforms, " << theirs.batch
       << " cuFFT ones (each sample at least " << bench::batched_sample_ms << " ms; single runs in place); the host "
       << "issues one in " << ours.enqueue_ms * 1e3 << " us (fft3d), " << theirs.enqueue_ms * 1e3 << " us (cuFFT)\n";
-  if (settings.per_kernel) report_kernels(engine, source, target, settings.options, one_pass_ms, out);
+  if (settings.per_kernel && fp64) out << "per-kernel times: fp32 plans only\n";
+  if (settings.per_kernel && !fp64)
+    report_kernels(engine, static_cast<DeviceComplex32*>(source), static_cast<DeviceComplex32*>(target),
+                   settings.options, one_pass_ms, out);
 }
 
 }  // namespace
@@ -196,13 +215,17 @@ Backend make_cuda_backend(const Plan& plan, const std::string& plan_name) {
   for (const GpuKernelInfo& info : profiler.kernels()) session->cold_kernels += info.from_cache ? 0 : 1;
   backend.available = true;
   backend.run = [session](const Volume& in, Volume& out, const RunSettings& settings) {
-    return run_cuda(*session, in, out, settings);
+    require_plan_precision(*session->engine, settings);
+    return settings.precision == Precision::fp64 ? run_cuda<double>(*session, in, out, settings)
+                                                 : run_cuda<float>(*session, in, out, settings);
   };
   backend.extra_report = [session](const RunSettings& settings, double median_seconds, std::ostream& out) {
     report_cuda_extras(*session, settings, median_seconds, out);
   };
   backend.run_real = [session](RealVolume& reals, Volume& spectrum, const RunSettings& settings) {
-    return run_cuda_real(*session, reals, spectrum, settings);
+    require_plan_precision(*session->engine, settings);
+    return settings.precision == Precision::fp64 ? run_cuda_real<double>(*session, reals, spectrum, settings)
+                                                 : run_cuda_real<float>(*session, reals, spectrum, settings);
   };
   backend.volume_passes = [session](const RunSettings& settings) {
     return GpuProfiler(*session->engine).volume_passes(settings.options.order, settings.in_place ? Placement::in_place : Placement::out_of_place);

@@ -81,7 +81,8 @@ int explain_command(const Args& args) {
   options.add_options()
       ("bandwidth", po::value<double>()->default_value(3000.0), "memory bandwidth in GB/s for the floor time "
                                                                  "(default: an H100's measured memcpy)")
-      ("precision", po::value<std::string>()->default_value("fp32"), "fp32 (8-byte complex) or fp64 (16-byte)")
+      ("precision", po::value<std::string>(), "fp32 (8-byte complex) or fp64 (16-byte): the plan's, lowered in it "
+                                              "(default: the plan file's, else fp32)")
       ("dump-cuda", po::value<std::string>()->default_value(""), "write each generated kernel to DIR as a .cu file");
   po::variables_map vm;
   if (!parse_options("explain", "PLAN [--bandwidth GB/s] [--dump-cuda DIR]", args, options, positional, vm))
@@ -89,7 +90,7 @@ int explain_command(const Args& args) {
 
   std::string how;
   const ParsedPlan parsed = plan_from_options(vm, how, false, requested_kind(vm));
-  const Precision precision = parse_precision(vm["precision"].as<std::string>());
+  const Precision precision = parsed.plan.precision;
   const double bandwidth = vm["bandwidth"].as<double>();
   if (!(bandwidth > 0) || !std::isfinite(bandwidth)) throw UsageError("--bandwidth must be positive and finite");
   const Plan& plan = parsed.plan;

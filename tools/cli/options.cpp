@@ -27,14 +27,17 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how, bool in_place, TransformKind kind,
-                     const PlanPasses& passes) {
+                     const PlanPasses& passes, std::optional<Precision> precision) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
   if (file) {
     how = *file;
-    return load_plan_file(*file);
+    ParsedPlan parsed = load_plan_file(*file);
+    if (precision) parsed.plan.precision = *precision;
+    return parsed;
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
-  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes, kind);
+  SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes, kind,
+                                   precision.value_or(Precision::fp32));
   how = std::move(chosen.source);
   return std::move(chosen.parsed);
 }
@@ -58,8 +61,12 @@ TransformKind requested_kind(const po::variables_map& vm, bool inverse) {
 ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place, TransformKind kind) {
   // The cpu backend runs every legal plan, so a size none of whose candidates lowers on the arch still gets one.
   const bool on_cpu = vm.count("backend") && vm["backend"].as<std::string>() == "cpu";
+  // --precision (run, plan, explain, bench) sets the plan's: a file's is overridden, a size's plan lowers in it.
+  const bool given = vm.count("precision") && !vm["precision"].defaulted();
+  const std::optional<std::string> precision = given ? optional_string(vm, "precision") : std::nullopt;
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(),
-                                how, in_place, kind, on_cpu ? passes_on_any_backend : passes_on_its_profile);
+                                how, in_place, kind, on_cpu ? passes_on_any_backend : passes_on_its_profile,
+                                precision ? std::optional(parse_precision(*precision)) : std::nullopt);
   const TransformKind holds = kind_of(parsed.plan);
   if (!vm["transform"].defaulted() && holds != kind)
     throw UsageError(how + " is a " + to_string(holds) + " plan" +

@@ -25,6 +25,7 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 // The options that name a plan: a positional plan file, or --size with --arch and --transform (remembered wisdom for
 // runs in place or not, else the table's plan, else the default planner's); and the plan they name, with where it
 // came from in `how`. A plan file says its own kind: --transform, when given, must agree with it (UsageError).
+// --precision, where the command has it and it is given, sets the plan's precision (a size's plan is chosen in it).
 void add_plan_source_options(po::options_description& options, po::positional_options_description& positional);
 ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place = false,
                              TransformKind kind = TransformKind::c2c);
@@ -38,7 +39,8 @@ TransformKind requested_kind(const po::variables_map& vm, bool inverse = false);
 // `passes`: passes_on_its_profile, or passes_on_any_backend for a backend that runs every legal plan (the CPU).
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how, bool in_place = false,
-                     TransformKind kind = TransformKind::c2c, const PlanPasses& passes = passes_on_its_profile);
+                     TransformKind kind = TransformKind::c2c, const PlanPasses& passes = passes_on_its_profile,
+                     std::optional<Precision> precision = std::nullopt);
 
 // A multi-GPU spectrum's layout by its --layout name: natural or y_slabs; UsageError otherwise.
 SlabLayout parse_layout(const std::string& name);

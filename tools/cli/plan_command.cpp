@@ -36,13 +36,19 @@ void print_measurements(const PlanMeasurements& measured) {
 // The planner's first choice, or with `measure` > 0 the fastest of that many candidates on the GPU; `header`
 // receives the comment line that says which.
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, TransformKind kind,
-                 std::string& header) {
+                 Precision precision, std::string& header) {
   if (measure == 0) {
     header = kind == TransformKind::c2c
                  ? "# Written by `fft3d plan`: the default planner's plan.\n"
                  : "# Written by `fft3d plan --transform " + to_string(kind) + "`: the default planner's plan.\n";
-    return default_plan_of_kind(size, arch, kind);
+    if (precision == Precision::fp32) return default_plan_of_kind(size, arch, kind);
+    // fp64: the candidates weighed as they lower in fp64, so that the plan's tiles hold doubles.
+    Plan plan = default_plan_of_kind(size, arch, kind, passes_in_precision(passes_on_its_profile, precision));
+    plan.precision = precision;
+    return plan;
   }
+  if (precision != Precision::fp32)
+    throw UsageError("--measure times fp32 candidates; an fp64 plan comes from the default planner (drop --measure)");
   if (kind != TransformKind::c2c)
     throw UsageError("--measure times c2c candidates only; a " + to_string(kind) + " plan comes from the default "
                      "planner (drop --measure)");
@@ -87,10 +93,12 @@ int plan_command(const Args& args) {
        "place, which can differ from the one out of place)")
       ("remember", po::bool_switch(), "with --measure: also keep the fastest as wisdom, which `run --size` (with "
        "--in-place for a plan measured in place) and `bench` then take before the table and the default planner")
+      ("precision", po::value<std::string>()->default_value("fp32"), "fp32 or fp64: the plan's precision (an fp64 "
+                                                                      "plan's tiles hold half as many values)")
       ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout");
   po::variables_map vm;
-  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--measure N [--in-place] [--remember]] "
-                     "[-o FILE]", args,
+  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--precision P] "
+                     "[--measure N [--in-place] [--remember]] [-o FILE]", args,
                      options, {}, vm))
     return exit_ok;
   const int measure = vm["measure"].as<int>();
@@ -106,7 +114,8 @@ int plan_command(const Args& args) {
   const Extents size = parse_extents(vm["size"].as<std::string>());
   const std::string arch = vm["arch"].as<std::string>();
   const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
-  const Plan plan = chosen_plan(size, arch, measure, in_place, kind, header);
+  const Precision precision = parse_precision(vm["precision"].as<std::string>());
+  const Plan plan = chosen_plan(size, arch, measure, in_place, kind, precision, header);
   const std::string text = header + to_yaml(plan);
   if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
   if (vm.count("output")) {

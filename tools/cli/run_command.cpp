@@ -33,7 +33,8 @@ void add_run_options(po::options_description& options) {
       ("inverse", po::bool_switch(), "the inverse transform (conjugate sign); with --transform r2c: C2R")
       ("order", po::value<std::string>()->default_value("natural"), "output order: natural or digit-reversed")
       ("scaling", po::value<std::string>()->default_value("none"), "none, or full (multiply by 1/N)")
-      ("precision", po::value<std::string>(), "fp64 or fp32 (default: fp64 on the CPU, fp32 on CUDA)")
+      ("precision", po::value<std::string>(), "fp64 or fp32 (default: fp64 on the CPU, the plan's on CUDA: fp32 "
+                                              "unless the plan file says fp64); sets the plan's precision")
       ("in-place", po::bool_switch(), "transform in place (default: out of place, input kept)")
       ("seed", po::value<std::string>()->default_value("1"), "seed of the random input")
       ("repeat", po::value<int>()->default_value(1), "timed runs; the report gives median, min and max")
@@ -78,13 +79,14 @@ int run_on_several_gpus(const po::variables_map& vm) {
 }
 
 // The settings the options ask of `backend`, and the error bound they are judged by (`bound`).
-RunSettings settings_from(const po::variables_map& vm, const Backend& backend, double& bound) {
+RunSettings settings_from(const po::variables_map& vm, const Backend& backend, Precision plan_precision,
+                          double& bound) {
   RunSettings settings;
   const bool inverse = vm["inverse"].as<bool>() || requested_kind(vm) == TransformKind::c2r;
   settings.options.direction = inverse ? Direction::inverse : Direction::forward;
   settings.options.order = parse_order(vm["order"].as<std::string>());
   settings.options.scaling = parse_scaling(vm["scaling"].as<std::string>());
-  const std::string default_precision = backend.name == "cpu" ? "fp64" : "fp32";
+  const std::string default_precision = backend.name == "cpu" ? "fp64" : to_string(plan_precision);
   settings.precision = parse_precision(optional_string(vm, "precision").value_or(default_precision));
   settings.in_place = vm["in-place"].as<bool>();
   settings.repeats = vm["repeat"].as<int>();
@@ -213,7 +215,7 @@ int run_command(const Args& args) {
     return exit_unavailable;
   }
   double bound = 0;
-  const RunSettings settings = settings_from(vm, backend, bound);
+  const RunSettings settings = settings_from(vm, backend, plan.precision, bound);
 
   const Extents& size = plan.size;
   if (kind_of(plan) != TransformKind::c2c) {
@@ -222,8 +224,11 @@ int run_command(const Args& args) {
     return run_real_against_oracle(plan, how, backend, settings, bound, seed);
   }
   const bool oracle_fits = run_host_bytes(size) <= static_cast<double>(validate::host_memory_bytes());
-  if (checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits))
+  if (checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
+    if (settings.precision != Precision::fp32)
+      throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
     return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel});
+  }
   check_run_host_memory(size, validate::host_memory_bytes());
   return run_against_oracle(plan, how, backend, settings, bound, seed);
 }

@@ -4,14 +4,21 @@
 
 namespace fft3d::validate {
 
-ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed)
-    : reference_(static_cast<std::size_t>(size.elements())),
+ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed, Precision precision)
+    : precision_(precision),
+      reference_(static_cast<std::size_t>(size.elements())),
       result_(reference_.size()),
-      got_(reference_.size()),
-      in_(reference_.size() * sizeof(std::complex<float>)),
+      got_(precision == Precision::fp32 ? reference_.size() : 0),
+      in_(reference_.size() *
+          (precision == Precision::fp64 ? sizeof(std::complex<double>) : sizeof(std::complex<float>))),
       out_(in_.bytes()) {
   std::vector<std::complex<double>> input(reference_.size());
   fill_random(input, seed);
+  if (precision == Precision::fp64) {
+    cufft_reference(size, input, reference_, Direction::forward);
+    in_.upload(input.data());
+    return;
+  }
   const std::vector<std::complex<float>> input32(input.begin(), input.end());
   input.assign(input32.begin(), input32.end());
   cufft_reference(size, input, reference_, Direction::forward);
@@ -27,8 +34,12 @@ ErrorReport ForwardCheck::check(DeviceBuffer& output, const std::function<void()
   if (output.bytes() != out_.bytes()) throw std::invalid_argument("ForwardCheck::check: output of the wrong size");
   output.poison_nan();
   transform();
-  output.download(got_.data());
-  result_.assign(got_.begin(), got_.end());
+  if (precision_ == Precision::fp64) {
+    output.download(result_.data());
+  } else {
+    output.download(got_.data());
+    result_.assign(got_.begin(), got_.end());
+  }
   if (digit_reversed_plan) to_natural_order(*digit_reversed_plan, result_);
   return compare(result_, reference_);
 }

@@ -13,13 +13,19 @@
 
 namespace fft3d::validate {
 
-// A random input rounded to fp32 (so the oracle transforms exactly what the GPU reads) in a device buffer, its
-// forward fp64 cuFFT Z2Z transform as the reference, and an output buffer of the same size.
+// A random input rounded to fp32 (so the oracle transforms exactly what the GPU reads; kept in fp64 for an fp64
+// check) in a device buffer of the precision's complex values, its forward fp64 cuFFT Z2Z transform as the
+// reference, and an output buffer of the same size.
 class ForwardCheck {
  public:
-  ForwardCheck(const Extents& size, std::uint64_t seed);
+  ForwardCheck(const Extents& size, std::uint64_t seed, Precision precision = Precision::fp32);
+  // fp32 checks: the buffers as complex float.
   std::complex<float>* input() const { return in_.complex32(); }
   std::complex<float>* output() const { return out_.complex32(); }
+  // fp64 checks: the buffers as complex double.
+  std::complex<double>* input64() const { return static_cast<std::complex<double>*>(in_.get()); }
+  std::complex<double>* output64() const { return static_cast<std::complex<double>*>(out_.get()); }
+  Precision precision() const { return precision_; }
   // Copies the input into the output buffer (asynchronously on `stream`): what a run in place transforms there.
   void copy_input_to_output(void* stream = nullptr) { out_.copy_from(in_, stream); }
   // Poisons the output with NaN, runs `transform` (which writes output()), and compares the output with the
@@ -32,8 +38,9 @@ class ForwardCheck {
   DeviceBuffer input_copy() const;
 
  private:
+  Precision precision_;
   std::vector<std::complex<double>> reference_, result_;
-  std::vector<std::complex<float>> got_;
+  std::vector<std::complex<float>> got_;  // fp32 downloads (fp64 ones land in result_)
   DeviceBuffer in_, out_;
 };
 

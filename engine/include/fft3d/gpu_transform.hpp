@@ -22,7 +22,8 @@ struct CUstream_st;
 namespace fft3d {
 
 using Stream = CUstream_st*;  // a cudaStream_t; nullptr: the default stream
-using DeviceComplex32 = std::complex<float>;  // layout-compatible with cufftComplex and float2
+using DeviceComplex32 = std::complex<float>;   // layout-compatible with cufftComplex and float2
+using DeviceComplex64 = std::complex<double>;  // layout-compatible with cufftDoubleComplex and double2
 
 class GpuProfiler;
 
@@ -47,11 +48,18 @@ class GpuTransform {
   // `in` and `out`: device pointers to plan().size.elements() values, natural order in. in == out: in place. Out of
   // place, `in` is never written. Asynchronous on `stream`. Throws UsageError (a null pointer, a caller's workspace
   // too small for this run), CudaError (a failed launch).
+  // The data type is the plan's precision (plan().precision): std::complex<float> for fp32, std::complex<double>
+  // for fp64; the other throws UsageError.
   void execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options = {},
                Stream stream = nullptr);
+  void execute(const DeviceComplex64* in, DeviceComplex64* out, const TransformOptions& options = {},
+               Stream stream = nullptr);
   void forward(const DeviceComplex32* in, DeviceComplex32* out, Stream stream = nullptr);
+  void forward(const DeviceComplex64* in, DeviceComplex64* out, Stream stream = nullptr);
   // Inverse with 1/N scaling (Scaling::full) unless told otherwise.
   void inverse(const DeviceComplex32* in, DeviceComplex32* out, Scaling scaling = Scaling::full,
+               Stream stream = nullptr);
+  void inverse(const DeviceComplex64* in, DeviceComplex64* out, Scaling scaling = Scaling::full,
                Stream stream = nullptr);
 
   // Real transforms (plan().kind: kind_of(plan), or the descriptor's kind), FFTW's and cuFFT's layouts.
@@ -63,6 +71,10 @@ class GpuTransform {
   // that contradicts it, digit-reversed order (real transforms run in natural order), a null pointer.
   void execute(const float* in, DeviceComplex32* out, const TransformOptions& options = {}, Stream stream = nullptr);
   void execute(const DeviceComplex32* in, float* out,
+               const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
+  // The same in fp64 (a plan with precision fp64): double reals, std::complex<double> spectrum.
+  void execute(const double* in, DeviceComplex64* out, const TransformOptions& options = {}, Stream stream = nullptr);
+  void execute(const DeviceComplex64* in, double* out,
                const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
 
   // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for

@@ -41,8 +41,8 @@ struct TransformDesc {
 };
 
 // Throws UsageError naming the field when `desc` asks for what this build does not offer: a real kind (r2c, c2r)
-// with an odd NX, a batch other than 1 (or a batch stride), an empty or overflowing extent, or, on the GPU
-// (`on_gpu`), fp64.
+// with an odd NX, a batch other than 1 (or a batch stride), an empty or overflowing extent. fp64 runs on both
+// backends (`on_gpu` says which asks).
 void require_supported(const TransformDesc& desc, bool on_gpu);
 
 std::string to_string(Direction direction);

@@ -14,19 +14,22 @@
 
 namespace fft3d {
 
+// fp64 wisdom lives apart from fp32 (the file name ends -fp64): its plans lowered with doubles' tiles.
 std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place,
-                        TransformKind kind = TransformKind::c2c);
-// The remembered plan's file for this profile, size, placement and kind, if there is one.
+                        TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32);
+// The remembered plan's file for this profile, size, placement, kind and precision, if there is one.
 std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
-                                            TransformKind kind = TransformKind::c2c);
+                                            TransformKind kind = TransformKind::c2c,
+                                            Precision precision = Precision::fp32);
 // The remembered plan, if there is one, checked against what it is filed under: PlanError (located) for a malformed
 // file, UsageError naming the file for a plan of another size, profile or kind.
 std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
-                                           TransformKind kind = TransformKind::c2c);
+                                           TransformKind kind = TransformKind::c2c,
+                                           Precision precision = Precision::fp32);
 // Stores `plan_text` (a plan file's YAML) as the wisdom for this profile, size, placement and kind, replacing any;
 // returns its path.
 std::string remember_plan(const std::string& arch, const Extents& size, bool in_place, const std::string& plan_text,
-                          TransformKind kind = TransformKind::c2c);
+                          TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32);
 
 // The plan a size takes (`run --size`, `bench`, GpuTransform for a descriptor): the wisdom for the profile, size,
 // placement and kind if there is one, else the profile's table plan for them (find_table_plan), else the default
@@ -38,8 +41,13 @@ struct SizedPlan {
   ParsedPlan parsed;
   std::string source;
 };
+// In fp64 (`precision`): the fp64 wisdom, else the table plan where it lowers in fp64, else the default planner
+// weighing its candidates lowered in fp64 (so it picks only plans whose tiles hold doubles); the plan returned
+// carries the precision.
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
-                        TransformKind kind = TransformKind::c2c);
+                        TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32);
+// `passes` of the plan as it lowers in `precision` (the candidates' own precision ignored).
+PlanPasses passes_in_precision(PlanPasses passes, Precision precision);
 
 // The plan a transform built from `desc` runs on profile `arch`: require_supported(desc, on_gpu), then
 // plan_for_size for its extents, placement and kind, ranked by passes_on_its_profile on the GPU and by

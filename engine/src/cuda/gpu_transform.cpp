@@ -36,12 +36,18 @@ int current_arch() {
   return major * 10 + minor;
 }
 
+// Bytes of one complex value of the plan's precision (complex float or complex double).
+std::int64_t complex_bytes(const Plan& plan) {
+  return plan.precision == Precision::fp64 ? sizeof(DeviceComplex64) : sizeof(DeviceComplex32);
+}
+
 void require_fits_device(const Plan& plan) {
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const auto bytes = static_cast<std::size_t>(spectrum_extents(plan).elements()) * 8;
+  const auto bytes = static_cast<std::size_t>(spectrum_extents(plan).elements() * complex_bytes(plan));
   if (bytes > total_bytes)
-    throw OutOfMemory("a " + to_string(plan.size) + " fp32 " + to_string(kind_of(plan)) + " transform needs " +
+    throw OutOfMemory("a " + to_string(plan.size) + " " + to_string(plan.precision) + " " +
+                      to_string(kind_of(plan)) + " transform needs " +
                       std::to_string(bytes) +
                       " B; the device has " + std::to_string(total_bytes) + " B");
 }
@@ -108,12 +114,15 @@ struct RealRows {
   long long out_nyquist_pitch = 0;
 };
 
-void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void* in, void* out, float scale, int flags,
-                 cudaStream_t stream, int arch, RealRows rows = {}) {
+// `scale` reaches the kernel in its precision: a float argument of fp32 kernels, a double of fp64 ones.
+void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void* in, void* out, double scale,
+                 int flags, cudaStream_t stream, int arch, RealRows rows = {}) {
   if (spec.launch_blocks() > 0x7fffffffLL)
     throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.launch_blocks()) +
                         " blocks is over 2^31 - 1");
-  void* args[] = {&in, &out, &scale, &flags, &rows};
+  float scale32 = static_cast<float>(scale);
+  void* scale_argument = spec.precision == Precision::fp64 ? static_cast<void*>(&scale) : &scale32;
+  void* args[] = {&in, &out, scale_argument, &flags, &rows};
   const int cluster =
       (flags & kernel_flag_cluster_ordered_stores) != 0 ? spec.sorted_store_cluster : spec.cluster_blocks;
   cudaLaunchAttribute attributes[2]{};
@@ -172,7 +181,7 @@ struct GpuTransform::Impl {
     for (auto& [index, twin] : copy_twins) cudaLibraryUnload(twin.loaded.library);
   }
 
-  void launch(std::size_t index, const void* in, void* out, float scale, int flags, cudaStream_t stream,
+  void launch(std::size_t index, const void* in, void* out, double scale, int flags, cudaStream_t stream,
               RealRows rows = {}) const {
     launch_spec(specs[index], loaded[index], in, out, scale, flags, stream, arch, rows);
   }
@@ -185,7 +194,7 @@ struct GpuTransform::Impl {
   bool splits_spectrum(bool out_of_place) const {
     return kind_of(plan) == TransformKind::c2r && out_of_place && lowered.kernels.size() > 1;
   }
-  std::int64_t nyquist_plane_bytes() const { return plan.size.ny * plan.size.nz * 8; }
+  std::int64_t nyquist_plane_bytes() const { return plan.size.ny * plan.size.nz * complex_bytes(plan); }
 
   // One side of a kernel's access to a real run's data: the row pitch, and where column `half` lives.
   struct RowsLayout {
@@ -203,8 +212,9 @@ struct GpuTransform::Impl {
     const bool split = splits_spectrum(out_of_place);
     const RowsLayout reals{out_of_place ? h : h + 1};
     const RowsLayout split_spectrum{h, nyquist_plane, 1};
-    const auto spectrum = [h](const void* data) {
-      return RowsLayout{h + 1, static_cast<const DeviceComplex32*>(data) + h, h + 1};
+    const std::int64_t value_bytes = complex_bytes(plan);
+    const auto spectrum = [h, value_bytes](const void* data) {
+      return RowsLayout{h + 1, static_cast<const char*>(data) + h * value_bytes, h + 1};
     };
     // Loads: the real rows (R2C's first kernel), the split intermediate (C2R's later kernels out of place), or the
     // half spectrum (the caller's, or the intermediate in `out`). Stores likewise, C2R's last kernel to the reals.
@@ -230,9 +240,20 @@ struct GpuTransform::Impl {
   }
 
   void execute_real(const void* in, void* out, const TransformOptions& options, TransformKind kind, cudaStream_t s);
+  void execute_complex(const void* in, void* out, const TransformOptions& options, cudaStream_t s);
+
+  // A run's data type must be the plan's precision (the kernels were emitted for it).
+  void require_precision(Precision data, const char* type) const {
+    if (data != plan.precision)
+      throw UsageError(std::string("GpuTransform: ") + type + " data, but this plan (" + plan_source + ") is " +
+                       to_string(plan.precision) + (plan.precision == Precision::fp64
+                                                         ? ": pass std::complex<double> / double pointers"
+                                                         : ": pass std::complex<float> / float pointers, or a plan "
+                                                           "with precision fp64"));
+  }
 
   // Flags and scale of tile kernel `index` in a run with `options`, out of place or not.
-  std::pair<float, int> bindings(std::size_t index, const TransformOptions& options, bool out_of_place) const {
+  std::pair<double, int> bindings(std::size_t index, const TransformOptions& options, bool out_of_place) const {
     const bool inverse = options.direction == Direction::inverse;
     const bool last = index + 1 == lowered.kernels.size();
     const bool natural = options.order == Order::natural;
@@ -242,13 +263,14 @@ struct GpuTransform::Impl {
     if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
     if (inverse && last) flags |= kernel_flag_conjugate_store;
     const bool scaled = last && options.scaling == Scaling::full;
-    return {scaled ? static_cast<float>(1.0 / static_cast<double>(transformed_elements(plan))) : 1.0f, flags};
+    const double scale = scaled ? 1.0 / static_cast<double>(transformed_elements(plan)) : 1.0;
+    return {plan.precision == Precision::fp64 ? scale : static_cast<float>(scale), flags};
   }
 
   // The digit-reversal pass's target, as large as the volume it reverses: the caller's workspace where it gave one
   // large enough, else the transform's own.
   void* workspace_for_reorder() {
-    return workspace_of(lowered.reorder->size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)));
+    return workspace_of(lowered.reorder->size.elements() * complex_bytes(plan));
   }
 
   bool runs_reorder_pass(Order order, bool out_of_place) const {
@@ -361,43 +383,66 @@ GpuTransform GpuTransform::from_file(const std::string& path) { return GpuTransf
 GpuTransform::GpuTransform(GpuTransform&&) noexcept = default;
 GpuTransform& GpuTransform::operator=(GpuTransform&&) noexcept = default;
 
-void GpuTransform::execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options,
-                           Stream stream) {
-  if (kind_of(impl_->plan) != TransformKind::c2c)
-    throw UsageError("GpuTransform: this plan is a " + kind_name(kind_of(impl_->plan)) + " plan (" +
-                     impl_->plan_source + "); it runs through the real overloads of execute (float and complex)");
+void GpuTransform::Impl::execute_complex(const void* in, void* out, const TransformOptions& options,
+                                         cudaStream_t s) {
+  if (kind_of(plan) != TransformKind::c2c)
+    throw UsageError("GpuTransform: this plan is a " + kind_name(kind_of(plan)) + " plan (" + plan_source +
+                     "); it runs through the real overloads of execute (real and complex)");
   if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
-  const auto s = static_cast<cudaStream_t>(stream);
-  const auto bytes = static_cast<std::size_t>(impl_->plan.size.elements()) * sizeof(DeviceComplex32);
-  if (impl_->lowered.kernels.empty()) {  // a 1x1x1 volume: the transform is the identity
+  const auto bytes = static_cast<std::size_t>(plan.size.elements() * complex_bytes(plan));
+  if (lowered.kernels.empty()) {  // a 1x1x1 volume: the transform is the identity
     if (in != out) cuda::check(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
     return;
   }
-  const std::size_t reorder = impl_->lowered.kernels.size();  // index of the digit-reversal pass
-  const bool reordering = impl_->runs_reorder_pass(options.order, in != out);
+  const std::size_t reorder = lowered.kernels.size();  // index of the digit-reversal pass
+  const bool reordering = runs_reorder_pass(options.order, in != out);
   if (reordering && in != out) {
     // Out of place: the tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
-    void* workspace = impl_->workspace_for_reorder();
+    void* workspace = workspace_for_reorder();
     for (std::size_t k = 0; k < reorder; ++k) {
-      const auto [scale, flags] = impl_->bindings(k, options, true);
-      impl_->launch(k, k == 0 ? static_cast<const void*>(in) : workspace, workspace, scale, flags, s);
+      const auto [scale, flags] = bindings(k, options, true);
+      launch(k, k == 0 ? in : workspace, workspace, scale, flags, s);
     }
-    impl_->launch(reorder, workspace, out, 1.0f, 0, s);
+    launch(reorder, workspace, out, 1.0, 0, s);
     return;
   }
-  for (std::size_t k = 0; k < reorder; ++k) impl_->run_kernel(k, in, out, options, s);
+  for (std::size_t k = 0; k < reorder; ++k) run_kernel(k, in, out, options, s);
   if (reordering) {  // in place: reorder into the workspace, then copy back
-    void* workspace = impl_->workspace_for_reorder();
-    impl_->launch(reorder, out, workspace, 1.0f, 0, s);
+    void* workspace = workspace_for_reorder();
+    launch(reorder, out, workspace, 1.0, 0, s);
     cuda::check(cudaMemcpyAsync(out, workspace, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(workspace)");
   }
 }
 
+void GpuTransform::execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options,
+                           Stream stream) {
+  impl_->require_precision(Precision::fp32, "std::complex<float>");
+  impl_->execute_complex(in, out, options, static_cast<cudaStream_t>(stream));
+}
+
+void GpuTransform::execute(const DeviceComplex64* in, DeviceComplex64* out, const TransformOptions& options,
+                           Stream stream) {
+  impl_->require_precision(Precision::fp64, "std::complex<double>");
+  impl_->execute_complex(in, out, options, static_cast<cudaStream_t>(stream));
+}
+
 void GpuTransform::execute(const float* in, DeviceComplex32* out, const TransformOptions& options, Stream stream) {
+  impl_->require_precision(Precision::fp32, "float");
   impl_->execute_real(in, out, options, TransformKind::r2c, static_cast<cudaStream_t>(stream));
 }
 
 void GpuTransform::execute(const DeviceComplex32* in, float* out, const TransformOptions& options, Stream stream) {
+  impl_->require_precision(Precision::fp32, "float");
+  impl_->execute_real(in, out, options, TransformKind::c2r, static_cast<cudaStream_t>(stream));
+}
+
+void GpuTransform::execute(const double* in, DeviceComplex64* out, const TransformOptions& options, Stream stream) {
+  impl_->require_precision(Precision::fp64, "double");
+  impl_->execute_real(in, out, options, TransformKind::r2c, static_cast<cudaStream_t>(stream));
+}
+
+void GpuTransform::execute(const DeviceComplex64* in, double* out, const TransformOptions& options, Stream stream) {
+  impl_->require_precision(Precision::fp64, "double");
   impl_->execute_real(in, out, options, TransformKind::c2r, static_cast<cudaStream_t>(stream));
 }
 
@@ -406,6 +451,14 @@ void GpuTransform::forward(const DeviceComplex32* in, DeviceComplex32* out, Stre
 }
 
 void GpuTransform::inverse(const DeviceComplex32* in, DeviceComplex32* out, Scaling scaling, Stream stream) {
+  execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
+}
+
+void GpuTransform::forward(const DeviceComplex64* in, DeviceComplex64* out, Stream stream) {
+  execute(in, out, {}, stream);
+}
+
+void GpuTransform::inverse(const DeviceComplex64* in, DeviceComplex64* out, Scaling scaling, Stream stream) {
   execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
 }
 

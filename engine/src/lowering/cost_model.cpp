@@ -13,7 +13,6 @@ namespace fft3d::lowering {
 namespace {
 
 constexpr std::int64_t segment_elements = 16;  // complex fp32 values in one 128-byte run of global memory
-constexpr std::int64_t element_bytes = 8;      // one complex fp32 value
 constexpr std::int64_t pair = 2;               // a tile spread over two one-block parts
 
 // Whether a pass of a spread tile other than a first pass that loads from global memory reads or writes other
@@ -54,7 +53,7 @@ double spread_first_pass_cost(const KernelSpec& spec, std::int64_t whole_blocks,
 double spread_cost(const KernelSpec& spec, const ArchProfile& profile) {
   const CostModel& cost = profile.cost;
   if (spec.tile_blocks <= 1) return 0.0;
-  const std::int64_t whole_blocks = element_bytes * spec.tile_elements / part_bytes_limit(profile);
+  const std::int64_t whole_blocks = spec.complex_bytes() * spec.tile_elements / part_bytes_limit(profile);
   if (whole_blocks < pair) return 0.0;
   const bool crosses = crosses_after_its_global_loads(spec);
   if (whole_blocks == pair) return crosses ? cost.pair_crossing : cost.pair_first_pass;
@@ -77,7 +76,7 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   const CostModel& cost = profile.cost;
   const bool spread = spec.tile_blocks > 1;
   const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
-  const bool volume_in_l2 = spec.size.elements() * element_bytes <= profile.l2_cache_bytes;
+  const bool volume_in_l2 = spec.size.elements() * spec.complex_bytes() <= profile.l2_cache_bytes;
   double extra = spread_cost(spec, profile);
   // Spread mixed tiles (part digits by division, clusters up to 9 blocks) are untuned: charged apart.
   if (spread && !tile::bit_fields(spec)) extra += cost.spread_mixed_tile;

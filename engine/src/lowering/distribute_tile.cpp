@@ -71,15 +71,14 @@ std::tuple<int, int, std::int64_t> crossing_cost(KernelSpec spec, std::int64_t s
 
 constexpr std::tuple<int, int, std::int64_t> no_spread{1 << 30, 0, 0};
 
-// Spreads a tile of powers of two over blocks of at most `part_bytes` (within the portable cluster size) and places
+// Spreads a tile of powers of two over blocks of at most `part_bytes` (within `most_blocks`) and places
 // the part field: any bits above the X runs (each part keeps whole runs along X), where crossing_cost is least; ties
 // go to the highest field. Why: a field crossed by the first pass alone beat one crossed by a middle pass by 15%
 // (512^3's {Z 16, Y 512} tile; docs/performance.md, ledger "spread tiles and parts").
 // Returns the field's crossing_cost.
-std::tuple<int, int, std::int64_t> spread_bit_field(KernelSpec& spec, const ArchProfile& profile,
-                                                    std::int64_t part_bytes) {
-  const std::int64_t tile_bytes = 8 * spec.tile_elements;
-  while (tile_bytes / spec.tile_blocks > part_bytes && 2 * spec.cluster_blocks <= profile.max_cluster_size) {
+std::tuple<int, int, std::int64_t> spread_bit_field(KernelSpec& spec, int most_blocks, std::int64_t part_bytes) {
+  const std::int64_t tile_bytes = spec.complex_bytes() * spec.tile_elements;
+  while (tile_bytes / spec.tile_blocks > part_bytes && 2 * spec.cluster_blocks <= most_blocks) {
     spec.tile_blocks *= 2;
     spec.cluster_blocks *= 2;
   }
@@ -117,7 +116,7 @@ std::int64_t part_stride_unit(const KernelSpec& spec) {
 // whose digit divides the tile, where crossing_cost is least (ties: the highest) and every crossing pass's
 // butterflies divide among the parts. Returns the digit's crossing_cost (no_spread: the tile stays whole).
 std::tuple<int, int, std::int64_t> spread_digit(KernelSpec& spec, int most_blocks, std::int64_t part_bytes) {
-  const std::int64_t tile_bytes = 8 * spec.tile_elements, unit = part_stride_unit(spec);
+  const std::int64_t tile_bytes = spec.complex_bytes() * spec.tile_elements, unit = part_stride_unit(spec);
   if (tile_bytes <= part_bytes) return no_spread;
   for (int blocks = 2; spec.cluster_blocks * blocks <= most_blocks; ++blocks) {
     if (spec.tile_elements % blocks != 0 || tile_bytes / blocks > part_bytes) continue;
@@ -149,9 +148,13 @@ int most_cluster_blocks(const ArchProfile& profile, bool opt_in) {
   return opt_in ? std::max(profile.max_cluster_size, profile.max_cluster_size_opt_in) : profile.max_cluster_size;
 }
 
+// An fp64 tile of powers of two takes the opt-in size too where the portable one cannot hold its parts (a tile of
+// doubles needs twice the blocks of the same tile in fp32, so the two-pass plans of fp32 keep two passes).
 std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfile& profile, std::int64_t part_bytes,
                                                bool opt_in = false) {
-  if (tile::bit_fields(spec)) return spread_bit_field(spec, profile, part_bytes);
+  if (tile::bit_fields(spec))
+    return spread_bit_field(spec, most_cluster_blocks(profile, opt_in && spec.precision == Precision::fp64),
+                            part_bytes);
   std::tuple<int, int, std::int64_t> cost = spread_digit(spec, most_cluster_blocks(profile, false), part_bytes);
   if (cost == no_spread && opt_in) cost = spread_digit(spec, most_cluster_blocks(profile, true), part_bytes);
   return cost;
@@ -162,10 +165,12 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = part_bytes_limit(profile);
   const KernelSpec whole = spec;
-  if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && 8 * spec.tile_elements > limit &&
+  if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && spec.complex_bytes() * spec.tile_elements > limit &&
       profile.max_cluster_size > 1)
     throw LoweringError("kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}: its tile of " +
-                        std::to_string(spec.tile_elements) + " elements is over one block's " + std::to_string(limit) +
+                        std::to_string(spec.tile_elements) + (spec.precision == Precision::fp64 ? " fp64" : "") + " elements (" +
+                        std::to_string(spec.complex_bytes() * spec.tile_elements) + " B) is over one block's " +
+                        std::to_string(limit) +
                         " B, and no cluster of at most " +
                         std::to_string(most_cluster_blocks(profile, true)) +
                         " blocks divides it into parts within that with a part digit above the X runs");
@@ -175,7 +180,7 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   // alone (the form measured; ptxas fits those kernels in the registers that `sharing` blocks leave a thread).
   KernelSpec shared = whole;
   const bool first_pass_alone = std::get<0>(spread_tile(shared, profile, limit / sharing)) == 0;
-  if (!first_pass_alone || 8 * shared.part_elements() > limit / sharing) return;
+  if (!first_pass_alone || shared.complex_bytes() * shared.part_elements() > limit / sharing) return;
   shared.blocks_per_multiprocessor = sharing;
   spec = shared;
 }

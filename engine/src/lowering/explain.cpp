@@ -15,7 +15,7 @@ std::string explain(const LoweredPlan& lowered) {
     for (const PhaseConflict& phase : banks.phases) text << " [" << phase.phase << ": " << phase.degree << "]";
     const CoalescingReport coalescing = check_coalescing(spec);
     text << "\nglobal accesses: " << coalescing.requests << " warp requests checked, "
-         << (coalescing.coalesced() ? "all whole " + std::to_string(spec.x_run_elements * 8) + "-byte segments"
+         << (coalescing.coalesced() ? "all whole " + std::to_string(spec.x_run_elements * spec.complex_bytes()) + "-byte segments"
                                     : coalescing.first_problem)
          << "\n";
     if (spec.tiles_per_cluster() > 1) {
@@ -36,7 +36,7 @@ std::string explain(const LoweredPlan& lowered) {
         "the first kernel stores the axes above in their sorted layout and their last stages leave them in natural "
         "order";
     const std::string pass = "a digit-reversal pass runs last through a workspace of " +
-                             std::to_string(lowered.reorder->size.elements() * 8) + " B";
+                             std::to_string(lowered.workspace_bytes()) + " B";
     text << to_string(*lowered.reorder);
     if (lowered.sorted_layout_in_place)
       text << "natural order: " << sorted << ", in place and out of place (the pass above never runs)\n";

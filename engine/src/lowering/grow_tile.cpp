@@ -60,7 +60,7 @@ void take_whole_rows(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
   const std::int64_t rows = segment_values / std::gcd(nx, segment_values);
   if (y.length % rows != 0 || y.extent() != 1) return;
   const std::int64_t elements = spec.tile_elements / x.extent() * nx * rows;
-  if (8 * elements > part_bytes_limit(profile) / 2) return;
+  if (spec.complex_bytes() * elements > part_bytes_limit(profile) / 2) return;
   spec.tiles = spec.tiles / x.tiles() / rows;
   spec.tile_elements = elements;
   x.tile = {{nx, 1}};
@@ -72,9 +72,10 @@ void take_whole_rows(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
 
 }  // namespace
 
-std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile) {
-  std::int64_t limit = std::min<std::int64_t>(target_elements, profile.shared_memory_per_block / 2 / 8);
-  const std::int64_t radix_limit = register_radix_limit(profile);
+std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile, Precision precision) {
+  const std::int64_t complex_bytes = precision == Precision::fp64 ? 16 : 8;
+  std::int64_t limit = std::min<std::int64_t>(target_elements, profile.shared_memory_per_block / 2 / complex_bytes);
+  const std::int64_t radix_limit = register_radix_limit(profile, precision);
   const bool split = std::any_of(kernel.subs.begin(), kernel.subs.end(),
                                  [radix_limit](const SubComputation& sub) { return sub.radix > radix_limit; });
   if (split) limit = std::min<std::int64_t>(limit, split_elements_per_thread * profile.threads_per_block);
@@ -83,7 +84,7 @@ std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile) 
 
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
   take_whole_rows(spec, kernel, profile);
-  const std::int64_t limit = grown_tile_limit(kernel, profile);
+  const std::int64_t limit = grown_tile_limit(kernel, profile, spec.precision);
   for (Axis axis : {Axis::y, Axis::z, Axis::x}) {
     if (has_stages(kernel, axis)) continue;
     AxisTile& tile = spec.axes[axis_index(axis)];

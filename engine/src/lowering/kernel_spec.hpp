@@ -119,6 +119,11 @@ struct KernelSpec {
   int kernel_index = 0;           // position in the plan (the reorder pass takes kernels.size())
   Kernel kernel;                  // the plan's text for this kernel (empty for the reorder pass)
   std::string profile;            // arch profile name
+  // The data's and the arithmetic's precision: every byte count of the tile (shared memory, X runs, the part
+  // limits) goes by real_bytes() / complex_bytes(), so a tile that fits in fp32 may not fit in fp64.
+  Precision precision = Precision::fp32;
+  // Threads whose shared accesses are served together: the profile's, halved for fp64 (8-byte words are served
+  // per half-warp).
   int conflict_group_threads = 32;
   Extents size;
   std::array<AxisTile, 3> axes;   // x, y, z (tile role only)
@@ -172,6 +177,8 @@ struct KernelSpec {
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
 
   std::string entry_name() const;  // the extern "C" kernel name, unique per spec text
+  std::int64_t real_bytes() const { return precision == Precision::fp64 ? 8 : 4; }  // one real or imaginary part
+  std::int64_t complex_bytes() const { return 2 * real_bytes(); }
   std::int64_t launch_blocks() const { return (tiles + real.nyquist_tiles) * tile_blocks; }
   // Values of the side array of a kernel with the real step (one per tile row: the Nyquist column); 0 otherwise.
   std::int64_t side_elements() const { return real.has_step() ? tile_elements / axes[0].extent() : 0; }
@@ -200,6 +207,7 @@ struct LoweredPlan {
   // Whether natural order takes the reorder pass, and its workspace (digit-reversed order needs neither).
   bool reorders(bool out_of_place) const { return reorder && !sorted(out_of_place); }
   std::int64_t workspace_bytes(bool out_of_place = false) const;
+  Precision precision() const { return kernels.empty() ? Precision::fp32 : kernels.front().precision; }
   // Reads and writes of the whole volume a run makes: one per tile kernel, one for the reorder pass where natural
   // order takes it, and in place one more for copying the workspace back (GpuTransform::execute).
   std::int64_t volume_passes(bool natural_order, bool out_of_place) const {
@@ -212,7 +220,8 @@ struct LoweredPlan {
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>");
 // Largest radix one thread computes in registers on `profile`; larger radices are split across threads
 // (TileStage::split_radices). See lowering/split_radix.cpp for how the limit follows from the register file.
-std::int64_t register_radix_limit(const ArchProfile& profile);
+// fp64 values take two registers each, so the limit is lower for fp64.
+std::int64_t register_radix_limit(const ArchProfile& profile, Precision precision = Precision::fp32);
 
 // Canonical text of a spec (every field, one per line); stable across builds. `explain` prints it.
 std::string to_string(const KernelSpec& spec);

@@ -1,5 +1,6 @@
 // Lowering: a legal plan and a profile to one KernelSpec per kernel (plus the digit-reversal pass when natural
 // order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
+#include <algorithm>
 #include <future>
 #include <sstream>
 #include <vector>
@@ -14,7 +15,7 @@ namespace {
 std::string describe_tile(const KernelSpec& spec) {
   std::ostringstream text;
   text << spec.axes[0].extent() << "X x " << spec.axes[1].extent() << "Y x " << spec.axes[2].extent() << "Z = "
-       << spec.tile_elements << " elements";
+       << spec.tile_elements << (spec.precision == Precision::fp64 ? " fp64" : "") << " elements";
   if (spec.tile_blocks > 1) text << " spread over a cluster of " << spec.tile_blocks << " blocks";
   return text.str();
 }
@@ -40,7 +41,9 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   spec.kernel_index = index;
   spec.kernel = kernel;
   spec.profile = profile.name;
+  spec.precision = plan.precision;
   spec.conflict_group_threads = profile.conflict_group_threads;
+  if (plan.precision == Precision::fp64) spec.conflict_group_threads = std::max(1, profile.conflict_group_threads / 2);
   spec.size = plan.size;
   spec.tiles = 1;
   spec.tile_elements = 1;
@@ -55,18 +58,19 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   lowering::mark_cluster_reversals(plan, index, spec, profile);
   spec.stages = lowering::tile_stages(spec, kernel);
   const KernelSpec unsplit = spec;
-  lowering::split_large_radices(spec.stages, register_radix_limit(profile), lowering::pass_radix_limit(spec, profile));
+  lowering::split_large_radices(spec.stages, register_radix_limit(profile, spec.precision),
+                               lowering::pass_radix_limit(spec, profile));
   lowering::distribute_large_tile(spec, profile);
   lowering::widen_shared_spread_passes(spec, unsplit, profile);
   spec.threads = lowering::block_threads(spec, profile);
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
   // shared access of the tile per candidate).
-  spec.shared_bytes = 2 * spec.part_elements() * 4;
+  spec.shared_bytes = 2 * spec.part_elements() * spec.real_bytes();
   check_profile_limits(spec, profile);
   lowering::reach_global_from_passes(spec);
   if (real_plan) lowering::keep_real_step_off_global_passes(spec, real_plan->kernels[index]);
   spec.shared = lowering::choose_shared_layout(spec, profile);
-  spec.shared_bytes = 2 * spec.shared.words * 4;
+  spec.shared_bytes = 2 * spec.shared.words * spec.real_bytes();
   spec.nominal_flops = lowering::nominal_flops(spec);
   check_profile_limits(spec, profile);
   return spec;
@@ -100,7 +104,7 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
 }
 
 std::int64_t LoweredPlan::workspace_bytes(bool out_of_place) const {
-  return reorders(out_of_place) ? reorder->size.elements() * 8 : 0;
+  return reorders(out_of_place) ? reorder->size.elements() * reorder->complex_bytes() : 0;
 }
 
 }  // namespace fft3d

@@ -21,7 +21,8 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
 
 // grow_tile.cpp: a tile under 16 KB doubled along axes without stages in the kernel (Y, then Z, then X by whole
 // chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.tiles follow.
-std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile);
+std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile,
+                              Precision precision = Precision::fp32);
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile);
 
 // tile_stages.cpp: each sub-computation with the tile-linear step between its butterfly inputs.

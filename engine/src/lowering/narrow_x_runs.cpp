@@ -16,7 +16,8 @@
 namespace fft3d::lowering {
 
 void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
-  const std::int64_t narrow = profile.narrow_x_run_bytes / 8;  // complex fp32 values
+  // Counted in complex fp32 values for both precisions: 8 fp64 values are still one whole 128-byte segment.
+  const std::int64_t narrow = profile.narrow_x_run_bytes / 8;
   AxisTile& x = spec.axes[axis_index(Axis::x)];
   const bool one_run = x.tile == std::vector<TileMode>{{spec.x_run_elements, 1}};
   if (narrow <= 0 || narrow >= spec.x_run_elements || !one_run || x.length < spec.x_run_elements) return;
@@ -25,10 +26,11 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   if (spec.axes[axis_index(Axis::z)].extent() >= 512) return;
   const std::int64_t limit = part_bytes_limit(profile);
   const std::int64_t factor = spec.x_run_elements / narrow;  // tiles per old tile, each holding 1/factor of it
-  if (spec.tile_elements * 8 <= limit) return;
-  const bool fits_one_block = spec.tile_elements / factor * 8 <= limit;
+  const std::int64_t bytes = spec.complex_bytes();
+  if (spec.tile_elements * bytes <= limit) return;
+  const bool fits_one_block = spec.tile_elements / factor * bytes <= limit;
   const std::int64_t first_radix = kernel.subs.front().radix;
-  const bool fills_a_cluster = spec.tile_elements * 8 == limit * profile.max_cluster_size &&
+  const bool fills_a_cluster = spec.tile_elements * bytes == limit * profile.max_cluster_size &&
                                (first_radix == 8 || first_radix == 16);
   if (!fits_one_block && !fills_a_cluster) return;
   x.tile = {{narrow, 1}};

@@ -68,7 +68,7 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
     if (kernel.real) {
       require_whole_rows(spec);
       spec.real.step_stage = static_cast<int>(kernel.real_position);
-      spec.shared_bytes += 2 * spec.side_elements() * 4;  // the side array's real and imaginary words
+      spec.shared_bytes += 2 * spec.side_elements() * spec.real_bytes();  // the side array's real and imaginary words
     } else {
       require_nyquist_tiles_fit(spec);
       spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles();

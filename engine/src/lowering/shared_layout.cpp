@@ -156,7 +156,7 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
     const bool by_pattern = patterns && layout.kind != SharedLayoutKind::pad_period;
     const tile::BankReport report =
         by_pattern ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
-    const bool over = 2 * layout.words * 4 > profile.shared_memory_per_block;
+    const bool over = 2 * layout.words * spec.real_bytes() > profile.shared_memory_per_block;
     const std::tuple<bool, int, int, std::int64_t> cost{over, report.worst_excluding_natural_store(), report.worst(),
                                                         layout.words};
     if (cost < best_cost) {

@@ -62,8 +62,8 @@ void write_real(std::ostringstream& text, const KernelSpec& spec) {
   const bool r2c = real.kind == TransformKind::r2c;
   const std::int64_t nx = 2 * real.half;
   text << "real transform " << (r2c ? "R2C" : "C2R") << ": rows of " << nx << " reals = " << real.half
-       << " complex values; half spectrum rows of " << real.half + 1 << " (pitch " << (real.half + 1) * 8
-       << " B: rows start 8-byte aligned, so an X run of 128 bytes spans two segments unless the row does)\n";
+       << " complex values; half spectrum rows of " << real.half + 1 << " (pitch " << (real.half + 1) * spec.complex_bytes()
+       << " B: rows start " << spec.real_bytes() * 2 << "-byte aligned, so an X run of 128 bytes spans two segments unless the row does)\n";
   if (real.has_step()) {
     text << "real step before stage " << real.step_stage << ": "
          << (r2c ? "the row's frequencies 0.." + std::to_string(real.half) + " from its " + std::to_string(real.half) +
@@ -119,12 +119,14 @@ std::string to_string(const KernelSpec& spec) {
   // entry name and cache entry.
   text << "\nplan hash " << hash_text(spec.plan_hash) << ", size " << to_string(spec.size) << ", profile "
        << spec.profile << "\n";
+  // fp32 specs keep their text (and so their hashes and entry names); fp64 ones say so.
+  if (spec.precision == Precision::fp64) text << "precision fp64: complex double values\n";
   if (spec.role == KernelRole::tile) {
     write_axes(text, spec);
     text << "tile " << spec.tile_elements << " elements, shared " << to_string(spec.shared) << " = "
          << spec.shared_bytes << " B\n";
     if (spec.x_run_elements != 16)
-      text << "X runs of " << spec.x_run_elements * 8 << " bytes: one block holds the tile (narrow_x_runs)\n";
+      text << "X runs of " << spec.x_run_elements * spec.complex_bytes() << " bytes: one block holds the tile (narrow_x_runs)\n";
     write_real(text, spec);
     if (spec.load_in_first_pass || spec.store_in_last_pass)
       text << "global memory from the passes:"

@@ -18,8 +18,11 @@ namespace fft3d {
 // registers, radix 16: 71-92, radix 8: 40-64 (hence the estimate 5 * radix + 16).
 // The limit keeps a stage within half the per-thread share of the register file at the profile's block size (two
 // blocks per SM), and never above the profile's own per-thread maximum: hopper and tesla 16, fermi 8.
-std::int64_t register_radix_limit(const ArchProfile& profile) {
-  const auto estimated_registers = [](std::int64_t radix) { return 5 * radix + 16; };
+std::int64_t register_radix_limit(const ArchProfile& profile, Precision precision) {
+  const std::int64_t registers_per_value = precision == Precision::fp64 ? 2 : 1;
+  const auto estimated_registers = [registers_per_value](std::int64_t radix) {
+    return 5 * radix * registers_per_value + 16;
+  };
   const std::int64_t budget =
       std::min<std::int64_t>(profile.max_registers_per_thread,
                              profile.registers_per_sm / (2 * std::max(1, profile.threads_per_block)));
@@ -77,10 +80,12 @@ std::vector<std::int64_t> split_radices(std::int64_t radix, std::int64_t limit) 
 // radix-32 pass 64 of 256 threads. The 512-point Y lines of spread tiles that share an SM are the exception
 // (widen_shared_spread_passes below). Measured: docs/performance.md, ledger "split radix".
 std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile) {
-  const std::int64_t limit = register_radix_limit(profile);
+  const std::int64_t limit = register_radix_limit(profile, spec.precision);
   const std::int64_t wide = profile.one_block_tile_radix;
   // A tile of exactly part_bytes_limit fills one block; larger ones are spread over a cluster (distribute_tile.cpp).
-  const bool one_block = 8 * spec.tile_elements == part_bytes_limit(profile);
+  const bool one_block = spec.complex_bytes() * spec.tile_elements == part_bytes_limit(profile);
+  // fp64 passes stay within the in-register limit: a wide pass's doubles would take twice the registers measured.
+  if (spec.precision == Precision::fp64) return limit;
   if (wide <= limit || !one_block || spec.tile_elements / wide > profile.max_threads_per_block) return limit;
   return wide;
 }
@@ -98,14 +103,14 @@ void split_large_radices(std::vector<TileStage>& stages, std::int64_t limit, std
 // "split radix"). Contract: the re-split leaves the part field where it was, so that the same first pass alone
 // crosses the parts; otherwise the spec is kept.
 void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, const ArchProfile& profile) {
-  if (spec.blocks_per_multiprocessor < 2) return;
+  if (spec.blocks_per_multiprocessor < 2 || spec.precision == Precision::fp64) return;
   const std::vector<std::int64_t> three_radix8{8, 8, 8};
   const auto y_in_radix8 = [&](const TileStage& stage) {
     return stage.sub.axis == Axis::y && stage.split_radices == three_radix8;
   };
   if (std::none_of(spec.stages.begin(), spec.stages.end(), y_in_radix8)) return;
   KernelSpec wide = unsplit;
-  split_large_radices(wide.stages, register_radix_limit(profile), profile.one_block_tile_radix);
+  split_large_radices(wide.stages, register_radix_limit(profile, spec.precision), profile.one_block_tile_radix);
   distribute_large_tile(wide, profile);
   if (wide.blocks_per_multiprocessor == spec.blocks_per_multiprocessor && wide.tile_blocks == spec.tile_blocks &&
       wide.part_stride == spec.part_stride)
