@@ -30,8 +30,8 @@ void require_batch_supported(const TransformDesc& desc) {
     throw UsageError("batch " + std::to_string(desc.batch) + ": a transform takes 1 or more volumes");
   if (desc.batch_stride == 0) return;
   if (desc.kind != TransformKind::c2c)
-    throw UsageError("batch stride " + std::to_string(desc.batch_stride) + ": a " + to_string(desc.kind) +
-                     " batch takes packed volumes only (batch stride 0)");
+    throw UsageError("batch stride " + std::to_string(desc.batch_stride) + ": real batches (" + to_string(desc.kind) +
+                     ") take packed volumes only (batch stride 0)");
   const std::int64_t volume = desc.extents.elements();
   if (desc.batch_stride < volume)
     throw UsageError("batch stride " + std::to_string(desc.batch_stride) + " is smaller than a volume of " +
