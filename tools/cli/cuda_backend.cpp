@@ -34,7 +34,10 @@ struct CudaSession {
   std::unique_ptr<validate::DeviceBuffer> input, output;
 };
 
-std::size_t volume_bytes(const Plan& plan) { return static_cast<std::size_t>(plan.size.elements()) * sizeof(Complex32); }
+// The whole batch's bytes (one volume's for batch 1).
+std::size_t volume_bytes(const Plan& plan) {
+  return static_cast<std::size_t>(plan.size.elements() * plan.batch) * sizeof(Complex32);
+}
 
 void ensure_buffers(CudaSession& session, const Plan& plan) {
   if (session.input) return;
@@ -155,7 +158,7 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(bytes));
   DeviceComplex32* source = session.input->complex32();
   DeviceComplex32* target = session.output->complex32();
-  bench::CufftC2C cufft(plan.size);
+  bench::CufftC2C cufft(plan.size, plan.batch);  // cufftPlanMany for a batch
   void* const cufft_input = settings.in_place ? target : source;
   const bench::Timing theirs = bench::time_on_gpu(
       [&](void* stream) { cufft.execute(cufft_input, target, settings.options.direction, stream); },
@@ -164,7 +167,9 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const bench::Timing& ours = session.timed.at(settings.options.direction);
   out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
       << one_pass_ms << " ms\n"
-      << "cuFFT     " << theirs.median_ms << " ms median C2C fp32 (min " << theirs.min_ms << ", max " << theirs.max_ms
+      << "cuFFT     " << theirs.median_ms << " ms median C2C fp32"
+      << (plan.batch > 1 ? " cufftPlanMany batch " + std::to_string(plan.batch) : std::string()) << " (min "
+      << theirs.min_ms << ", max " << theirs.max_ms
       << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
       << theirs.median_ms / (median_seconds * 1e3) << "\n"
       << "setup     " << session.setup_ms << " ms to a ready plan (" << session.cold_kernels << " of "

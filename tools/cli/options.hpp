@@ -25,6 +25,7 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 // The options that name a plan: a positional plan file, or --size with --arch and --transform (remembered wisdom for
 // runs in place or not, else the table's plan, else the default planner's); and the plan they name, with where it
 // came from in `how`. A plan file says its own kind: --transform, when given, must agree with it (UsageError).
+// --batch B sets the plan's batch (UsageError under 1).
 void add_plan_source_options(po::options_description& options, po::positional_options_description& positional);
 ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place = false,
                              TransformKind kind = TransformKind::c2c);

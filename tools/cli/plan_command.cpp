@@ -87,10 +87,12 @@ int plan_command(const Args& args) {
        "place, which can differ from the one out of place)")
       ("remember", po::bool_switch(), "with --measure: also keep the fastest as wisdom, which `run --size` (with "
        "--in-place for a plan measured in place) and `bench` then take before the table and the default planner")
-      ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout");
+      ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout")
+      ("batch", po::value<std::int64_t>()->default_value(1), "volumes one run transforms: the plan's batch (the plan "
+       "is one volume's)");
   po::variables_map vm;
-  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--measure N [--in-place] [--remember]] "
-                     "[-o FILE]", args,
+  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--batch B] [--measure N [--in-place] "
+                     "[--remember]] [-o FILE]", args,
                      options, {}, vm))
     return exit_ok;
   const int measure = vm["measure"].as<int>();
@@ -106,7 +108,12 @@ int plan_command(const Args& args) {
   const Extents size = parse_extents(vm["size"].as<std::string>());
   const std::string arch = vm["arch"].as<std::string>();
   const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
-  const Plan plan = chosen_plan(size, arch, measure, in_place, kind, header);
+  const std::int64_t batch = vm["batch"].as<std::int64_t>();
+  if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
+  if (batch > 1 && (measure > 0 || remember))
+    throw UsageError("--batch writes a batch plan; --measure and --remember choose one volume's plan");
+  Plan plan = chosen_plan(size, arch, measure, in_place, kind, header);
+  plan.batch = batch;
   const std::string text = header + to_yaml(plan);
   if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
   if (vm.count("output")) {
