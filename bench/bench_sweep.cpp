@@ -78,13 +78,16 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
                       const DriverProbe& driver) {
   BenchRow row;
   row.size = size;
+  row.batch = settings.batch;
   SizedPlan chosen = plan_for_size(size, settings.arch, false, passes_on_its_profile);
+  chosen.parsed.plan.batch = settings.batch;
   const Plan& plan = chosen.parsed.plan;
-  row.plan = chosen.source;
+  // The batch rides in the plan column (table, CSV and JSON alike): the figures count every volume.
+  row.plan = chosen.source + (settings.batch > 1 ? ", batch of " + std::to_string(settings.batch) + " volumes" : "");
   GpuTransform engine(plan, chosen.source);
   row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(settings.order, Placement::out_of_place));
-  validate::ForwardCheck checked(size, seed);
-  CufftC2C cufft(size);
+  validate::ForwardCheck checked(size, seed, settings.batch);
+  CufftC2C cufft(size, settings.batch);
   SizeRun run{plan, engine, checked, cufft, {Direction::forward, settings.order, Scaling::none}, settings.repeats};
   const validate::ErrorReport ours = checked.check(
       [&] { engine.execute(checked.input(), checked.output(), run.options); }, run.reorder_map());
@@ -98,7 +101,8 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
     row.failure = over_bound("", ours) + cufft_part.str();
     return row;
   }
-  time_checked_size(run, settings, driver, size.elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)), row);
+  time_checked_size(run, settings, driver,
+                    size.elements() * settings.batch * static_cast<std::int64_t>(sizeof(DeviceComplex32)), row);
   return row;
 }
 
@@ -111,6 +115,9 @@ void require_measurable(const SweepSettings& settings) {
     throw UsageError("bench: the c2c sweep runs out of place only");
   if (settings.transform != TransformKind::c2c && settings.order != Order::natural)
     throw UsageError("bench: real transforms run in natural order only");
+  if (settings.batch < 1) throw UsageError("bench: --batch " + std::to_string(settings.batch) + ": 1 or more volumes");
+  if (settings.transform != TransformKind::c2c && settings.batch > 1)
+    throw UsageError("bench: --batch measures c2c batches (cufftPlanMany) so far");
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ struct SweepSettings {
   int repeats = 20;             // timed samples per library, size and buffer pair
   int buffer_pairs = 3;         // input/output pairs each size is timed on (fewer where memory runs short)
   std::uint64_t seed = 1;       // of the first size's random input; size i uses seed + i
+  std::int64_t batch = 1;       // c2c: packed volumes a run transforms, against cufftPlanMany's batch
 };
 
 // Called before each size (done = its index) and once at the end (done = sizes.size()).

@@ -4,8 +4,9 @@
 
 namespace fft3d::validate {
 
-ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed)
-    : reference_(static_cast<std::size_t>(size.elements())),
+ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed, std::int64_t batch)
+    : volume_(size.elements()),
+      reference_(static_cast<std::size_t>(size.elements() * batch)),
       result_(reference_.size()),
       got_(reference_.size()),
       in_(reference_.size() * sizeof(std::complex<float>)),
@@ -29,7 +30,9 @@ ErrorReport ForwardCheck::check(DeviceBuffer& output, const std::function<void()
   transform();
   output.download(got_.data());
   result_.assign(got_.begin(), got_.end());
-  if (digit_reversed_plan) to_natural_order(*digit_reversed_plan, result_);
+  if (digit_reversed_plan)
+    for (std::size_t at = 0; at < result_.size(); at += static_cast<std::size_t>(volume_))
+      to_natural_order(*digit_reversed_plan, std::span(result_).subspan(at, static_cast<std::size_t>(volume_)));
   return compare(result_, reference_);
 }
 

@@ -17,7 +17,8 @@ namespace fft3d::validate {
 // forward fp64 cuFFT Z2Z transform as the reference, and an output buffer of the same size.
 class ForwardCheck {
  public:
-  ForwardCheck(const Extents& size, std::uint64_t seed);
+  // `batch` packed volumes (each checked against its own reference).
+  ForwardCheck(const Extents& size, std::uint64_t seed, std::int64_t batch = 1);
   std::complex<float>* input() const { return in_.complex32(); }
   std::complex<float>* output() const { return out_.complex32(); }
   // Copies the input into the output buffer (asynchronously on `stream`): what a run in place transforms there.
@@ -32,6 +33,7 @@ class ForwardCheck {
   DeviceBuffer input_copy() const;
 
  private:
+  std::int64_t volume_ = 0;  // values of one volume
   std::vector<std::complex<double>> reference_, result_;
   std::vector<std::complex<float>> got_;
   DeviceBuffer in_, out_;
