@@ -88,14 +88,17 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
                       const DriverProbe& driver) {
   BenchRow row;
   row.size = size;
+  row.batch = settings.batch;
   SizedPlan chosen =
       plan_for_size(size, settings.arch, false, passes_on_its_profile, TransformKind::c2c, settings.precision);
+  chosen.parsed.plan.batch = settings.batch;
   const Plan& plan = chosen.parsed.plan;
-  row.plan = chosen.source;
+  // The batch rides in the plan column (table, CSV and JSON alike): the figures count every volume.
+  row.plan = chosen.source + (settings.batch > 1 ? ", batch of " + std::to_string(settings.batch) + " volumes" : "");
   GpuTransform engine(plan, chosen.source);
   row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(settings.order, Placement::out_of_place));
-  validate::ForwardCheck checked(size, seed, plan.precision);
-  CufftC2C cufft(size, plan.precision);
+  validate::ForwardCheck checked(size, seed, plan.precision, settings.batch);
+  CufftC2C cufft(size, plan.precision, settings.batch);
   SizeRun run{plan, engine, checked, cufft, {Direction::forward, settings.order, Scaling::none}, settings.repeats};
   void* const input = checked.precision() == Precision::fp64 ? static_cast<void*>(checked.input64()) : checked.input();
   void* const output =
@@ -112,7 +115,7 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
     return row;
   }
   const std::int64_t value_bytes = plan.precision == Precision::fp64 ? sizeof(DeviceComplex64) : sizeof(DeviceComplex32);
-  time_checked_size(run, settings, driver, size.elements() * value_bytes, row);
+  time_checked_size(run, settings, driver, size.elements() * settings.batch * value_bytes, row);
   return row;
 }
 
@@ -128,6 +131,9 @@ void require_measurable(const SweepSettings& settings) {
   if (settings.transform != TransformKind::c2c && settings.precision == Precision::fp64)
     throw UsageError("bench: the fp64 sweep measures c2c (against cuFFT Z2Z); real fp64 transforms are checked by "
                      "`fft3d run --transform r2c --precision fp64` so far");
+  if (settings.batch < 1) throw UsageError("bench: --batch " + std::to_string(settings.batch) + ": 1 or more volumes");
+  if (settings.transform != TransformKind::c2c && settings.batch > 1)
+    throw UsageError("bench: --batch measures c2c batches (cufftPlanMany) so far");
 }
 
 }  // namespace

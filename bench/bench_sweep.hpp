@@ -28,6 +28,7 @@ struct SweepSettings {
   std::uint64_t seed = 1;       // of the first size's random input; size i uses seed + i
   // fp64: fft3d's plans in fp64 against cuFFT Z2Z (c2c only), within fp64_error_bound.
   Precision precision = Precision::fp32;
+  std::int64_t batch = 1;       // c2c: packed volumes a run transforms, against cufftPlanMany's batch
 };
 
 // Called before each size (done = its index) and once at the end (done = sizes.size()).

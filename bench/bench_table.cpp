@@ -57,17 +57,17 @@ double complex_volume_bytes(TransformKind transform, const Extents& size) {
   return complex_bytes * (is_real(transform) ? half_spectrum_elements(size) : static_cast<double>(size.elements()));
 }
 
-double BenchRow::fft3d_gflops() const { return credited_flops(transform, size) / (fft3d.median_ms * 1e6); }
-double BenchRow::cufft_gflops() const { return credited_flops(transform, size) / (cufft.median_ms * 1e6); }
+double BenchRow::fft3d_gflops() const { return static_cast<double>(batch) * credited_flops(transform, size) / (fft3d.median_ms * 1e6); }
+double BenchRow::cufft_gflops() const { return static_cast<double>(batch) * credited_flops(transform, size) / (cufft.median_ms * 1e6); }
 double BenchRow::fft3d_gbs() const {
   const double later_passes = std::max(passes - 1, 0) * 2.0 * complex_volume_bytes(transform, size);
-  return gbytes_per_second(floor_bytes(transform, size) + later_passes, fft3d.median_ms);
+  return gbytes_per_second(static_cast<double>(batch) * (floor_bytes(transform, size) + later_passes), fft3d.median_ms);
 }
 double BenchRow::volume_gbs(const Timing& t) const {
-  return gbytes_per_second(floor_bytes(transform, size), t.median_ms);
+  return gbytes_per_second(static_cast<double>(batch) * floor_bytes(transform, size), t.median_ms);
 }
 double BenchRow::pass_equivalents(const Timing& t) const {
-  return t.median_ms / (floor_bytes(transform, size) / (memcpy_gbs * 1e6));
+  return t.median_ms / (static_cast<double>(batch) * floor_bytes(transform, size) / (memcpy_gbs * 1e6));
 }
 
 double pair_spread(const std::vector<double>& pair_ms) {

@@ -23,6 +23,7 @@ double complex_volume_bytes(TransformKind transform, const Extents& size);
 
 struct BenchRow {
   Extents size;
+  std::int64_t batch = 1;  // volumes of `size` each run transforms; every figure counts them all
   TransformKind transform = TransformKind::c2c;  // c2c, or one direction of a real transform: r2c or c2r
   std::string plan;      // where the plan came from: a table file or "default planner"
   int passes = 0;        // reads and writes of the volume (GpuProfiler::volume_passes: the reorder pass included)

@@ -158,17 +158,19 @@ double memcpy_gbytes_per_second(std::int64_t bytes, int repeats) {
 
 namespace {
 
-// A cuFFT plan of one 3D transform of `type` in FFTW's layouts; the handle, destroyed again if planning fails.
-int make_cufft_plan(const Extents& size, cufftType type, std::size_t& workspace, const std::string& what) {
+// A cuFFT plan of `batch` packed 3D transforms of `type` in FFTW's layouts (cufftPlanMany's basic layout for a
+// batch); the handle, destroyed again if planning fails.
+int make_cufft_plan(const Extents& size, cufftType type, std::size_t& workspace, const std::string& what,
+                    std::int64_t batch = 1) {
   cufftHandle handle;
   validate::check_cufft(cufftCreate(&handle), "cufftCreate");
-  // Volumes of 2^31 elements and more take the 64-bit planner.
+  // Volumes of 2^31 elements and more, and batches, take the 64-bit planner.
   long long lengths[3] = {size.nz, size.ny, size.nx};
   const cufftResult made =
-      size.elements() < (std::int64_t{1} << 31)
+      size.elements() < (std::int64_t{1} << 31) && batch == 1
           ? cufftMakePlan3d(handle, static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx),
                             type, &workspace)
-          : cufftMakePlanMany64(handle, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, type, 1, &workspace);
+          : cufftMakePlanMany64(handle, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, type, batch, &workspace);
   if (made != CUFFT_SUCCESS) cufftDestroy(handle);
   validate::check_cufft(made, "cufftMakePlan3d (" + what + ")");
   return handle;
@@ -176,10 +178,10 @@ int make_cufft_plan(const Extents& size, cufftType type, std::size_t& workspace,
 
 }  // namespace
 
-CufftC2C::CufftC2C(const Extents& size, Precision precision)
+CufftC2C::CufftC2C(const Extents& size, Precision precision, std::int64_t batch)
     : precision_(precision),
-      handle_(precision == Precision::fp64 ? make_cufft_plan(size, CUFFT_Z2Z, workspace_, "Z2Z")
-                                           : make_cufft_plan(size, CUFFT_C2C, workspace_, "C2C")) {}
+      handle_(precision == Precision::fp64 ? make_cufft_plan(size, CUFFT_Z2Z, workspace_, "Z2Z", batch)
+                                           : make_cufft_plan(size, CUFFT_C2C, workspace_, "C2C", batch)) {}
 
 CufftC2C::~CufftC2C() { cufftDestroy(handle_); }
 

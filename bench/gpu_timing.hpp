@@ -61,7 +61,8 @@ double memcpy_gbytes_per_second(std::int64_t bytes, int repeats = 20);
 // cuFFT C2C (fp32) or Z2Z (fp64) for a volume, planned once: the competitor timed on fft3d's own buffers.
 class CufftC2C {
  public:
-  explicit CufftC2C(const Extents& size, Precision precision = Precision::fp32);
+  // `batch` packed volumes (cufftPlanMany) where over 1.
+  explicit CufftC2C(const Extents& size, Precision precision = Precision::fp32, std::int64_t batch = 1);
   ~CufftC2C();
   CufftC2C(const CufftC2C&) = delete;
   CufftC2C& operator=(const CufftC2C&) = delete;

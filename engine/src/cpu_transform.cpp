@@ -27,11 +27,16 @@ int resolve_threads(int threads) {
 // Volumes this small finish faster than a thread starts.
 int threads_for_volume(std::int64_t elements, int threads) { return elements < (std::int64_t{1} << 15) ? 1 : threads; }
 
-void require_elements(std::size_t given, const Plan& plan, const char* what) {
-  if (static_cast<std::int64_t>(given) != plan.size.elements())
+// " (a batch of 4 volumes)", or nothing for one volume.
+std::string batch_text(const Plan& plan) {
+  return plan.batch > 1 ? " (a batch of " + std::to_string(plan.batch) + " volumes)" : "";
+}
+
+void require_elements(std::size_t given, std::int64_t needed, const Plan& plan, const char* what) {
+  if (static_cast<std::int64_t>(given) != needed)
     throw UsageError(std::string("CpuTransform: the ") + what + " buffer holds " + std::to_string(given) +
-                     " values; the plan's size " + to_string(plan.size) + " needs " +
-                     std::to_string(plan.size.elements()));
+                     " values; the plan's size " + to_string(plan.size) + batch_text(plan) + " needs " +
+                     std::to_string(needed));
 }
 
 template <class Real>
@@ -92,8 +97,8 @@ RealBuffers real_buffers(const Plan& plan, bool in_place) {
 void require_count(std::size_t given, std::int64_t needed, const Plan& plan, const std::string& what) {
   if (static_cast<std::int64_t>(given) != needed)
     throw UsageError("CpuTransform: the " + what + " span holds " + std::to_string(given) + " values; the " +
-                     to_string(kind_of(plan)) + " plan of size " + to_string(plan.size) + " needs " +
-                     std::to_string(needed));
+                     to_string(kind_of(plan)) + " plan of size " + to_string(plan.size) + batch_text(plan) +
+                     " needs " + std::to_string(needed));
 }
 
 void require_pointers(const void* in, const void* out) {
@@ -128,11 +133,34 @@ Plan plan_of_kind(const TransformDesc& desc, const std::string& arch) {
 
 CpuTransform::CpuTransform(Plan plan, int threads) : plan_(std::move(plan)), threads_(resolve_threads(threads)) {
   require_legal(plan_);
+  if (plan_.batch < 1)
+    throw UsageError("batch " + std::to_string(plan_.batch) + ": a transform takes 1 or more volumes");
   tables_ = std::make_shared<const cpu::PlanTables>(plan_);
 }
 
 CpuTransform::CpuTransform(const TransformDesc& desc, int threads, const std::string& arch)
-    : CpuTransform(plan_of_kind(desc, arch), threads) {}
+    : CpuTransform(plan_of_kind(desc, arch), threads) {
+  batch_stride_ = desc.batch_stride;
+}
+
+std::int64_t CpuTransform::volume_stride() const { return batch_stride_ > 0 ? batch_stride_ : plan_.size.elements(); }
+
+std::int64_t CpuTransform::batch_values() const {
+  return batch_bytes({.extents = plan_.size, .batch = plan_.batch, .batch_stride = batch_stride_}) /
+         static_cast<std::int64_t>(sizeof(std::complex<float>));
+}
+
+void CpuTransform::for_each_volume(std::int64_t volume_values,
+                                   const std::function<void(std::int64_t, int)>& body) const {
+  const int threads = threads_for_volume(volume_values, threads_);
+  if (plan_.batch > 1 && threads == 1) {
+    parallel_for(plan_.batch, threads_, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t v = begin; v < end; ++v) body(v, 1);
+    });
+    return;
+  }
+  for (std::int64_t v = 0; v < plan_.batch; ++v) body(v, threads);
+}
 
 CpuTransform CpuTransform::from_file(const std::string& path, int threads) {
   return CpuTransform(load_plan_file(path).plan, threads);
@@ -153,7 +181,7 @@ void CpuTransform::execute_pointers(const std::complex<Real>* in, std::complex<R
                                     const TransformOptions& options) const {
   if (!in || !out) throw UsageError("CpuTransform::execute: null pointer (in or out)");
   require_c2c(plan_);
-  const auto elements = static_cast<std::size_t>(plan_.size.elements());
+  const auto elements = static_cast<std::size_t>(batch_values());
   if (in == out) return execute_in_place(std::span<std::complex<Real>>(out, elements), options);
   execute_out_of_place(std::span<const std::complex<Real>>(in, elements), std::span<std::complex<Real>>(out, elements),
                        options);
@@ -162,20 +190,26 @@ void CpuTransform::execute_pointers(const std::complex<Real>* in, std::complex<R
 // The inverse runs the forward stages between two conjugations: conj(F(conj(x))) applies, stage by stage, the
 // conjugated DFTs and twiddles that define the inverse, with exactly the same rounding.
 template <class Real>
+void CpuTransform::transform_volume(std::complex<Real>* data, const TransformOptions& options, int threads) const {
+  const std::int64_t elements = plan_.size.elements();
+  const bool inverse = options.direction == Direction::inverse;
+  if (inverse) cpu::conjugate_and_scale<Real>(data, elements, true, Real(1), threads);
+  for (const Kernel& kernel : plan_.kernels)
+    for (const SubComputation& sub : kernel.subs) cpu::run_sub_computation<Real>(sub, plan_.size, *tables_, data, threads);
+  if (options.order == Order::natural)
+    for (Axis axis : plan_.axes) cpu::permute_to_natural_order<Real>(axis, plan_.size, *tables_, data, threads);
+  const Real factor = scale_factor<Real>(plan_, options.scaling);
+  if (inverse || factor != Real(1)) cpu::conjugate_and_scale<Real>(data, elements, inverse, factor, threads);
+}
+
+template <class Real>
 void CpuTransform::execute_in_place(std::span<std::complex<Real>> data, const TransformOptions& options) const {
   require_c2c(plan_);
-  require_elements(data.size(), plan_, "data");
-  const std::int64_t elements = plan_.size.elements();
-  const int threads = threads_for_volume(elements, threads_);
-  const bool inverse = options.direction == Direction::inverse;
-  if (inverse) cpu::conjugate_and_scale<Real>(data.data(), elements, true, Real(1), threads);
-  for (const Kernel& kernel : plan_.kernels)
-    for (const SubComputation& sub : kernel.subs)
-      cpu::run_sub_computation<Real>(sub, plan_.size, *tables_, data.data(), threads);
-  if (options.order == Order::natural)
-    for (Axis axis : plan_.axes) cpu::permute_to_natural_order<Real>(axis, plan_.size, *tables_, data.data(), threads);
-  const Real factor = scale_factor<Real>(plan_, options.scaling);
-  if (inverse || factor != Real(1)) cpu::conjugate_and_scale<Real>(data.data(), elements, inverse, factor, threads);
+  require_elements(data.size(), batch_values(), plan_, "data");
+  const std::int64_t stride = volume_stride();
+  for_each_volume(plan_.size.elements(), [&](std::int64_t v, int threads) {
+    transform_volume(data.data() + v * stride, options, threads);
+  });
 }
 
 void CpuTransform::execute(std::span<std::complex<double>> data, const TransformOptions& options) const {
@@ -190,10 +224,20 @@ template <class Real>
 void CpuTransform::execute_out_of_place(std::span<const std::complex<Real>> in, std::span<std::complex<Real>> out,
                                       const TransformOptions& options) const {
   require_c2c(plan_);
-  require_elements(in.size(), plan_, "input");
-  require_elements(out.size(), plan_, "output");
-  copy_input(in, out, threads_for_volume(plan_.size.elements(), threads_));
-  execute_in_place(out, options);
+  require_elements(in.size(), batch_values(), plan_, "input");
+  require_elements(out.size(), batch_values(), plan_, "output");
+  if (plan_.batch == 1) {
+    copy_input(in, out, threads_for_volume(plan_.size.elements(), threads_));
+    return execute_in_place(out, options);
+  }
+  require_apart(in.data(), in.size_bytes(), out.data(), out.size_bytes());
+  const std::int64_t stride = volume_stride();
+  const auto elements = static_cast<std::size_t>(plan_.size.elements());
+  for_each_volume(plan_.size.elements(), [&](std::int64_t v, int threads) {
+    copy_input(in.subspan(static_cast<std::size_t>(v * stride), elements),
+               out.subspan(static_cast<std::size_t>(v * stride), elements), threads);
+    transform_volume(out.data() + v * stride, options, threads);
+  });
 }
 
 void CpuTransform::execute(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
@@ -212,12 +256,14 @@ void CpuTransform::execute_r2c(std::span<const Real> in, std::span<std::complex<
   require_real_run(plan_, TransformKind::r2c, options);
   require_pointers(in.data(), out.data());
   const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in.data()) == out.data());
-  require_count(in.size(), sizes.reals,
+  require_count(in.size(), sizes.reals * plan_.batch,
                 plan_, sizes.in_place ? "real (in place, rows padded to 2*(NX/2+1) reals)" : "real input");
-  require_count(out.size(), sizes.complexes, plan_, "complex output");
+  require_count(out.size(), sizes.complexes * plan_.batch, plan_, "complex output");
   require_apart(in.data(), in.size_bytes(), out.data(), out.size_bytes());
-  cpu::run_r2c<Real>(plan_, *tables_, in.data(), sizes.real_pitch, out.data(),
-                     scale_factor<Real>(plan_, options.scaling), threads_for_volume(sizes.complexes, threads_));
+  for_each_volume(sizes.complexes, [&](std::int64_t v, int threads) {
+    cpu::run_r2c<Real>(plan_, *tables_, in.data() + v * sizes.reals, sizes.real_pitch,
+                       out.data() + v * sizes.complexes, scale_factor<Real>(plan_, options.scaling), threads);
+  });
 }
 
 template <class Real>
@@ -226,40 +272,46 @@ void CpuTransform::execute_c2r(std::span<const std::complex<Real>> in, std::span
   require_real_run(plan_, TransformKind::c2r, options);
   require_pointers(in.data(), out.data());
   const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in.data()) == out.data());
-  require_count(in.size(), sizes.complexes, plan_, "complex input");
-  require_count(out.size(), sizes.reals,
+  require_count(in.size(), sizes.complexes * plan_.batch, plan_, "complex input");
+  require_count(out.size(), sizes.reals * plan_.batch,
                 plan_, sizes.in_place ? "real (in place, rows padded to 2*(NX/2+1) reals)" : "real output");
   require_apart(in.data(), in.size_bytes(), out.data(), out.size_bytes());
-  cpu::run_c2r<Real>(plan_, *tables_, in.data(), out.data(), sizes.real_pitch,
-                     scale_factor<Real>(plan_, options.scaling), threads_for_volume(sizes.complexes, threads_));
+  for_each_volume(sizes.complexes, [&](std::int64_t v, int threads) {
+    cpu::run_c2r<Real>(plan_, *tables_, in.data() + v * sizes.complexes, out.data() + v * sizes.reals,
+                       sizes.real_pitch, scale_factor<Real>(plan_, options.scaling), threads);
+  });
 }
 
 // The pointer overloads take the buffers the plan needs: in place when both name one address.
 void CpuTransform::execute(const double* in, std::complex<double>* out, const TransformOptions& options) const {
   require_pointers(in, out);
   const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
-  execute_r2c<double>({in, static_cast<std::size_t>(sizes.reals)}, {out, static_cast<std::size_t>(sizes.complexes)},
+  execute_r2c<double>({in, static_cast<std::size_t>(sizes.reals * plan_.batch)},
+                      {out, static_cast<std::size_t>(sizes.complexes * plan_.batch)},
                       options);
 }
 
 void CpuTransform::execute(const float* in, std::complex<float>* out, const TransformOptions& options) const {
   require_pointers(in, out);
   const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
-  execute_r2c<float>({in, static_cast<std::size_t>(sizes.reals)}, {out, static_cast<std::size_t>(sizes.complexes)},
+  execute_r2c<float>({in, static_cast<std::size_t>(sizes.reals * plan_.batch)},
+                     {out, static_cast<std::size_t>(sizes.complexes * plan_.batch)},
                      options);
 }
 
 void CpuTransform::execute(const std::complex<double>* in, double* out, const TransformOptions& options) const {
   require_pointers(in, out);
   const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
-  execute_c2r<double>({in, static_cast<std::size_t>(sizes.complexes)}, {out, static_cast<std::size_t>(sizes.reals)},
+  execute_c2r<double>({in, static_cast<std::size_t>(sizes.complexes * plan_.batch)},
+                      {out, static_cast<std::size_t>(sizes.reals * plan_.batch)},
                       options);
 }
 
 void CpuTransform::execute(const std::complex<float>* in, float* out, const TransformOptions& options) const {
   require_pointers(in, out);
   const RealBuffers sizes = real_buffers(plan_, static_cast<const void*>(in) == out);
-  execute_c2r<float>({in, static_cast<std::size_t>(sizes.complexes)}, {out, static_cast<std::size_t>(sizes.reals)},
+  execute_c2r<float>({in, static_cast<std::size_t>(sizes.complexes * plan_.batch)},
+                     {out, static_cast<std::size_t>(sizes.reals * plan_.batch)},
                      options);
 }
 

@@ -1,6 +1,7 @@
 #include "fft3d/transform.hpp"
 
 #include <array>
+#include <limits>
 
 #include "fft3d/errors.hpp"
 
@@ -18,7 +19,38 @@ Enum parse_name(const char* what, const std::string& name, const std::array<Enum
   throw UsageError(std::string("unknown ") + what + " '" + name + "': expected " + accepted);
 }
 
+// Complex values of one volume as the data holds it: a real kind's half spectrum (its larger side).
+std::int64_t volume_values(const TransformDesc& desc) {
+  const Extents& e = desc.extents;
+  return desc.kind == TransformKind::c2c ? e.elements() : Extents{e.nx / 2 + 1, e.ny, e.nz}.elements();
+}
+
+void require_batch_supported(const TransformDesc& desc) {
+  if (desc.batch < 1)
+    throw UsageError("batch " + std::to_string(desc.batch) + ": a transform takes 1 or more volumes");
+  if (desc.batch_stride == 0) return;
+  if (desc.kind != TransformKind::c2c)
+    throw UsageError("batch stride " + std::to_string(desc.batch_stride) + ": real batches (" + to_string(desc.kind) +
+                     ") take packed volumes only (batch stride 0)");
+  const std::int64_t volume = desc.extents.elements();
+  if (desc.batch_stride < volume)
+    throw UsageError("batch stride " + std::to_string(desc.batch_stride) + " is smaller than a volume of " +
+                     to_string(desc.extents) + " = " + std::to_string(volume) +
+                     " elements (0: volumes packed one after another)");
+}
+
 }  // namespace
+
+std::int64_t batch_bytes(const TransformDesc& desc) {
+  const std::int64_t bytes_per_value = desc.precision == Precision::fp64 ? 16 : 8;
+  const std::int64_t last = volume_values(desc);  // the last volume needs no more than its own values
+  const std::int64_t distance = desc.batch_stride > 0 ? desc.batch_stride : last;
+  const std::int64_t limit = std::numeric_limits<std::int64_t>::max() / bytes_per_value;
+  if (last > limit || desc.batch - 1 > (limit - last) / distance)
+    throw UsageError("batch " + std::to_string(desc.batch) + " of " + to_string(desc.extents) + " volumes " +
+                     std::to_string(distance) + " elements apart: the batch's size does not fit in 64 bits");
+  return ((desc.batch - 1) * distance + last) * bytes_per_value;
+}
 
 std::string to_string(Direction direction) { return direction == Direction::forward ? "forward" : "inverse"; }
 std::string to_string(Order order) { return order == Order::natural ? "natural" : "digit-reversed"; }
@@ -56,9 +88,8 @@ void require_supported(const TransformDesc& desc, [[maybe_unused]] bool on_gpu) 
   if (desc.kind != TransformKind::c2c && desc.extents.nx % 2 != 0)
     throw UsageError("transform kind " + to_string(desc.kind) + ": NX = " + std::to_string(desc.extents.nx) +
                      " is odd: real transforms need an even X length for now");
-  if (desc.batch != 1 || desc.batch_stride != 0)
-    throw UsageError("batch " + std::to_string(desc.batch) + " (stride " + std::to_string(desc.batch_stride) +
-                     "): one volume per transform so far (batch 1, stride 0)");
+  require_batch_supported(desc);
+  batch_bytes(desc);  // a batch whose size overflows
 }
 
 }  // namespace fft3d

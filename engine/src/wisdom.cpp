@@ -104,8 +104,10 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
 
 SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu) {
   require_supported(desc, on_gpu);
-  return plan_for_size(desc.extents, arch, desc.placement == Placement::in_place,
-                       on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind, desc.precision);
+  SizedPlan chosen = plan_for_size(desc.extents, arch, desc.placement == Placement::in_place,
+                                   on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind, desc.precision);
+  chosen.parsed.plan.batch = desc.batch;  // one volume's plan, run over the batch
+  return chosen;
 }
 
 }  // namespace fft3d

@@ -7,6 +7,8 @@
 // A real transform's kernels (KernelSpec::real) take a fifth argument, `RealRows rows`: the row pitches of their
 // loads and stores in complex values and where the half spectrum's Nyquist column lives (emit_real_step.cpp
 // defines the struct; the executor passes the same fields).
+// A batch's kernels (KernelSpec::batch > 1) take two more after those, `long long in_volume_stride, long long
+// out_volume_stride`: elements of `in`'s and `out`'s type from one volume to the next; blockIdx.y is the volume.
 #pragma once
 
 #include <string>

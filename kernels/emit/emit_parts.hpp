@@ -151,6 +151,12 @@ void write_side_stages_before_step(SourceWriter& out, const KernelSpec& spec);
 void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
 void write_side_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
 
+// A batch kernel's arguments after the others (", long long in_volume_stride, long long out_volume_stride": the
+// elements of `in`'s and `out`'s type from one volume to the next), and the statements moving its pointers to
+// volume blockIdx.y, right after the wait for the previous kernel. Nothing for batch 1 (emit_batch.cpp).
+std::string batch_parameters(const KernelSpec& spec);
+void write_volume_offsets(SourceWriter& out, const KernelSpec& spec);
+
 void write_tile_kernel(SourceWriter& out, const KernelSpec& spec);
 void write_reorder_kernel(SourceWriter& out, const KernelSpec& spec);
 

@@ -11,8 +11,9 @@ void write_reorder_kernel(SourceWriter& out, const KernelSpec& spec) {
       write_reversal_function(out, axis, spec.reorder_radices[axis_index(axis)]);
   out.blank();
   out.open("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(spec.threads) + ") " +
-           spec.entry_name() + "(const float2* in, float2* out, float scale, int flags)");
+           spec.entry_name() + "(const float2* in, float2* out, float scale, int flags" + batch_parameters(spec) + ")");
   out.line("fft3d_wait_for_previous_kernel();");
+  write_volume_offsets(out, spec);
   out.line("const long long i = (long long)blockIdx.x * " + std::to_string(spec.threads) + " + threadIdx.x;");
   out.line("if (i >= " + std::to_string(spec.size.elements()) + "LL) return;");
   out.line("const long long fx = i % " + std::to_string(spec.size.nx) + "LL;");

@@ -401,12 +401,13 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
       spec.blocks_per_multiprocessor > 1 ? ", " + str(spec.blocks_per_multiprocessor) : std::string();
   out.open("extern \"C\" __global__ void __launch_bounds__(" + str(spec.threads) + min_blocks + ") " +
            spec.entry_name() + "(const float2* in, float2* out, float scale, int flags" +
-           (is_real(spec) ? ", RealRows rows)" : ")"));
+           (is_real(spec) ? ", RealRows rows" : "") + batch_parameters(spec) + ")");
   out.line("extern __shared__ float fft3d_shared[];");
   out.line("float* const re = fft3d_shared;");
   out.line("float* const im = fft3d_shared + " + str(spec.shared.words) + ";");
   write_side_arrays(out, spec);
   out.line("fft3d_wait_for_previous_kernel();");
+  write_volume_offsets(out, spec);
   write_block_origin(out, spec);
   write_side_load(out, spec, row_declaration(spec, "e", GlobalAccess::load));
   write_load(out, spec);

@@ -39,7 +39,10 @@ std::size_t complex_bytes(const Plan& plan) {
   return plan.precision == Precision::fp64 ? sizeof(std::complex<double>) : sizeof(Complex32);
 }
 
-std::size_t volume_bytes(const Plan& plan) { return static_cast<std::size_t>(plan.size.elements()) * complex_bytes(plan); }
+// The whole batch's bytes (one volume's for batch 1).
+std::size_t volume_bytes(const Plan& plan) {
+  return static_cast<std::size_t>(plan.size.elements() * plan.batch) * complex_bytes(plan);
+}
 
 void require_plan_precision(const GpuTransform& engine, const RunSettings& settings) {
   if (settings.precision != engine.plan().precision)
@@ -170,7 +173,7 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(bytes));
   void* source = session.input->get();
   void* target = session.output->get();
-  bench::CufftC2C cufft(plan.size, plan.precision);
+  bench::CufftC2C cufft(plan.size, plan.precision, plan.batch);  // cufftPlanMany for a batch
   const bool fp64 = plan.precision == Precision::fp64;
   void* const cufft_input = settings.in_place ? target : source;
   const bench::Timing theirs = bench::time_on_gpu(
@@ -180,7 +183,9 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const bench::Timing& ours = session.timed.at(settings.options.direction);
   out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
       << one_pass_ms << " ms\n"
-      << "cuFFT     " << theirs.median_ms << " ms median " << (fp64 ? "Z2Z fp64" : "C2C fp32") << " (min " << theirs.min_ms << ", max " << theirs.max_ms
+      << "cuFFT     " << theirs.median_ms << " ms median " << (fp64 ? "Z2Z fp64" : "C2C fp32")
+      << (plan.batch > 1 ? " cufftPlanMany batch " + std::to_string(plan.batch) : std::string()) << " (min "
+      << theirs.min_ms << ", max " << theirs.max_ms
       << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
       << theirs.median_ms / (median_seconds * 1e3) << "\n"
       << "setup     " << session.setup_ms << " ms to a ready plan (" << session.cold_kernels << " of "

@@ -99,7 +99,11 @@ int explain_command(const Args& args) {
   std::cout << "plan     " << how << "\n";
   if (!parsed.source_note.empty()) std::cout << "source   " << parsed.source_note << "\n";
   std::cout << "size     " << to_string(plan.size) << " (" << plan.size.elements() << " points, " << to_string(precision)
-            << ")\narch     " << plan.arch << "\nhash     " << hash_text(stable_hash(plan)) << "\n";
+            << ")\n";
+  if (plan.batch > 1)
+    std::cout << "batch    " << plan.batch << " volumes, packed; each kernel one launch of (blocks, volumes), the "
+              << "workspace one volume's\n";
+  std::cout << "arch     " << plan.arch << "\nhash     " << hash_text(stable_hash(plan)) << "\n";
   if (kind_of(plan) != TransformKind::c2c) {
     const std::string reals = to_string(plan.size) + " reals";
     const std::string spectrum = to_string(spectrum_extents(plan)) + " half spectrum";

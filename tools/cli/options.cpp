@@ -49,7 +49,9 @@ void add_plan_source_options(po::options_description& options, po::positional_op
       ("arch", po::value<std::string>()->default_value("hopper"), "profile for --size")
       ("transform", po::value<std::string>()->default_value("c2c"),
        "c2c, r2c (real to complex; with run --inverse: c2r) or c2r (complex to real): the kind of plan --size takes; "
-       "a plan file says its own kind");
+       "a plan file says its own kind")
+      ("batch", po::value<std::int64_t>(), "volumes one run transforms, packed one after another (the plan's batch; "
+       "default: the plan file's, else 1)");
   positional.add("plan", 1);
 }
 
@@ -67,6 +69,11 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(),
                                 how, in_place, kind, on_cpu ? passes_on_any_backend : passes_on_its_profile,
                                 precision ? std::optional(parse_precision(*precision)) : std::nullopt);
+  if (vm.count("batch")) {
+    parsed.plan.batch = vm["batch"].as<std::int64_t>();
+    if (parsed.plan.batch < 1)
+      throw UsageError("--batch " + std::to_string(parsed.plan.batch) + ": a run takes 1 or more volumes");
+  }
   const TransformKind holds = kind_of(parsed.plan);
   if (!vm["transform"].defaulted() && holds != kind)
     throw UsageError(how + " is a " + to_string(holds) + " plan" +

@@ -26,6 +26,7 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 // runs in place or not, else the table's plan, else the default planner's); and the plan they name, with where it
 // came from in `how`. A plan file says its own kind: --transform, when given, must agree with it (UsageError).
 // --precision, where the command has it and it is given, sets the plan's precision (a size's plan is chosen in it).
+// --batch B sets the plan's batch (UsageError under 1).
 void add_plan_source_options(po::options_description& options, po::positional_options_description& positional);
 ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place = false,
                              TransformKind kind = TransformKind::c2c);

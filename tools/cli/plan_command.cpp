@@ -95,9 +95,11 @@ int plan_command(const Args& args) {
        "--in-place for a plan measured in place) and `bench` then take before the table and the default planner")
       ("precision", po::value<std::string>()->default_value("fp32"), "fp32 or fp64: the plan's precision (an fp64 "
                                                                       "plan's tiles hold half as many values)")
-      ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout");
+      ("output,o", po::value<std::string>(), "write the plan to this file instead of stdout")
+      ("batch", po::value<std::int64_t>()->default_value(1), "volumes one run transforms: the plan's batch (the plan "
+       "is one volume's)");
   po::variables_map vm;
-  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--precision P] "
+  if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--precision P] [--batch B] "
                      "[--measure N [--in-place] [--remember]] [-o FILE]", args,
                      options, {}, vm))
     return exit_ok;
@@ -115,7 +117,12 @@ int plan_command(const Args& args) {
   const std::string arch = vm["arch"].as<std::string>();
   const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
   const Precision precision = parse_precision(vm["precision"].as<std::string>());
-  const Plan plan = chosen_plan(size, arch, measure, in_place, kind, precision, header);
+  const std::int64_t batch = vm["batch"].as<std::int64_t>();
+  if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
+  if (batch > 1 && (measure > 0 || remember))
+    throw UsageError("--batch writes a batch plan; --measure and --remember choose one volume's plan");
+  Plan plan = chosen_plan(size, arch, measure, in_place, kind, precision, header);
+  plan.batch = batch;
   const std::string text = header + to_yaml(plan);
   if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
   if (vm.count("output")) {

@@ -15,6 +15,7 @@ void print_error(const std::string& what, const validate::ErrorReport& e, const 
 // time (median, min, max of `repeats` runs, in seconds), GFlops (5 N log2 N / t), bandwidth (bytes moved at
 // `element_bytes` per value) and the paper's 8 N accesses / t, over `volume_passes` reads and writes of the volume:
 // what the backend ran (GpuProfiler::volume_passes counts a launched reorder pass), or 0 for the plan's kernels.
+// A batch plan's figures count all plan.batch volumes.
 void print_timing(const Plan& plan, std::int64_t element_bytes, std::int64_t volume_passes, double median, double min,
                   double max, int repeats);
 

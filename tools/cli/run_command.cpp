@@ -118,17 +118,47 @@ bool checks_in_closed_form(const std::string& check, const Backend& backend, con
   return true;
 }
 
-// The run checked against the backend's fp64 oracle (FFTW on the CPU, cuFFT Z2Z on the GPU) and by its round trip;
-// the timing is reported only when both pass.
+// One volume of a packed batch.
+std::span<std::complex<double>> volume_of(Volume& batch, std::int64_t n, std::int64_t v) {
+  return {batch.data() + v * n, static_cast<std::size_t>(n)};
+}
+
+// Every volume of a batch compared apart: the worst one's report (by relative L2, any non-finite value first), and
+// which volume it is.
+struct BatchError {
+  validate::ErrorReport report;
+  std::int64_t volume = 0;
+};
+BatchError worst_volume(Volume& out, Volume& ref, std::int64_t n, std::int64_t batch) {
+  BatchError worst;
+  for (std::int64_t v = 0; v < batch; ++v) {
+    const validate::ErrorReport e = validate::compare(volume_of(out, n, v), volume_of(ref, n, v));
+    const bool worse = v == 0 || e.non_finite > worst.report.non_finite ||
+                       (e.non_finite == worst.report.non_finite && e.relative_l2 > worst.report.relative_l2);
+    if (worse) worst = {e, v};
+  }
+  return worst;
+}
+
+void print_batch_error(const std::string& what, const BatchError& e, const Plan& plan, double bound) {
+  print_error(plan.batch > 1 ? what + "worst of " + std::to_string(plan.batch) + " volumes (volume " +
+                                   std::to_string(e.volume) + "): "
+                             : what,
+              e.report, plan.size, bound);
+}
+
+// The run checked against the backend's fp64 oracle (FFTW on the CPU, cuFFT Z2Z on the GPU) and by its round trip,
+// every volume of a batch apart; the timing is reported only when all pass.
 int run_against_oracle(const Plan& plan, const std::string& how, const Backend& backend, const RunSettings& settings,
                        double bound, std::uint64_t seed) {
   const Extents& size = plan.size;
   const std::int64_t n = size.elements();
-  Volume input(static_cast<std::size_t>(n)), output(input.size()), reference(input.size());
+  Volume input(static_cast<std::size_t>(n * plan.batch)), output(input.size()), reference(input.size());
   validate::fill_random(input, seed);
   validate::poison(output);
 
-  std::cout << "plan      " << how << "\nsize      " << to_string(size) << " (" << n << " points), " << plan.arch
+  std::cout << "plan      " << how << "\nsize      " << to_string(size) << " (" << n << " points)"
+            << (plan.batch > 1 ? " x " + std::to_string(plan.batch) + " volumes" : "") << ", " << plan.arch
             << " plan, " << plan.kernels.size() << " kernels\nbackend   " << backend.name << ", "
             << to_string(settings.precision) << ", " << to_string(settings.options.direction) << ", "
             << to_string(settings.options.order) << " order, scaling " << to_string(settings.options.scaling) << ", "
@@ -136,10 +166,13 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
   const Timing time = summarize(backend.run(input, output, settings));
 
   // The check: the output against the backend's fp64 oracle, natural order.
-  if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, output);
-  backend.reference(size, input, reference, settings.options.direction, settings.options.scaling);
-  const validate::ErrorReport error = validate::compare(output, reference);
-  print_error("error     ", error, size, bound);
+  for (std::int64_t v = 0; v < plan.batch; ++v) {
+    if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, volume_of(output, n, v));
+    backend.reference(size, volume_of(input, n, v), volume_of(reference, n, v), settings.options.direction,
+                      settings.options.scaling);
+  }
+  const BatchError error = worst_volume(output, reference, n, plan.batch);
+  print_batch_error("error     ", error, plan, bound);
 
   // The round trip: the opposite transform of the (natural-order) output returns the input.
   RunSettings back = settings;
@@ -149,9 +182,9 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
   Volume returned(input.size());
   validate::poison(returned);
   backend.run(output, returned, back);
-  const validate::ErrorReport round_trip = validate::compare(returned, input);
-  print_error("roundtrip ", round_trip, size, bound);
-  if (!error.passes(bound) || !round_trip.passes(bound)) {
+  const BatchError round_trip = worst_volume(returned, input, n, plan.batch);
+  print_batch_error("roundtrip ", round_trip, plan, bound);
+  if (!error.report.passes(bound) || !round_trip.report.passes(bound)) {
     std::cerr << "fft3d run: error: the result is over the " << to_string(settings.precision) << " error bound "
               << bound << "; no timing is reported\n";
     return exit_failed;
@@ -218,18 +251,24 @@ int run_command(const Args& args) {
   const RunSettings settings = settings_from(vm, backend, plan.precision, bound);
 
   const Extents& size = plan.size;
+  if (plan.batch > 1 && kind_of(plan) != TransformKind::c2c)
+    throw UsageError("run --batch: c2c plans so far (the engines run real batches; this command checks c2c ones)");
+  if (plan.batch > 1 && vm["check"].as<std::string>() == "plane-waves")
+    throw UsageError("run --batch: checked against the oracle, every volume (no --check plane-waves)");
+  // The host holds the batch's fp64 input, output and references: as much as one volume batch times as long.
+  const Extents batch_size{size.nx, size.ny, size.nz * plan.batch};
   if (kind_of(plan) != TransformKind::c2c) {
     require_real_settings(plan, how, settings, vm["check"].as<std::string>());
     check_run_host_memory(size, validate::host_memory_bytes());
     return run_real_against_oracle(plan, how, backend, settings, bound, seed);
   }
-  const bool oracle_fits = run_host_bytes(size) <= static_cast<double>(validate::host_memory_bytes());
-  if (checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
+  const bool oracle_fits = run_host_bytes(batch_size) <= static_cast<double>(validate::host_memory_bytes());
+  if (plan.batch == 1 && checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
     if (settings.precision != Precision::fp32)
       throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
     return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel});
   }
-  check_run_host_memory(size, validate::host_memory_bytes());
+  check_run_host_memory(batch_size, validate::host_memory_bytes());
   return run_against_oracle(plan, how, backend, settings, bound, seed);
 }
 

@@ -4,9 +4,10 @@
 
 namespace fft3d::validate {
 
-ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed, Precision precision)
+ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed, Precision precision, std::int64_t batch)
     : precision_(precision),
-      reference_(static_cast<std::size_t>(size.elements())),
+      volume_(size.elements()),
+      reference_(static_cast<std::size_t>(size.elements() * batch)),
       result_(reference_.size()),
       got_(precision == Precision::fp32 ? reference_.size() : 0),
       in_(reference_.size() *
@@ -40,7 +41,9 @@ ErrorReport ForwardCheck::check(DeviceBuffer& output, const std::function<void()
     output.download(got_.data());
     result_.assign(got_.begin(), got_.end());
   }
-  if (digit_reversed_plan) to_natural_order(*digit_reversed_plan, result_);
+  if (digit_reversed_plan)
+    for (std::size_t at = 0; at < result_.size(); at += static_cast<std::size_t>(volume_))
+      to_natural_order(*digit_reversed_plan, std::span(result_).subspan(at, static_cast<std::size_t>(volume_)));
   return compare(result_, reference_);
 }
 

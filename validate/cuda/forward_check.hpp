@@ -18,7 +18,11 @@ namespace fft3d::validate {
 // reference, and an output buffer of the same size.
 class ForwardCheck {
  public:
-  ForwardCheck(const Extents& size, std::uint64_t seed, Precision precision = Precision::fp32);
+  // `batch` packed volumes (each checked against its own reference), in `precision`.
+  ForwardCheck(const Extents& size, std::uint64_t seed, Precision precision = Precision::fp32,
+               std::int64_t batch = 1);
+  ForwardCheck(const Extents& size, std::uint64_t seed, std::int64_t batch)
+      : ForwardCheck(size, seed, Precision::fp32, batch) {}
   // fp32 checks: the buffers as complex float.
   std::complex<float>* input() const { return in_.complex32(); }
   std::complex<float>* output() const { return out_.complex32(); }
@@ -39,6 +43,7 @@ class ForwardCheck {
 
  private:
   Precision precision_;
+  std::int64_t volume_ = 0;  // values of one volume
   std::vector<std::complex<double>> reference_, result_;
   std::vector<std::complex<float>> got_;  // fp32 downloads (fp64 ones land in result_)
   DeviceBuffer in_, out_;

@@ -59,15 +59,20 @@ void DeviceBuffer::poison_nan() { check_cuda(cudaMemset(data_, 0xFF, bytes_), "c
 void cufft_reference(const Extents& size, std::span<const std::complex<double>> in,
                      std::span<std::complex<double>> out, Direction direction, Scaling scaling) {
   const std::size_t elements = static_cast<std::size_t>(size.elements());
-  if (in.size() != elements || out.size() != elements)
-    throw UsageError("cufft_reference: buffers must hold " + std::to_string(elements) + " values");
-  DeviceBuffer data(elements * sizeof(cufftDoubleComplex));
+  if (in.size() != out.size() || in.empty() || in.size() % elements != 0)
+    throw UsageError("cufft_reference: buffers must hold a whole number of volumes of " + std::to_string(elements) +
+                     " values");
+  const std::size_t volumes = in.size() / elements;
+  DeviceBuffer data(in.size() * sizeof(cufftDoubleComplex));
   data.upload(in.data());
   cufftHandle plan;
   // cuFFT takes the slowest dimension first: Z, Y, X.
-  check_cufft(cufftPlan3d(&plan, static_cast<int>(size.nz), static_cast<int>(size.ny),
-                                static_cast<int>(size.nx), CUFFT_Z2Z),
-                    "cufftPlan3d (Z2Z)");
+  int lengths[3] = {static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx)};
+  if (volumes == 1)
+    check_cufft(cufftPlan3d(&plan, lengths[0], lengths[1], lengths[2], CUFFT_Z2Z), "cufftPlan3d (Z2Z)");
+  else
+    check_cufft(cufftPlanMany(&plan, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, CUFFT_Z2Z, static_cast<int>(volumes)),
+                "cufftPlanMany (Z2Z)");
   const cufftResult run = cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(data.get()),
                                        static_cast<cufftDoubleComplex*>(data.get()),
                                        direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE);

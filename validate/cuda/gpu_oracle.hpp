@@ -42,7 +42,8 @@ class DeviceBuffer {
 };
 
 // The 3D DFT of `in` computed by cuFFT Z2Z in fp64 on the GPU: natural order, options.scaling applied. The same
-// contract as fftw_reference (oracle.hpp), for volumes where the CPU oracle is too slow.
+// contract as fftw_reference (oracle.hpp), for volumes where the CPU oracle is too slow. Buffers of several packed
+// volumes are a batch, transformed volume by volume (cufftPlanMany).
 void cufft_reference(const Extents& size, std::span<const std::complex<double>> in,
                      std::span<std::complex<double>> out, Direction direction, Scaling scaling = Scaling::none);
 

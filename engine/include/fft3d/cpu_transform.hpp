@@ -3,6 +3,7 @@
 #pragma once
 
 #include <complex>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -16,11 +17,17 @@ namespace cpu {
 struct PlanTables;  // twiddle and permutation tables, computed once per backend
 }
 
+// Batches (plan().batch volumes): every buffer and span holds the whole batch, volume after volume, and each volume
+// is transformed as the plan says. A C2C batch's volumes lie the descriptor's batch stride apart (values from one
+// volume's start to the next; 0, or a transform built from a plan: packed), and a buffer holds (batch - 1) strides
+// and one volume (the values between volumes are left as they are); a real batch is packed in each buffer's layout
+// (batch times the sizes below).
 class CpuTransform {
  public:
   // For a descriptor: the plan of profile `arch` for its size, as the GPU transform picks one (wisdom, then the
   // table, then the default planner); the CPU runs any profile's plan exactly. Throws UsageError (a descriptor not
   // offered yet, a size no plan covers). `threads` = 0: all hardware threads.
+  // With the descriptor's batch and batch stride (UsageError as require_supported says).
   explicit CpuTransform(const TransformDesc& desc, int threads = 0, const std::string& arch = "hopper");
   // For a plan. Throws PlanError if the plan is not legal.
   explicit CpuTransform(Plan plan, int threads = 0);
@@ -77,6 +84,14 @@ class CpuTransform {
   const Plan& plan() const { return plan_; }
 
  private:
+  // Complex values from one volume of a C2C batch to the next, and the values the batch spans.
+  std::int64_t volume_stride() const;
+  std::int64_t batch_values() const;
+  // body(volume, threads) for every volume of the batch: one after another on the threads a volume of
+  // `volume_values` takes, or, where a volume is too small to share out, the volumes spread over the threads.
+  void for_each_volume(std::int64_t volume_values, const std::function<void(std::int64_t, int)>& body) const;
+  template <class Real>
+  void transform_volume(std::complex<Real>* data, const TransformOptions& options, int threads) const;
   template <class Real>
   void execute_pointers(const std::complex<Real>* in, std::complex<Real>* out, const TransformOptions& options) const;
   template <class Real>
@@ -91,6 +106,7 @@ class CpuTransform {
 
   Plan plan_;
   int threads_;
+  std::int64_t batch_stride_ = 0;  // 0: packed
   std::shared_ptr<const cpu::PlanTables> tables_;
 };
 

@@ -30,12 +30,13 @@ class GpuProfiler;
 class GpuTransform {
  public:
   // For a descriptor, on the profile of the current device's architecture (arch_profile_for_device): the plan
-  // remembered as wisdom on this machine, else the profile's table plan, else the default planner's.
-  // Throws UsageError (a descriptor not offered yet, a size no plan covers), GpuUnavailable, OutOfMemory,
-  // CompileError, CudaError.
+  // remembered as wisdom on this machine, else the profile's table plan, else the default planner's, with the
+  // descriptor's batch and batch stride. Throws UsageError (a descriptor not offered yet, a size no plan covers, a
+  // batch under 1, a batch stride under a volume or with a real kind, a batch whose size overflows),
+  // GpuUnavailable, OutOfMemory (the batch is over the device's memory), CompileError, CudaError.
   explicit GpuTransform(const TransformDesc& desc);
-  // For a plan, lowered on its own profile (plan.arch) and compiled for the current device. Throws as above, and
-  // PlanError, LoweringError.
+  // For a plan, lowered on its own profile (plan.arch) and compiled for the current device; a batch plan
+  // (plan.batch) runs packed volumes. Throws as above, and PlanError, LoweringError.
   explicit GpuTransform(const Plan& plan, std::string plan_name = "<plan>");
   // From a plan file (located errors as PlanError).
   static GpuTransform from_file(const std::string& path);
@@ -50,6 +51,10 @@ class GpuTransform {
   // too small for this run), CudaError (a failed launch).
   // The data type is the plan's precision (plan().precision): std::complex<float> for fp32, std::complex<double>
   // for fp64; the other throws UsageError.
+  // Batches (plan().batch volumes, each batch stride apart, or packed): every kernel runs the whole batch in one
+  // launch (in launches of up to 65535 volumes, the grid's Y limit). Where natural order takes the digit-reversal
+  // pass, the tile kernels run in `out` and each volume is then reordered into the one-volume workspace and copied
+  // back (2 * batch more launches and two more passes over the batch; the workspace stays one volume's).
   void execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options = {},
                Stream stream = nullptr);
   void execute(const DeviceComplex64* in, DeviceComplex64* out, const TransformOptions& options = {},
@@ -69,6 +74,8 @@ class GpuTransform {
   // and is never written out of place; the imaginary parts of the DC and Nyquist terms along X are ignored; `out`
   // receives the reals in the same layouts. Throws UsageError: the plan's kind is not this overload's, a direction
   // that contradicts it, digit-reversed order (real transforms run in natural order), a null pointer.
+  // A real batch is packed: volume after volume in each buffer's layout. A C2R run whose Nyquist column lives in
+  // the workspace between kernels (several kernels, out of place) runs its volumes one at a time through it.
   void execute(const float* in, DeviceComplex32* out, const TransformOptions& options = {}, Stream stream = nullptr);
   void execute(const DeviceComplex32* in, float* out,
                const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
@@ -78,9 +85,9 @@ class GpuTransform {
                const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
 
   // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for
-  // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass. A real
-  // plan: 0, except a C2R of several kernels out of place, NY*NZ complex values (the half spectrum's Nyquist column
-  // between its kernels, which the output's real rows have no room for).
+  // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass,
+  // whatever the batch. A real plan: 0, except a C2R of several kernels out of place, NY*NZ complex values (the half
+  // spectrum's Nyquist column between its kernels, which the output's real rows have no room for).
   std::int64_t workspace_bytes(Order order = Order::natural, Placement placement = Placement::out_of_place) const;
   // Runs use `device_memory` (at least the workspace_bytes of each run they make, kept alive by the caller while
   // they run) instead of allocating a workspace of their own at the first run that needs one.

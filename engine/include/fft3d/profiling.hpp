@@ -44,7 +44,7 @@ class GpuProfiler {
   const GpuSetupTimes& setup_times() const;
   // Whether a run in `order` and `placement` ends with the reorder pass.
   bool runs_reorder_pass(Order order, Placement placement) const;
-  // Reads and writes of the whole volume such a run makes.
+  // Reads and writes of the whole volume (of every volume of a batch) such a run makes.
   std::int64_t volume_passes(Order order, Placement placement) const;
 
   // Launches kernel `index` of kernels() alone, as an execute() without a caller's workspace would (kernel 0 reads

@@ -41,9 +41,14 @@ struct TransformDesc {
 };
 
 // Throws UsageError naming the field when `desc` asks for what this build does not offer: a real kind (r2c, c2r)
-// with an odd NX, a batch other than 1 (or a batch stride), an empty or overflowing extent. fp64 runs on both
-// backends (`on_gpu` says which asks).
+// with an odd NX, a batch under 1, a batch stride with a real kind (real batches are packed), a batch stride
+// other than 0 smaller than a volume, a batch whose size overflows (batch_bytes), an empty or overflowing extent.
+// fp64 runs on both backends (`on_gpu` says which asks).
 void require_supported(const TransformDesc& desc, bool on_gpu);
+// Bytes of the batch's larger side as `desc` lays it out: (batch - 1) volume distances and one volume, in the
+// complex values of the data (a real kind: its half spectrum). Throws UsageError when that does not fit in 64 bits.
+// @pre desc.batch >= 1 and desc.batch_stride is 0 or at least a volume (require_supported checks both first).
+std::int64_t batch_bytes(const TransformDesc& desc);
 
 std::string to_string(Direction direction);
 std::string to_string(Order order);

@@ -51,7 +51,8 @@ PlanPasses passes_in_precision(PlanPasses passes, Precision precision);
 
 // The plan a transform built from `desc` runs on profile `arch`: require_supported(desc, on_gpu), then
 // plan_for_size for its extents, placement and kind, ranked by passes_on_its_profile on the GPU and by
-// passes_on_any_backend on the CPU (which runs every legal plan, lowered on the arch or not).
+// passes_on_any_backend on the CPU (which runs every legal plan, lowered on the arch or not). The plan is one
+// volume's, with the descriptor's batch (Plan::batch).
 SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu);
 
 }  // namespace fft3d

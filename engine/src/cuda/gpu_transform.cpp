@@ -41,15 +41,19 @@ std::int64_t complex_bytes(const Plan& plan) {
   return plan.precision == Precision::fp64 ? sizeof(DeviceComplex64) : sizeof(DeviceComplex32);
 }
 
-void require_fits_device(const Plan& plan) {
+// The batch as the run lays it out (batch_bytes: UsageError where its size overflows) must fit the device's memory.
+void require_fits_device(const Plan& plan, std::int64_t batch_stride) {
+  if (plan.batch < 1)
+    throw UsageError("batch " + std::to_string(plan.batch) + ": a transform takes 1 or more volumes");
+  const std::int64_t bytes = batch_bytes({.extents = plan.size, .kind = kind_of(plan), .precision = plan.precision,
+                                          .batch = plan.batch, .batch_stride = batch_stride});
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const auto bytes = static_cast<std::size_t>(spectrum_extents(plan).elements() * complex_bytes(plan));
-  if (bytes > total_bytes)
+  if (static_cast<std::uint64_t>(bytes) > total_bytes)
     throw OutOfMemory("a " + to_string(plan.size) + " " + to_string(plan.precision) + " " +
-                      to_string(kind_of(plan)) + " transform needs " +
-                      std::to_string(bytes) +
-                      " B; the device has " + std::to_string(total_bytes) + " B");
+                      to_string(kind_of(plan)) + " transform" +
+                      (plan.batch > 1 ? " of " + std::to_string(plan.batch) + " volumes" : "") + " needs " +
+                      std::to_string(bytes) + " B; the device has " + std::to_string(total_bytes) + " B");
 }
 
 // The largest cluster a portable launch may take; larger ones (up to 16 on an H100) need the kernel's opt-in.
@@ -83,11 +87,12 @@ bool programmatic_launch(int arch) {
   return arch >= 90 && !disabled;
 }
 
-// The launch of a spec's grid in clusters of `cluster` blocks (1: none): its geometry, and the cluster attribute as
-// the first of `attributes` (which must outlive the config).
-cudaLaunchConfig_t launch_config(const KernelSpec& spec, int cluster, cudaLaunchAttribute* attributes) {
+// The launch of a spec's grid in clusters of `cluster` blocks (1: none) over `volumes` volumes of a batch
+// (gridDim.y): its geometry, and the cluster attribute as the first of `attributes` (which must outlive the config).
+cudaLaunchConfig_t launch_config(const KernelSpec& spec, int cluster, cudaLaunchAttribute* attributes,
+                                 std::int64_t volumes = 1) {
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(spec.launch_blocks()));
+  config.gridDim = dim3(static_cast<unsigned>(spec.launch_blocks()), static_cast<unsigned>(volumes));
   config.blockDim = dim3(static_cast<unsigned>(spec.threads));
   config.dynamicSmemBytes = static_cast<std::size_t>(spec.shared_bytes);
   config.attrs = attributes;
@@ -114,19 +119,37 @@ struct RealRows {
   long long out_nyquist_pitch = 0;
 };
 
-// `scale` reaches the kernel in its precision: a float argument of fp32 kernels, a double of fp64 ones.
-void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void* in, void* out, double scale,
-                 int flags, cudaStream_t stream, int arch, RealRows rows = {}) {
+// The arguments of one launch, in the kernel's order (emit/cuda_source.hpp): a real kernel's RealRows and a batch
+// kernel's volume strides (complex values from one volume to the next in `in` and in `out`) only where it takes them.
+struct KernelArguments {
+  const void* in = nullptr;
+  void* out = nullptr;
+  double scale = 1.0;  // passed as the kernel's precision: a float to fp32 kernels, a double to fp64 ones
+  int flags = 0;
+  RealRows rows{};
+  long long in_volume_stride = 0;
+  long long out_volume_stride = 0;
+};
+
+// `volumes` (1 to max_volumes_per_launch) volumes of a batch kernel from `args.in` and `args.out` on, one launch.
+void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, KernelArguments args, cudaStream_t stream,
+                 int arch, std::int64_t volumes = 1) {
   if (spec.launch_blocks() > 0x7fffffffLL)
     throw LoweringError(spec.entry_name() + ": grid of " + std::to_string(spec.launch_blocks()) +
                         " blocks is over 2^31 - 1");
-  float scale32 = static_cast<float>(scale);
-  void* scale_argument = spec.precision == Precision::fp64 ? static_cast<void*>(&scale) : &scale32;
-  void* args[] = {&in, &out, scale_argument, &flags, &rows};
+  float scale32 = static_cast<float>(args.scale);
+  void* scale_argument = spec.precision == Precision::fp64 ? static_cast<void*>(&args.scale) : &scale32;
+  void* params[7] = {&args.in, &args.out, scale_argument, &args.flags};
+  std::size_t count = 4;
+  if (spec.real.kind != TransformKind::c2c) params[count++] = &args.rows;
+  if (spec.batch > 1) {
+    params[count++] = &args.in_volume_stride;
+    params[count++] = &args.out_volume_stride;
+  }
   const int cluster =
-      (flags & kernel_flag_cluster_ordered_stores) != 0 ? spec.sorted_store_cluster : spec.cluster_blocks;
+      (args.flags & kernel_flag_cluster_ordered_stores) != 0 ? spec.sorted_store_cluster : spec.cluster_blocks;
   cudaLaunchAttribute attributes[2]{};
-  cudaLaunchConfig_t config = launch_config(spec, cluster, attributes);
+  cudaLaunchConfig_t config = launch_config(spec, cluster, attributes, volumes);
   config.stream = stream;
   if (programmatic_launch(arch)) {
     attributes[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -134,7 +157,7 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, const void*
     ++config.numAttrs;
   }
   // The message is built only on failure: entry_name() hashes the spec's text (microseconds a launch).
-  const cudaError_t launched = cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel.kernel), args);
+  const cudaError_t launched = cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel.kernel), params);
   if (launched != cudaSuccess) cuda::check(launched, "cudaLaunchKernelEx(" + spec.entry_name() + ")");
 }
 
@@ -173,6 +196,7 @@ struct GpuTransform::Impl {
   void* own_workspace = nullptr;       // allocated at the first run that needs it, unless the caller gave one
   void* caller_workspace = nullptr;
   std::int64_t caller_workspace_bytes = 0;
+  std::int64_t batch_stride = 0;       // a C2C batch's complex values from one volume to the next; 0: packed
   std::map<std::size_t, CopyTwin> copy_twins;  // built on first use (profiling only)
 
   ~Impl() {
@@ -181,9 +205,38 @@ struct GpuTransform::Impl {
     for (auto& [index, twin] : copy_twins) cudaLibraryUnload(twin.loaded.library);
   }
 
-  void launch(std::size_t index, const void* in, void* out, double scale, int flags, cudaStream_t stream,
-              RealRows rows = {}) const {
-    launch_spec(specs[index], loaded[index], in, out, scale, flags, stream, arch, rows);
+  void launch(std::size_t index, const KernelArguments& args, cudaStream_t stream, std::int64_t volumes = 1) const {
+    launch_spec(specs[index], loaded[index], args, stream, arch, volumes);
+  }
+
+  // Complex values from one volume of the batch to the next in the buffer a run reads (`in`: the first kernel's
+  // loads) and in the one it writes (`out`: every later access): the batch stride for C2C (0: packed), packed
+  // volumes in each buffer's layout for a real plan (the real rows, padded in place, and the half spectrum).
+  struct VolumeStrides {
+    long long in = 0;
+    long long out = 0;
+  };
+  VolumeStrides volume_strides(bool out_of_place) const {
+    const TransformKind kind = kind_of(plan);
+    if (kind == TransformKind::c2c) {
+      const long long stride = batch_stride > 0 ? batch_stride : plan.size.elements();
+      return {stride, stride};
+    }
+    const long long rows = plan.size.ny * plan.size.nz;
+    const long long spectrum = (half() + 1) * rows;
+    const long long reals = out_of_place ? half() * rows : spectrum;
+    return kind == TransformKind::r2c ? VolumeStrides{reals, spectrum} : VolumeStrides{spectrum, reals};
+  }
+  const void* volume_at(const void* data, long long stride, std::int64_t volume) const {
+    return static_cast<const char*>(data) + volume * stride * complex_bytes(plan);
+  }
+  void* volume_at(void* data, long long stride, std::int64_t volume) const {
+    return static_cast<char*>(data) + volume * stride * complex_bytes(plan);
+  }
+  // Volumes one launch covers: as many as a grid's Y dimension holds, but one at a time where a C2R run keeps the
+  // Nyquist column between its kernels in the workspace's one plane.
+  std::int64_t volumes_per_launch(bool out_of_place) const {
+    return splits_spectrum(out_of_place) ? 1 : max_volumes_per_launch;
   }
 
   // Real transforms: the half spectrum has half + 1 columns of complex values; the real rows half (out of place)
@@ -277,18 +330,49 @@ struct GpuTransform::Impl {
     return order == Order::natural && lowered.reorders(out_of_place);
   }
 
-  // Launches only spec `index` as an in-place or out-of-place run without a caller's workspace would.
-  void run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
+  // Launches only spec `index` as an in-place or out-of-place run without a caller's workspace would, on `volumes`
+  // volumes of the batch from `in` and `out` on (at most volumes_per_launch; the reorder pass takes them one by one
+  // into the workspace).
+  void run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options, cudaStream_t s,
+                  std::int64_t volumes = 1) {
+    const VolumeStrides strides = volume_strides(in != out);
     if (index == lowered.kernels.size()) {  // the digit-reversal pass, out of place into the workspace
-      launch(index, out, workspace_for_reorder(), 1.0f, 0, s);
+      for (std::int64_t v = 0; v < volumes; ++v)
+        launch(index, {.in = volume_at(out, strides.out, v), .out = workspace_for_reorder()}, s);
       return;
     }
     const auto [scale, flags] = bindings(index, options, in != out);
-    const RealRows rows = kind_of(plan) == TransformKind::c2c
-                              ? RealRows{}
-                              : real_rows(index, in, out, in != out,
-                                          splits_spectrum(in != out) ? workspace_of(nyquist_plane_bytes()) : nullptr);
-    launch(index, index == 0 ? in : out, out, scale, flags, s, rows);
+    KernelArguments args{.in = index == 0 ? in : out, .out = out, .scale = scale, .flags = flags};
+    if (kind_of(plan) != TransformKind::c2c)
+      args.rows = real_rows(index, in, out, in != out,
+                            splits_spectrum(in != out) ? workspace_of(nyquist_plane_bytes()) : nullptr);
+    args.in_volume_stride = index == 0 ? strides.in : strides.out;
+    args.out_volume_stride = strides.out;
+    launch(index, args, s, volumes);
+  }
+
+  // Every tile kernel over the whole batch: the volumes in launches of volumes_per_launch, each launch group running
+  // the plan's kernels in order.
+  void run_tile_kernels(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
+    const VolumeStrides strides = volume_strides(in != out);
+    const std::int64_t per_launch = volumes_per_launch(in != out);
+    for (std::int64_t first = 0; first < plan.batch; first += per_launch) {
+      const std::int64_t volumes = std::min(per_launch, plan.batch - first);
+      for (std::size_t k = 0; k < lowered.kernels.size(); ++k)
+        run_kernel(k, volume_at(in, strides.in, first), volume_at(out, strides.out, first), options, s, volumes);
+    }
+  }
+
+  // Natural order through the one-volume workspace: each volume of `out` reordered into it and copied back.
+  void reorder_volumes(void* out, cudaStream_t s) {
+    void* workspace = workspace_for_reorder();
+    const long long stride = volume_strides(false).out;
+    const auto bytes = static_cast<std::size_t>(plan.size.elements() * complex_bytes(plan));
+    for (std::int64_t v = 0; v < plan.batch; ++v) {
+      void* volume = volume_at(out, stride, v);
+      launch(lowered.kernels.size(), {.in = volume, .out = workspace}, s);
+      cuda::check(cudaMemcpyAsync(volume, workspace, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(workspace)");
+    }
   }
 };
 
@@ -320,7 +404,7 @@ void GpuTransform::Impl::execute_real(const void* in, void* out, const Transform
     throw UsageError("GpuTransform: this real plan (" + plan_source + ") needs the digit-reversal pass " +
                      (out_of_place ? "out of place" : "in place") +
                      ", which real transforms do not run; choose a plan whose Y and Z stages keep natural order");
-  for (std::size_t k = 0; k < lowered.kernels.size(); ++k) run_kernel(k, in, out, options, s);
+  run_tile_kernels(in, out, options, s);
 }
 
 namespace {
@@ -342,7 +426,7 @@ GpuTransform::GpuTransform(const Plan& plan, std::string plan_name) : impl_(std:
   impl_->plan = plan;
   impl_->plan_source = plan_name;
   impl_->arch = current_arch();  // GpuUnavailable first: nothing below is useful without a device
-  require_fits_device(plan);     // before lowering, so an oversized volume is OutOfMemory whatever its plan
+  require_fits_device(plan, 0);  // before lowering, so an oversized batch is OutOfMemory whatever its plan
   impl_->lowered = lower_plan(plan, *profile, plan_name);
   impl_->setup.lowering_ms = ms_since(start);
   impl_->specs = impl_->lowered.kernels;
@@ -372,8 +456,11 @@ GpuTransform::GpuTransform(const TransformDesc& desc)
     : GpuTransform([&desc] {
         const ArchProfile& profile = arch_profile_for_device(current_arch());
         SizedPlan chosen = plan_for_descriptor(desc, profile.name, true);
+        require_fits_device(chosen.parsed.plan, desc.batch_stride);  // the batch as the caller's stride spreads it
         return std::pair{std::move(chosen.parsed.plan), std::move(chosen.source)};
-      }()) {}
+      }()) {
+  impl_->batch_stride = desc.batch_stride;
+}
 
 GpuTransform::GpuTransform(std::pair<Plan, std::string> plan) : GpuTransform(plan.first, std::move(plan.second)) {}
 
@@ -390,28 +477,30 @@ void GpuTransform::Impl::execute_complex(const void* in, void* out, const Transf
                      "); it runs through the real overloads of execute (real and complex)");
   if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
   const auto bytes = static_cast<std::size_t>(plan.size.elements() * complex_bytes(plan));
-  if (lowered.kernels.empty()) {  // a 1x1x1 volume: the transform is the identity
-    if (in != out) cuda::check(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
+  if (lowered.kernels.empty()) {  // 1x1x1 volumes: the transform is the identity
+    const auto pitch = static_cast<std::size_t>(volume_strides(true).in * complex_bytes(plan));
+    if (in != out)
+      cuda::check(cudaMemcpy2DAsync(out, pitch, in, pitch, bytes, static_cast<std::size_t>(plan.batch),
+                                    cudaMemcpyDeviceToDevice, s),
+                  "cudaMemcpy2DAsync");
     return;
   }
   const std::size_t reorder = lowered.kernels.size();  // index of the digit-reversal pass
   const bool reordering = runs_reorder_pass(options.order, in != out);
-  if (reordering && in != out) {
+  if (reordering && in != out && plan.batch == 1) {
     // Out of place: the tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
     void* workspace = workspace_for_reorder();
     for (std::size_t k = 0; k < reorder; ++k) {
       const auto [scale, flags] = bindings(k, options, true);
-      launch(k, k == 0 ? in : workspace, workspace, scale, flags, s);
+      launch(k, {.in = k == 0 ? in : workspace, .out = workspace, .scale = scale, .flags = flags}, s);
     }
-    launch(reorder, workspace, out, 1.0, 0, s);
+    launch(reorder, {.in = workspace, .out = out}, s);
     return;
   }
-  for (std::size_t k = 0; k < reorder; ++k) run_kernel(k, in, out, options, s);
-  if (reordering) {  // in place: reorder into the workspace, then copy back
-    void* workspace = workspace_for_reorder();
-    launch(reorder, out, workspace, 1.0, 0, s);
-    cuda::check(cudaMemcpyAsync(out, workspace, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(workspace)");
-  }
+  // A batch, or in place: the tile kernels run in `out` and the reorder pass, where natural order needs it, goes
+  // volume by volume through the one-volume workspace and back.
+  run_tile_kernels(in, out, options, s);
+  if (reordering) reorder_volumes(out, s);
 }
 
 void GpuTransform::execute(const DeviceComplex32* in, DeviceComplex32* out, const TransformOptions& options,
@@ -446,19 +535,19 @@ void GpuTransform::execute(const DeviceComplex64* in, double* out, const Transfo
   impl_->execute_real(in, out, options, TransformKind::c2r, static_cast<cudaStream_t>(stream));
 }
 
-void GpuTransform::forward(const DeviceComplex32* in, DeviceComplex32* out, Stream stream) {
-  execute(in, out, {}, stream);
-}
-
-void GpuTransform::inverse(const DeviceComplex32* in, DeviceComplex32* out, Scaling scaling, Stream stream) {
-  execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
-}
-
 void GpuTransform::forward(const DeviceComplex64* in, DeviceComplex64* out, Stream stream) {
   execute(in, out, {}, stream);
 }
 
 void GpuTransform::inverse(const DeviceComplex64* in, DeviceComplex64* out, Scaling scaling, Stream stream) {
+  execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
+}
+
+void GpuTransform::forward(const DeviceComplex32* in, DeviceComplex32* out, Stream stream) {
+  execute(in, out, {}, stream);
+}
+
+void GpuTransform::inverse(const DeviceComplex32* in, DeviceComplex32* out, Scaling scaling, Stream stream) {
   execute(in, out, {.direction = Direction::inverse, .scaling = scaling}, stream);
 }
 
@@ -489,7 +578,12 @@ bool GpuProfiler::runs_reorder_pass(Order order, Placement placement) const {
 }
 
 std::int64_t GpuProfiler::volume_passes(Order order, Placement placement) const {
-  return transform_->impl_->lowered.volume_passes(order == Order::natural, placement == Placement::out_of_place);
+  const GpuTransform::Impl& impl = *transform_->impl_;
+  const bool out_of_place = placement == Placement::out_of_place;
+  // A batch reorders in `out` and copies back out of place too (GpuTransform::execute).
+  if (impl.plan.batch > 1 && out_of_place && impl.runs_reorder_pass(order, true))
+    return static_cast<std::int64_t>(impl.lowered.kernels.size()) + 2;
+  return impl.lowered.volume_passes(order == Order::natural, out_of_place);
 }
 
 void GpuProfiler::run_kernel(std::size_t index, const DeviceComplex32* in, DeviceComplex32* out,
@@ -497,7 +591,12 @@ void GpuProfiler::run_kernel(std::size_t index, const DeviceComplex32* in, Devic
   GpuTransform::Impl& impl = *transform_->impl_;
   if (!in || !out) throw UsageError("GpuProfiler::run_kernel: null device pointer (in or out)");
   if (index >= impl.specs.size()) throw UsageError("GpuProfiler::run_kernel: no kernel " + std::to_string(index));
-  impl.run_kernel(index, in, out, options, static_cast<cudaStream_t>(stream));
+  const GpuTransform::Impl::VolumeStrides strides = impl.volume_strides(in != out);
+  const std::int64_t per_launch = index == impl.lowered.kernels.size() ? impl.plan.batch : impl.volumes_per_launch(in != out);
+  for (std::int64_t first = 0; first < impl.plan.batch; first += per_launch)
+    impl.run_kernel(index, impl.volume_at(in, strides.in, first),
+                    impl.volume_at(out, strides.out, first), options, static_cast<cudaStream_t>(stream),
+                    std::min(per_launch, impl.plan.batch - first));
 }
 
 void GpuProfiler::run_copy_twin(std::size_t index, const DeviceComplex32* in, DeviceComplex32* out, Stream stream) {
@@ -517,7 +616,13 @@ void GpuProfiler::run_copy_twin(std::size_t index, const DeviceComplex32* in, De
     const CompiledKernel compiled = compile_kernel(spec, impl.arch);
     twin = impl.copy_twins.emplace(index, CopyTwin{spec, load(compiled, spec)}).first;
   }
-  launch_spec(twin->second.spec, twin->second.loaded, in, out, 1.0f, 0, static_cast<cudaStream_t>(stream), impl.arch);
+  const long long stride = impl.volume_strides(in != out).out;  // a C2C plan's: one for in and out
+  for (std::int64_t first = 0; first < impl.plan.batch; first += max_volumes_per_launch)
+    launch_spec(twin->second.spec, twin->second.loaded,
+                {.in = impl.volume_at(in, stride, first),
+                 .out = impl.volume_at(out, stride, first), .in_volume_stride = stride,
+                 .out_volume_stride = stride},
+                static_cast<cudaStream_t>(stream), impl.arch, std::min(max_volumes_per_launch, impl.plan.batch - first));
 }
 
 }  // namespace fft3d

@@ -112,6 +112,9 @@ struct RealKernel {
   friend bool operator==(const RealKernel&, const RealKernel&) = default;
 };
 
+// The most volumes one launch of a batch covers: CUDA's limit on gridDim.y, where the volume index lives.
+constexpr std::int64_t max_volumes_per_launch = 65535;
+
 struct KernelSpec {
   KernelRole role = KernelRole::tile;
   std::string plan_name;          // the plan's file or "<plan>"
@@ -175,6 +178,10 @@ struct KernelSpec {
   RealKernel real;
   std::int64_t shared_bytes = 0;
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
+  // Volumes of the plan's batch (Plan::batch). Over 1, the kernel runs launches of up to max_volumes_per_launch
+  // volumes, blockIdx.y the volume, and takes the distances between volumes as two more arguments
+  // (emit/cuda_source.hpp); its tiles, grid and shared memory are one volume's, whatever the batch.
+  std::int64_t batch = 1;
 
   std::string entry_name() const;  // the extern "C" kernel name, unique per spec text
   std::int64_t real_bytes() const { return precision == Precision::fp64 ? 8 : 4; }  // one real or imaginary part

@@ -92,14 +92,25 @@ LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const
   return lowered;
 }
 
+// Every kernel of a batch plan (and the reorder pass) runs the batch's volumes in one launch (KernelSpec::batch).
+void mark_batch(std::int64_t batch, LoweredPlan& lowered) {
+  for (KernelSpec& spec : lowered.kernels) spec.batch = batch;
+  if (lowered.reorder) lowered.reorder->batch = batch;
+}
+
 }  // namespace
 
 LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
   require_legal(plan);
-  if (!real_step_of(plan)) return lower_legal_plan(plan, profile, plan_name, nullptr);
+  if (!real_step_of(plan)) {
+    LoweredPlan lowered = lower_legal_plan(plan, profile, plan_name, nullptr);
+    mark_batch(plan.batch, lowered);
+    return lowered;
+  }
   LoweredPlan lowered = lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, &plan);
   lowering::mark_real_kernels(plan, lowered);
   for (const KernelSpec& spec : lowered.kernels) check_profile_limits(spec, profile);  // the side arrays added bytes
+  mark_batch(plan.batch, lowered);
   return lowered;
 }
 

@@ -153,6 +153,9 @@ std::string to_string(const KernelSpec& spec) {
          << axis_letter(spec.grid_order[2]) << ")";
   text << " (conflict group " << spec.conflict_group_threads << "), nominal flops " << std::setprecision(6)
        << spec.nominal_flops << "\n";
+  if (spec.batch > 1)
+    text << "batch of " << spec.batch << " volumes: blockIdx.y is the volume, launches of at most "
+         << max_volumes_per_launch << " volumes, in and out moved by the volume strides\n";
   return text.str();
 }
 

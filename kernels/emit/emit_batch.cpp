@@ -1,0 +1,23 @@
+// Batches (KernelSpec::batch > 1): one launch covers up to max_volumes_per_launch volumes, blockIdx.y the volume.
+// The kernel takes the distances between volumes after its other arguments and moves its pointers to its volume
+// before any other statement that reads them; the rest of the kernel is one volume's, unchanged.
+#include "emit_parts.hpp"
+
+namespace fft3d::emit {
+
+std::string batch_parameters(const KernelSpec& spec) {
+  return spec.batch > 1 ? ", long long in_volume_stride, long long out_volume_stride" : "";
+}
+
+void write_volume_offsets(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.batch <= 1) return;
+  out.line("in += (long long)blockIdx.y * in_volume_stride;  // this block's volume");
+  out.line("out += (long long)blockIdx.y * out_volume_stride;");
+  if (!is_real(spec)) return;
+  // The Nyquist column lies in `in` and `out` (a run whose column lives in a workspace plane launches one volume at
+  // a time, blockIdx.y 0).
+  out.line("rows.in_nyquist += (long long)blockIdx.y * in_volume_stride;");
+  out.line("rows.out_nyquist += (long long)blockIdx.y * out_volume_stride;");
+}
+
+}  // namespace fft3d::emit

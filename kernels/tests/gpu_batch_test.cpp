@@ -1,0 +1,182 @@
+// GPU batches against cufftPlanMany (fp64, Z2Z and D2Z, the same batch and distances): every volume of the batch,
+// forward and inverse, in place and out of place, outputs poisoned with NaN first; the batch shapes' smallest
+// volume (16^3) at a small batch, a mixed-radix size with a batch stride, a plan that takes the reorder pass, and
+// the bad batches refused before any launch. Skipped without a GPU.
+#include <cuda_runtime_api.h>
+#include <cufft.h>
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/gpu_transform.hpp"
+#include "test_plans.hpp"
+#include "validate/cuda/cuda_calls.hpp"
+#include "validate/cuda/gpu_oracle.hpp"
+#include "validate/oracle.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+using validate::check_cuda;
+using validate::check_cufft;
+using Values = std::vector<std::complex<double>>;
+
+constexpr std::uint64_t seed = 20261126;
+
+class GpuBatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (validate::gpu_count() == 0)
+      GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped (run tools/gpu_check.sh on a GPU machine)";
+  }
+};
+
+std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
+
+// cufftPlanMany's batched 3D transform of `in` in fp64: `batch` volumes `distance` values apart in and out
+// (idist == odist), Z2Z (`type` CUFFT_Z2Z, in and out complex) or D2Z (in: reals, `distance` of the reals; out:
+// half spectra, `out_distance` apart).
+void cufft_many(const Extents& size, std::int64_t batch, int type, const void* in, std::size_t in_bytes,
+                std::int64_t in_distance, void* out, std::size_t out_bytes, std::int64_t out_distance,
+                Direction direction) {
+  int n[3] = {static_cast<int>(size.nz), static_cast<int>(size.ny), static_cast<int>(size.nx)};
+  void* d_in = nullptr;
+  void* d_out = nullptr;
+  check_cuda(cudaMalloc(&d_in, in_bytes), "cudaMalloc");
+  check_cuda(cudaMalloc(&d_out, out_bytes), "cudaMalloc");
+  check_cuda(cudaMemcpy(d_in, in, in_bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  cufftHandle plan;
+  check_cufft(cufftPlanMany(&plan, 3, n, nullptr, 1, static_cast<int>(in_distance), nullptr, 1,
+                            static_cast<int>(out_distance), static_cast<cufftType>(type), static_cast<int>(batch)),
+              "cufftPlanMany");
+  if (type == CUFFT_Z2Z)
+    check_cufft(cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(d_in), static_cast<cufftDoubleComplex*>(d_out),
+                             direction == Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE),
+                "cufftExecZ2Z");
+  else
+    check_cufft(cufftExecD2Z(plan, static_cast<double*>(d_in), static_cast<cufftDoubleComplex*>(d_out)),
+                "cufftExecD2Z");
+  check_cuda(cudaMemcpy(out, d_out, out_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  cufftDestroy(plan);
+  cudaFree(d_in);
+  cudaFree(d_out);
+}
+
+// Every volume of `engine`'s batch (`stride` apart; 0: packed) against cufftPlanMany on the same random input.
+void check_c2c_batch(GpuTransform& engine, std::int64_t stride, const std::string& name) {
+  const Extents size = engine.plan().size;
+  const std::int64_t batch = engine.plan().batch;
+  const std::int64_t volume = size.elements();
+  const std::int64_t distance = stride > 0 ? stride : volume;
+  const std::int64_t total = (batch - 1) * distance + volume;
+  Values input(count(total));
+  validate::fill_random(input, seed);
+  const std::vector<std::complex<float>> in32(input.begin(), input.end());
+  validate::DeviceBuffer d_in(count(total) * 8), d_out(count(total) * 8);
+  for (Direction direction : {Direction::forward, Direction::inverse}) {
+    Values reference(count(total));
+    cufft_many(size, batch, CUFFT_Z2Z, input.data(), reference.size() * 16, distance, reference.data(),
+               reference.size() * 16, distance, direction);
+    for (bool in_place : {false, true}) {
+      SCOPED_TRACE(name + (direction == Direction::forward ? " forward" : " inverse") +
+                   (in_place ? " in place" : " out of place"));
+      d_out.poison_nan();
+      DeviceComplex32* out = d_out.complex32();
+      if (in_place) {
+        d_out.upload(in32.data());
+      } else {
+        d_in.upload(in32.data());
+      }
+      engine.execute(in_place ? out : d_in.complex32(), out, {.direction = direction});
+      check_cuda(cudaDeviceSynchronize(), "run");
+      std::vector<std::complex<float>> got(count(total));
+      d_out.download(got.data());
+      for (std::int64_t v = 0; v < batch; ++v) {
+        const validate::ErrorReport report =
+            validate::compare(std::span<const std::complex<float>>(got.data() + v * distance, count(volume)),
+                              std::span<const std::complex<double>>(reference.data() + v * distance, count(volume)));
+        EXPECT_TRUE(report.passes(validate::fp32_error_bound))
+            << "volume " << v << ": relative L2 " << report.relative_l2 << ", " << report.non_finite << " non-finite";
+      }
+    }
+  }
+}
+
+struct BatchCase {
+  Extents size;
+  std::int64_t batch;
+  std::int64_t stride;
+};
+
+// 16^3 is the batch targets' smallest volume (16^3 x 8192 at a small batch, and over one launch's 65535 volumes
+// elsewhere); 12x10x9 a mixed-radix size with a batch stride.
+TEST_F(GpuBatchTest, C2CBatchesMatchCufftPlanMany) {
+  for (const BatchCase& c : {BatchCase{{16, 16, 16}, 64, 0}, BatchCase{{32, 32, 32}, 8, 0},
+                             BatchCase{{64, 64, 64}, 3, 64 * 64 * 64 + 16}, BatchCase{{12, 10, 9}, 5, 1200}}) {
+    GpuTransform engine(TransformDesc{.extents = c.size, .batch = c.batch, .batch_stride = c.stride});
+    check_c2c_batch(engine, c.stride, to_string(c.size) + " x " + std::to_string(c.batch));
+  }
+}
+
+// A batch over one launch's grid (65535 volumes in gridDim.y): two launches a kernel.
+TEST_F(GpuBatchTest, ABatchOverOneLaunchMatchesCufftPlanMany) {
+  GpuTransform engine(TransformDesc{.extents = {16, 16, 16}, .batch = 65536 + 3});
+  check_c2c_batch(engine, 0, "16x16x16 x 65539");
+}
+
+// A plan whose natural order takes the reorder pass: each volume through the one-volume workspace.
+TEST_F(GpuBatchTest, ABatchThatTakesTheReorderPassMatchesCufftPlanMany) {
+  for (const NamedPlan& named : gpu_random_plans()) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered || !lowered->reorders(true) || !lowered->reorders(false) || named.plan.arch != "hopper") continue;
+    Plan plan = named.plan;
+    plan.batch = 4;
+    GpuTransform engine(plan, named.name);
+    EXPECT_EQ(engine.workspace_bytes(), plan.size.elements() * 8) << "one volume's workspace, whatever the batch";
+    check_c2c_batch(engine, 0, named.name);
+    return;
+  }
+  GTEST_SKIP() << "no random hopper plan takes the reorder pass";
+}
+
+// R2C batches (packed) against cufftPlanMany D2Z, out of place.
+TEST_F(GpuBatchTest, R2CBatchesMatchCufftPlanMany) {
+  for (const Extents& size : {Extents{16, 16, 16}, Extents{32, 32, 32}}) {
+    const std::int64_t batch = 5;
+    GpuTransform engine(TransformDesc{.extents = size, .kind = TransformKind::r2c, .batch = batch});
+    const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
+    std::vector<double> reals(count(size.elements() * batch));
+    validate::fill_random(reals, seed);
+    Values reference(count(spectrum * batch));
+    cufft_many(size, batch, CUFFT_D2Z, reals.data(), reals.size() * 8, size.elements(), reference.data(),
+               reference.size() * 16, spectrum, Direction::forward);
+    const std::vector<float> reals32(reals.begin(), reals.end());
+    validate::DeviceBuffer d_in(reals32.size() * 4), d_out(reference.size() * 8);
+    d_in.upload(reals32.data());
+    d_out.poison_nan();
+    engine.execute(static_cast<const float*>(d_in.get()), d_out.complex32());
+    check_cuda(cudaDeviceSynchronize(), "run");
+    std::vector<std::complex<float>> got(reference.size());
+    d_out.download(got.data());
+    for (std::int64_t v = 0; v < batch; ++v) {
+      const validate::ErrorReport report =
+          validate::compare(std::span<const std::complex<float>>(got.data() + v * spectrum, count(spectrum)),
+                            std::span<const std::complex<double>>(reference.data() + v * spectrum, count(spectrum)));
+      EXPECT_TRUE(report.passes(validate::fp32_error_bound)) << to_string(size) << " volume " << v << ": "
+                                                             << report.relative_l2;
+    }
+  }
+}
+
+TEST_F(GpuBatchTest, BadBatchesAreRefusedBeforeAnyLaunch) {
+  EXPECT_THROW(GpuTransform(TransformDesc{.extents = {16, 16, 16}, .batch = 0}), UsageError);
+  EXPECT_THROW(GpuTransform(TransformDesc{.extents = {16, 16, 16}, .batch = 2, .batch_stride = 100}), UsageError);
+  EXPECT_THROW(GpuTransform(TransformDesc{.extents = {512, 512, 512}, .batch = 100000}), OutOfMemory);
+  EXPECT_THROW(GpuTransform(TransformDesc{.extents = {16, 16, 16}, .batch = std::int64_t{1} << 60}), UsageError);
+}
+
+}  // namespace
+}  // namespace fft3d::testing
