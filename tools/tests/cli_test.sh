@@ -277,5 +277,21 @@ if [ "$has_lowering" -eq 1 ]; then
   contains err "B of shared memory per block" "explain names the bytes"
 fi
 
+# fp64: plan writes the precision, explain lowers in it, a plan file's precision is read back, and a tile that fits
+# only in fp32 is named with its bytes.
+expect 0 "plan in fp64" -- "$fft3d" plan --size 96x96x96 --precision fp64 -o "$work/p64.yaml"
+contains p64.yaml "precision: fp64" "an fp64 plan says so"
+expect 0 "the fp64 plan validates" -- "$fft3d" validate "$work/p64.yaml"
+expect 2 "measured planning in fp64" -- "$fft3d" plan --size 64x64x64 --precision fp64 --measure 2
+if [ "$has_lowering" -eq 1 ]; then
+  expect 0 "explain an fp64 plan file" -- "$fft3d" explain "$work/p64.yaml"
+  contains out "precision fp64: complex double values" "explain lowers a plan file's fp64"
+  expect 0 "explain --precision fp64" -- "$fft3d" explain "$src/plans/hopper/128x128x128.yaml" --precision fp64
+  contains out "fp64)" "explain reports fp64"
+  contains out "all whole 256-byte segments" "fp64 X runs are 256-byte segments"
+fi
+expect 3 "cuda fp64 without a GPU" -- "$fft3d" run --size 64x64x64 --backend cuda --precision fp64
+expect 3 "bench fp64 without a GPU" -- "$fft3d" bench --sizes 64x64x64 --precision fp64
+
 echo "cli_test: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
