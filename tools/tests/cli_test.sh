@@ -292,6 +292,15 @@ if [ "$has_lowering" -eq 1 ]; then
 fi
 expect 3 "cuda fp64 without a GPU" -- "$fft3d" run --size 64x64x64 --backend cuda --precision fp64
 expect 3 "bench fp64 without a GPU" -- "$fft3d" bench --sizes 64x64x64 --precision fp64
+# Batches: every volume checked on the CPU; the batch written in a plan and shown by explain; bad batches refused.
+expect 0 "run a batch on the CPU" -- "$fft3d" run --size 16x16x16 --batch 3 --backend cpu --precision fp32
+contains out "worst of 3 volumes" "run reports every volume's check"
+expect 0 "a batch plan" -- "$fft3d" plan --size 16x16x16 --batch 8 -o "$work/batch.yaml"
+contains batch.yaml "batch: 8" "the plan file holds its batch"
+expect 0 "explain of a batch plan" -- "$fft3d" explain "$work/batch.yaml"
+contains out "batch    8 volumes" "explain shows the batch"
+expect 2 "run with a batch of 0" -- "$fft3d" run --size 16x16x16 --batch 0 --backend cpu
+expect 2 "plan with a batch of 0" -- "$fft3d" plan --size 16x16x16 --batch 0
 
 echo "cli_test: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
