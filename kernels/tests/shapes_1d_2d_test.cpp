@@ -55,6 +55,30 @@ TEST(Shapes1d2d, TheLargest2dPlansEmitBoundedSourceInEveryPlacement) {
   for (const Extents& size : placements_2d(longest_2d_side)) expect_bounded_sources(size);
 }
 
+// The kernels of the default hopper plan of the 1D and 2D sizes the benchmarks cover, in every placement. A 2^24
+// line is the four-step plan (two kernels); the cost model ranks a few larger sizes' two-kernel plans, whose tiles
+// spread over clusters of 8 blocks, after three kernels of one-block tiles.
+struct ShapeKernels {
+  Extents size;
+  std::size_t kernels = 0;
+};
+const std::vector<ShapeKernels> benchmark_shapes = {
+    {{1 << 20, 1, 1}, 2},    {{1, 1 << 20, 1}, 2},    {{1, 1, 1 << 20}, 2},    {{1 << 22, 1, 1}, 2},
+    {{1, 1 << 22, 1}, 2},    {{1, 1, 1 << 22}, 2},    {{1 << 24, 1, 1}, 2},    {{1, 1 << 24, 1}, 2},
+    {{1, 1, 1 << 24}, 2},    {{longest_1d, 1, 1}, 3}, {{1, longest_1d, 1}, 2}, {{1, 1, longest_1d}, 2},
+    {{1024, 1024, 1}, 2},    {{1, 1024, 1024}, 2},    {{1024, 1, 1024}, 2},    {{4096, 4096, 1}, 2},
+    {{1, 4096, 4096}, 2},    {{4096, 1, 4096}, 2},    {{16384, 16384, 1}, 3}, {{1, 16384, 16384}, 2},
+    {{16384, 1, 16384}, 3},
+};
+
+TEST(Shapes1d2d, DefaultPlansTakeTheRecordedKernelsPerShape) {
+  for (const ShapeKernels& shape : benchmark_shapes) {
+    const Plan plan = default_plan(shape.size, "hopper");
+    EXPECT_EQ(plan.kernels.size(), shape.kernels) << to_string(shape.size) << "\n" << to_yaml(plan);
+    EXPECT_NO_THROW(lower_plan(plan, *find_arch_profile("hopper"), to_string(shape.size)));
+  }
+}
+
 TEST(Shapes1d2d, A2To24PointPlanCompilesForSm90InSeconds) {
   const Extents size{std::int64_t{1} << 24, 1, 1};
   for (const KernelSpec& spec : default_plan_kernels(size)) {
