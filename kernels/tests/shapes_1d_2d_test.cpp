@@ -79,8 +79,8 @@ TEST(Shapes1d2d, DefaultPlansTakeTheRecordedKernelsPerShape) {
   }
 }
 
-TEST(Shapes1d2d, A2To24PointPlanCompilesForSm90InSeconds) {
-  const Extents size{std::int64_t{1} << 24, 1, 1};
+// Compiles every kernel of the size's default plan for sm_90: without spills, each within max_compile_seconds.
+void expect_compiles_in_seconds(const Extents& size) {
   for (const KernelSpec& spec : default_plan_kernels(size)) {
     const auto start = std::chrono::steady_clock::now();
     CompiledKernel compiled;
@@ -92,6 +92,16 @@ TEST(Shapes1d2d, A2To24PointPlanCompilesForSm90InSeconds) {
               << (compiled.report.from_cache ? " (cached)" : "") << ", " << compiled.report.registers
               << " registers\n";
   }
+}
+
+TEST(Shapes1d2d, A2To24PointPlanCompilesForSm90InSeconds) {
+  expect_compiles_in_seconds({std::int64_t{1} << 24, 1, 1});
+}
+
+// The two-kernel plans of the other placements: the four-step along Z, and Y riding in the Z kernels.
+TEST(Shapes1d2d, TheOtherPlacementsTwoKernelPlansCompileWithoutSpills) {
+  expect_compiles_in_seconds({1, 1, std::int64_t{1} << 24});
+  expect_compiles_in_seconds({1, 4096, 4096});
 }
 
 }  // namespace
