@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
 
 #include "cuda/cuda_compiler.hpp"
 #include "emit/cuda_source.hpp"
@@ -30,9 +31,17 @@ std::vector<Extents> placements_1d(std::int64_t n) { return {{n, 1, 1}, {1, n, 1
 // NxN in each placement: NxNx1, 1xNxN, Nx1xN.
 std::vector<Extents> placements_2d(std::int64_t n) { return {{n, n, 1}, {1, n, n}, {n, 1, n}}; }
 
+// The size's default hopper plan, planned once per test program (the largest take seconds each).
+const Plan& planned(const Extents& size) {
+  static std::map<std::string, Plan> plans;
+  const std::string key = to_string(size);
+  if (!plans.count(key)) plans[key] = default_plan(size, "hopper");
+  return plans[key];
+}
+
 // Every kernel of the size's default hopper plan, the digit-reversal pass included.
 std::vector<KernelSpec> default_plan_kernels(const Extents& size) {
-  const Plan plan = default_plan(size, "hopper");
+  const Plan& plan = planned(size);
   const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"), to_string(size));
   std::vector<KernelSpec> specs = lowered.kernels;
   if (lowered.reorder) specs.push_back(*lowered.reorder);
@@ -73,7 +82,7 @@ const std::vector<ShapeKernels> benchmark_shapes = {
 
 TEST(Shapes1d2d, DefaultPlansTakeTheRecordedKernelsPerShape) {
   for (const ShapeKernels& shape : benchmark_shapes) {
-    const Plan plan = default_plan(shape.size, "hopper");
+    const Plan& plan = planned(shape.size);
     EXPECT_EQ(plan.kernels.size(), shape.kernels) << to_string(shape.size) << "\n" << to_yaml(plan);
     EXPECT_NO_THROW(lower_plan(plan, *find_arch_profile("hopper"), to_string(shape.size)));
   }
