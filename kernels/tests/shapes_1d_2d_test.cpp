@@ -20,7 +20,7 @@ namespace {
 // The most source one kernel may emit: a two-level table of a 2^27 span plus a kernel's code fit several times
 // over, while one table of `span` literals for a 2^20 span (over 30 MB) is far above it.
 constexpr std::size_t max_kernel_source_bytes = std::size_t{1} << 21;
-// The most NVRTC may take for one kernel of a 2^24-point plan (a kernel of a 3D plan takes about a second).
+// The most NVRTC may take for one kernel of a 2^24-point plan: many times a 3D plan's kernel, far below a crawl.
 constexpr double max_compile_seconds = 30;
 
 constexpr std::int64_t longest_1d = std::int64_t{1} << 27;
