@@ -83,8 +83,30 @@ Plan split_axis_plan(const Extents& size, const std::string& arch, Axis split, s
   return plan;
 }
 
+// The four-step plan of a 1D size: its one long axis in two stages of `radices`, each stage whole in a kernel of its
+// own (the lowering splits a large radix into passes within the tile).
+Plan four_step_plan(const Extents& size, const std::string& arch, Axis axis, const std::vector<std::int64_t>& radices) {
+  Plan plan{size, arch, {}};
+  for (const SubComputation& stage : dif_stages(axis, size[axis], radices)) plan.kernels.push_back({{stage}});
+  return plan;
+}
+
+// The one axis longer than 1 of a 1D size, or nothing.
+std::optional<Axis> long_axis_of_1d(const Extents& size) {
+  std::optional<Axis> long_axis;
+  for (Axis axis : all_axes) {
+    if (size[axis] == 1) continue;
+    if (long_axis) return std::nullopt;
+    long_axis = axis;
+  }
+  return long_axis;
+}
+
 // A family of candidates of one kernel count: candidate_plan for every X split of `x_stages` stages, or with
-// `first_radix` > 0 the one split_axis_plan.
+// `first_radix` > 0 the one split_axis_plan, or with `four_step` the four-step plans of every two-stage split of the
+// long axis. With `shifted`, candidate_plan builds the plan of the size with X dropped (Y, Z planned as X, Y) and
+// then names its axes Y, Z: for a size of X length 1, so that Y stages ride in the Z kernels as X stages ride in
+// the Y kernels.
 struct CandidateFamily {
   std::size_t kernels = 0;
   std::int64_t yz_radix = 0;
@@ -92,16 +114,31 @@ struct CandidateFamily {
   int riding = 0;
   Axis split = Axis::y;
   std::int64_t first_radix = 0;
+  bool four_step = false;
+  bool shifted = false;
 };
 
-// Candidates in order of preference: fewer kernels first, then larger Y/Z radices, then fewer X stages, then X
-// riding in more Y/Z kernels, then the X splits in x_radix_splits's order. X takes at most one stage more than it
-// needs or than there are Y/Z kernels to ride in (more stages only add kernels). They are listed as families of
-// equal kernel count and built one at a time, so a search that stops early builds few. A Y/Z limit under a prime
-// factor of Y or Z makes no family.
-std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchProfile& profile) {
-  const PlannerLimits limits = planner_limits(profile);
-  std::vector<CandidateFamily> families;
+// The radices a four-step stage may have: a stage held whole in one tile, which the lowering spreads over a cluster
+// where one block's shared memory cannot hold it.
+constexpr std::int64_t max_four_step_radix = std::int64_t{1} << 14;
+
+// (1, NY, NZ) as (NY, NZ, 1).
+Extents without_x(const Extents& size) { return {size.ny, size.nz, 1}; }
+
+// A plan of without_x(size) with its axes named as in `size`: X -> Y, Y -> Z.
+Plan with_x_restored(Plan plan, const Extents& size) {
+  plan.size = size;
+  for (Kernel& kernel : plan.kernels)
+    for (SubComputation& sub : kernel.subs) sub.axis = sub.axis == Axis::x ? Axis::y : Axis::z;
+  return plan;
+}
+
+// The candidate_plan families of `size` (marked `shifted` when `size` is without_x of the planned size): larger Y/Z
+// radices first, then fewer X stages, then X riding in more Y/Z kernels. X takes at most one stage more than it
+// needs or than there are Y/Z kernels to ride in (more stages only add kernels). A Y/Z limit under a prime factor
+// of Y or Z makes no family.
+void add_riding_families(const Extents& size, const PlannerLimits& limits, bool shifted,
+                         std::vector<CandidateFamily>& families) {
   const std::optional<int> fewest_x_stages = planning::stages_needed(size.nx, limits.max_x_radix);
   for (std::int64_t yz_radix = limits.max_yz_radix; yz_radix >= 2 && fewest_x_stages; yz_radix /= 2) {
     const std::optional<int> y_kernels = planning::stages_needed(size.ny, yz_radix);
@@ -111,7 +148,25 @@ std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchP
     const int most_x_stages = std::min(std::max(*fewest_x_stages, yz_kernels) + 1, planning::most_stages(size.nx));
     for (int x_stages = *fewest_x_stages; x_stages <= most_x_stages; ++x_stages)
       for (int riding = std::min(x_stages, yz_kernels); riding >= 0; --riding)
-        families.push_back({static_cast<std::size_t>(yz_kernels + x_stages - riding), yz_radix, x_stages, riding});
+        families.push_back({static_cast<std::size_t>(yz_kernels + x_stages - riding), yz_radix, x_stages, riding,
+                            Axis::y, 0, false, shifted});
+  }
+}
+
+// Candidates in order of preference: fewer kernels first, then the riding families of the size, those of the size
+// without X, the split-axis and the four-step families, each in its own order (the X splits in x_radix_splits's
+// order). They are listed as families of equal kernel count and built one at a time, so a search that stops early
+// builds few.
+std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchProfile& profile) {
+  const PlannerLimits limits = planner_limits(profile);
+  std::vector<CandidateFamily> families;
+  add_riding_families(size, limits, false, families);
+  if (size.nx == 1 && size.ny > 1 && size.nz > 1) add_riding_families(without_x(size), limits, true, families);
+  // Two kernels for a 1D size whose stages of the planner's radices take more.
+  if (const std::optional<Axis> axis = long_axis_of_1d(size)) {
+    const std::int64_t limit = *axis == Axis::x ? limits.max_x_radix : limits.max_yz_radix;
+    const std::optional<int> stages = planning::stages_needed(size[*axis], limit);
+    if (stages && *stages > 2) families.push_back({2, 0, 0, 0, *axis, 0, true, false});
   }
   for (Axis split : {Axis::y, Axis::z}) {
     const bool fits = size.nx <= limits.max_x_radix && size[split == Axis::y ? Axis::z : Axis::y] <= limits.max_yz_radix;
@@ -156,7 +211,7 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
   // costs no more than the next candidate's kernels); ties keep the order above; a plan already ranked is skipped.
   // At most max_planner_candidates are weighed, so that no size makes the search run away.
   std::vector<RankedPlan> best;
-  std::map<int, std::vector<std::vector<std::int64_t>>> splits_of;  // by X stage count
+  std::map<int, std::vector<std::vector<std::int64_t>>> x_splits_of, shifted_splits_of;  // by X stage count
   int weighed = 0;
   const auto done = [&](std::size_t kernels) {
     return (static_cast<int>(best.size()) == count && static_cast<double>(kernels) >= best.back().passes) ||
@@ -180,11 +235,26 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
       weigh(split_axis_plan(size, arch, family.split, family.first_radix));
       continue;
     }
+    if (family.four_step) {
+      const Axis axis = family.split;
+      const std::int64_t n = size[axis];
+      const auto splits = axis == Axis::x ? planning::x_radix_splits(n, 2, max_four_step_radix)
+                                          : planning::radix_splits(n, 2, max_four_step_radix);
+      for (const std::vector<std::int64_t>& radices : splits) {
+        if (done(family.kernels)) break;
+        weigh(four_step_plan(size, arch, axis, radices));
+      }
+      continue;
+    }
+    const Extents planned = family.shifted ? without_x(size) : size;
+    std::map<int, std::vector<std::vector<std::int64_t>>>& splits_of = family.shifted ? shifted_splits_of : x_splits_of;
     if (!splits_of.count(family.x_stages))
-      splits_of[family.x_stages] = planning::x_radix_splits(size.nx, family.x_stages, limits.max_x_radix);
+      splits_of[family.x_stages] = planning::x_radix_splits(planned.nx, family.x_stages, limits.max_x_radix);
     for (const std::vector<std::int64_t>& x_radices : splits_of[family.x_stages]) {
       if (done(family.kernels)) break;
-      weigh(candidate_plan(size, arch, family.yz_radix, x_radices, static_cast<std::size_t>(family.riding)));
+      const Plan plan =
+          candidate_plan(planned, arch, family.yz_radix, x_radices, static_cast<std::size_t>(family.riding));
+      weigh(family.shifted ? with_x_restored(plan, size) : plan);
     }
   }
   if (best.empty())

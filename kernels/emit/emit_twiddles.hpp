@@ -2,7 +2,7 @@
 // compiler reading the printed literals: the most accurate fp32 twiddle, and a load instead of a sincos keeps
 // radix-32 stages within the register file. A span up to max_direct_twiddle_span is one table of `span` values; a
 // larger one is two tables, w^e = hi[e / L] * lo[e % L] with L = two_level_low_length(span), so that the source
-// stays small (a 2^22-point span written out is 158 MB of text, which NVRTC cannot compile in any useful time).
+// stays small (a 2^22-point span written out is over 100 MB of text, which NVRTC cannot compile in useful time).
 #pragma once
 
 #include <complex>

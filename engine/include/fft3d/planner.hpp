@@ -55,12 +55,14 @@ std::optional<double> passes_on_any_backend(const Plan& plan);
 inline constexpr int max_planner_candidates = 2048;
 
 // A legal plan for `size` on the named profile: among the candidate decompositions (Y and Z radices from the
-// profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them), the
+// profile's limit down, X split into stages that ride in the Y/Z kernels or run in X-only kernels after them; for
+// an X length of 1 the same with Y in X's role, riding in the Z kernels; for a 1D size whose stages take more than
+// two kernels, the four-step plans: two kernels, each one whole stage of radix up to 2^14), the
 // one with the fewest passes by `passes` (passes_on_its_profile without it), ties broken by the largest radices. X
 // splits whose last radices are powers of two covering the tiles' 16-element X chunks come first (radix_splits.hpp).
 // A candidate whose lowering throws LoweringError counts as one that cannot run. Throws UsageError for a size with a
-// length lengths.hpp does not support or holds more than max_elements (checked before any planning work), an
-// unknown arch, or when no candidate can run (the message names the size).
+// length lengths.hpp does not support, holds more than max_elements or is a 1D size over max_1d_length (limits.hpp;
+// checked before any planning work), an unknown arch, or when no candidate can run (the message names the size).
 Plan default_plan(const Extents& size, const std::string& arch, const PlanPasses& passes = {});
 
 // The `count` best distinct candidates by `passes`, cheapest first (ties in the order above): the first is
