@@ -226,6 +226,8 @@ class Plan:
         shape = tuple(leading) + shape
         if out is None:
             return array.empty(shape, dtype)
+        if hasattr(out, "is_conj") and (out.is_conj() or out.is_neg()):
+            raise errors.UsageError("fft3d: out is a lazily conjugated or negated PyTorch view: pass its base tensor")
         result = as_array(out)
         if result.lib != array.lib or result.device != array.device:
             raise errors.UsageError(f"fft3d: out is a {result.lib} array on device {result.device}, the input a "
