@@ -71,6 +71,7 @@ class Plan:
     array's shape), data of `dtype`'s precision (complex64 or float32: fp32; complex128 or float64: fp64), `kind`
     "c2c", "r2c" or "c2r", and `batch` volumes one after another, on `device`: "cpu" (NumPy arrays, `threads` host
     threads, 0 for all) or "cuda", "cuda:N" or N (CuPy arrays, PyTorch CUDA tensors, on the caller's current stream).
+    `batch_stride`: elements from one volume's start to the next (0: packed; C2C only), as cufftPlanMany's idist.
 
     A plan is made once (on the GPU: its kernels compiled, or read from the kernel cache) and run many times:
         plan = fft3d.Plan((256, 256, 256), numpy.complex64, device="cuda")
@@ -139,7 +140,10 @@ class Plan:
         self.elements = math.prod(self.shape)
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:  # at interpreter exit the library or ctypes may be gone already
+            pass
 
     def close(self):
         """Releases the library's transform (and its device memory) now rather than when the plan is collected."""
