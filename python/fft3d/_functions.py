@@ -46,7 +46,8 @@ def cached_plan(shape, dtype, kind, batch, device):
 
 def _complex_dtype(dtype):
     """numpy.fft's input conversion, keeping single precision: complex64 for float32 and complex64 data, complex128
-    for float64, complex128, booleans and integers."""
+    for float64, complex128, booleans and integers; byte-swapped data are converted to native order."""
+    dtype = dtype.newbyteorder("=")
     if dtype in REAL_OF_COMPLEX:
         return dtype
     if dtype in COMPLEX_OF_REAL:
@@ -57,6 +58,7 @@ def _complex_dtype(dtype):
 
 
 def _real_dtype(dtype, function):
+    dtype = dtype.newbyteorder("=")
     if dtype in COMPLEX_OF_REAL:
         return dtype
     if dtype.kind in "biu":

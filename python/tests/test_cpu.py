@@ -117,6 +117,10 @@ class Functions(unittest.TestCase):
         fortran = numpy.asfortranarray(complex_data(SHAPE, numpy.complex128))
         self.check(fft3d.fftn(fortran), numpy.fft.fftn(fortran), numpy.complex128, numpy.complex128)
 
+    def test_byte_swapped_input_is_converted(self):
+        x = complex_data(SHAPE, numpy.complex128).astype(">c16")
+        self.check(fft3d.fftn(x), numpy.fft.fftn(x), numpy.complex128, numpy.complex128)
+
     def test_empty_batch(self):
         self.assertEqual(fft3d.fftn(numpy.zeros((0,) + SHAPE, numpy.complex64)).shape, (0,) + SHAPE)
         self.assertEqual(fft3d.rfftn(numpy.zeros((0,) + SHAPE)).shape, (0, 4, 8, 9))
