@@ -125,9 +125,12 @@ def as_array(x):
         return Array(x, "cupy")
     torch = loaded("torch")
     if lib == "torch" and torch is not None and isinstance(x, torch.Tensor):
+        x = x.detach()
+        if x.is_conj() or x.is_neg():  # lazy views whose memory is not their values: resolved into a copy
+            x = x.resolve_conj().resolve_neg()
         if x.is_cuda:
-            return Array(x.detach(), "torch")
-        return Array(x.detach().numpy(), "numpy")
+            return Array(x, "torch")
+        return Array(x.numpy(), "numpy")
     if hasattr(x, "__cuda_array_interface__") or (hasattr(x, "__dlpack__") and not hasattr(x, "__array__")):
         return _foreign_gpu_array(x)
     try:

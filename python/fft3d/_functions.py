@@ -1,6 +1,7 @@
 """fftn, ifftn, rfftn and irfftn with numpy.fft's semantics, on the plans of an internal cache."""
 
 import collections
+import functools
 import math
 import threading
 
@@ -13,6 +14,9 @@ from .plan import MAX_AXES, Plan, norm_scaling
 # How many plans the cache keeps (least recently used dropped first); each GPU plan holds its compiled kernels and,
 # after a run that needs one, a workspace of one volume.
 PLAN_CACHE_SIZE = 16
+
+# How many distinct calls (input shape and dtype, s, axes, norm) keep their checked arguments.
+CALL_CACHE_SIZE = 256
 
 _cache = collections.OrderedDict()
 _cache_lock = threading.Lock()
@@ -42,7 +46,8 @@ def cached_plan(shape, dtype, kind, batch, device):
 
 def _complex_dtype(dtype):
     """numpy.fft's input conversion, keeping single precision: complex64 for float32 and complex64 data, complex128
-    for float64, complex128, booleans and integers."""
+    for float64, complex128, booleans and integers; byte-swapped data are converted to native order."""
+    dtype = dtype.newbyteorder("=")
     if dtype in REAL_OF_COMPLEX:
         return dtype
     if dtype in COMPLEX_OF_REAL:
@@ -53,6 +58,7 @@ def _complex_dtype(dtype):
 
 
 def _real_dtype(dtype, function):
+    dtype = dtype.newbyteorder("=")
     if dtype in COMPLEX_OF_REAL:
         return dtype
     if dtype.kind in "biu":
@@ -109,39 +115,59 @@ def _lengths(s, axes):
     return lengths
 
 
-def _transform(x, s, axes, norm, out, kind, direction):
-    array = as_array(x)
+class _Call(collections.namedtuple("_Call", "input_shape dtype plan_shape batch output_shape output_dtype "
+                                             "scaling ortho")):
+    """What one call does, from the input's shape and dtype and the arguments: the input it runs on (shape, dtype),
+    the plan's shape and batch, the output (shape, dtype) and the scaling."""
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, (list, numpy.ndarray)) else value
+
+
+@functools.lru_cache(maxsize=CALL_CACHE_SIZE)
+def _call(kind, direction, shape, dtype, s, axes, norm):
+    """The _Call of a function's arguments (memoised: repeated calls skip the checks below)."""
     real = kind != "c2c"
-    axes = _axes(len(array.shape), s, axes, real)
+    axes = _axes(len(shape), s, axes, real)
     count = len(axes)
-    leading, trailing = array.shape[:-count], array.shape[-count:]
-    if kind == "r2c":
-        dtype = _real_dtype(array.dtype, "rfftn")
-    else:
-        dtype = _complex_dtype(array.dtype)
+    leading, trailing = shape[:-count], shape[-count:]
+    dtype = _real_dtype(dtype, "rfftn") if kind == "r2c" else _complex_dtype(dtype)
     # The transform's shape (the real one for real kinds) and the input's trailing shape.
     if kind == "c2r":
-        if s is None:
-            shape = trailing[:-1] + (2 * (trailing[-1] - 1),)
-        else:
-            shape = _lengths(s, axes)
-        input_trailing = shape[:-1] + (shape[-1] // 2 + 1,)
-        if shape[-1] < 1:
-            raise errors.UsageError(f"fft3d: invalid number of data points ({shape[-1]}) for irfftn's last axis")
+        plan_shape = trailing[:-1] + (2 * (trailing[-1] - 1),) if s is None else _lengths(s, axes)
+        if plan_shape[-1] < 1:
+            raise errors.UsageError(f"fft3d: invalid number of data points ({plan_shape[-1]}) for irfftn's last axis")
+        input_trailing = plan_shape[:-1] + (plan_shape[-1] // 2 + 1,)
     else:
-        shape = trailing if s is None else _lengths(s, axes)
-        input_trailing = shape
+        plan_shape = trailing if s is None else _lengths(s, axes)
+        input_trailing = plan_shape
+    if kind == "r2c":
+        output_trailing, output_dtype = plan_shape[:-1] + (plan_shape[-1] // 2 + 1,), COMPLEX_OF_REAL[dtype]
+    elif kind == "c2r":
+        output_trailing, output_dtype = plan_shape, REAL_OF_COMPLEX[dtype]
+    else:
+        output_trailing, output_dtype = plan_shape, dtype
     scaling, ortho = norm_scaling(norm, direction)
-    source = _resized(array, leading + tuple(input_trailing), dtype)
-    batch = math.prod(leading)
-    if batch == 0:  # no volume: numpy's empty result, no plan
-        output_shape = shape if kind != "r2c" else shape[:-1] + (shape[-1] // 2 + 1,)
-        output_dtype = REAL_OF_COMPLEX[dtype] if kind == "c2r" else COMPLEX_OF_REAL.get(dtype, dtype)
-        return out if out is not None else wrap(source.empty(leading + tuple(output_shape), output_dtype), x)
-    plan = cached_plan(shape, dtype, kind, batch, source.device)
-    result = plan._output_for(source, out, leading)
-    plan.run(source, result, direction, scaling)
-    if ortho:
+    return _Call(leading + tuple(input_trailing), dtype, tuple(plan_shape), math.prod(leading),
+                 leading + tuple(output_trailing), output_dtype, scaling, ortho)
+
+
+def _transform(x, s, axes, norm, out, kind, direction):
+    array = as_array(x)
+    arguments = (kind, direction, array.shape, array.dtype, _hashable(s), _hashable(axes), norm)
+    try:
+        hash(arguments)
+    except TypeError as error:
+        raise errors.UsageError(f"fft3d: s, axes or norm of an unexpected type: {error}") from None
+    call = _call(*arguments)
+    source = _resized(array, call.input_shape, call.dtype)
+    if call.batch == 0:  # no volume: numpy's empty result, no plan
+        return out if out is not None else wrap(source.empty(call.output_shape, call.output_dtype), x)
+    plan = cached_plan(call.plan_shape, call.dtype, kind, call.batch, source.device)
+    result = plan._output_for(source, out, call.input_shape[:len(call.input_shape) - len(call.plan_shape)])
+    plan.run(source, result, direction, call.scaling)
+    if call.ortho:
         result.obj *= 1.0 / math.sqrt(plan.elements)
     return out if out is not None else wrap(result, x)
 

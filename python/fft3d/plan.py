@@ -71,6 +71,7 @@ class Plan:
     array's shape), data of `dtype`'s precision (complex64 or float32: fp32; complex128 or float64: fp64), `kind`
     "c2c", "r2c" or "c2r", and `batch` volumes one after another, on `device`: "cpu" (NumPy arrays, `threads` host
     threads, 0 for all) or "cuda", "cuda:N" or N (CuPy arrays, PyTorch CUDA tensors, on the caller's current stream).
+    `batch_stride`: elements from one volume's start to the next (0: packed; C2C only), as cufftPlanMany's idist.
 
     A plan is made once (on the GPU: its kernels compiled, or read from the kernel cache) and run many times:
         plan = fft3d.Plan((256, 256, 256), numpy.complex64, device="cuda")
@@ -139,7 +140,10 @@ class Plan:
         self.elements = math.prod(self.shape)
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:  # at interpreter exit the library or ctypes may be gone already
+            pass
 
     def close(self):
         """Releases the library's transform (and its device memory) now rather than when the plan is collected."""
@@ -226,6 +230,8 @@ class Plan:
         shape = tuple(leading) + shape
         if out is None:
             return array.empty(shape, dtype)
+        if hasattr(out, "is_conj") and (out.is_conj() or out.is_neg()):
+            raise errors.UsageError("fft3d: out is a lazily conjugated or negated PyTorch view: pass its base tensor")
         result = as_array(out)
         if result.lib != array.lib or result.device != array.device:
             raise errors.UsageError(f"fft3d: out is a {result.lib} array on device {result.device}, the input a "

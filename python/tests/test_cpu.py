@@ -117,6 +117,10 @@ class Functions(unittest.TestCase):
         fortran = numpy.asfortranarray(complex_data(SHAPE, numpy.complex128))
         self.check(fft3d.fftn(fortran), numpy.fft.fftn(fortran), numpy.complex128, numpy.complex128)
 
+    def test_byte_swapped_input_is_converted(self):
+        x = complex_data(SHAPE, numpy.complex128).astype(">c16")
+        self.check(fft3d.fftn(x), numpy.fft.fftn(x), numpy.complex128, numpy.complex128)
+
     def test_empty_batch(self):
         self.assertEqual(fft3d.fftn(numpy.zeros((0,) + SHAPE, numpy.complex64)).shape, (0,) + SHAPE)
         self.assertEqual(fft3d.rfftn(numpy.zeros((0,) + SHAPE)).shape, (0, 4, 8, 9))
@@ -179,7 +183,8 @@ class Plans(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "plan.yaml")
             with open(path, "w") as file:
-                file.write(text + "precision: fp64\n")
+                # The plan text names its precision where the engine keeps it in the plan; otherwise it is added.
+                file.write(text if "precision: fp64" in text else text + "precision: fp64\n")
             plan = fft3d.Plan.from_file(path)
         self.assertEqual((plan.shape, plan.kind, plan.precision), (SHAPE, "c2c", "fp64"))
         x = complex_data(SHAPE, numpy.complex128)

@@ -17,6 +17,8 @@
 // - limits.hpp: the largest sizes, plan files and thread counts, checked before any work;
 // - file_writes.hpp: whole-or-nothing file writes;
 // - errors.hpp: fft3d::Error, the base of every error the library throws.
+// The C API (for C and other languages, e.g. the Python package) is the separate C header fft3d/fft3d_c.h, defined in
+// fft3d::fft3d_c (libfft3d_c.so).
 // The GPU transform and measured planning are defined in fft3d::fft3d_cuda (a build with the CUDA toolkit); the rest in fft3d::fft3d.
 #pragma once
 
