@@ -49,7 +49,11 @@ void cufft_many(const Extents& size, std::int64_t batch, int type, const void* i
   check_cuda(cudaMalloc(&d_out, out_bytes), "cudaMalloc");
   check_cuda(cudaMemcpy(d_in, in, in_bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
   cufftHandle plan;
-  check_cufft(cufftPlanMany(&plan, 3, n, nullptr, 1, static_cast<int>(in_distance), nullptr, 1,
+  // cuFFT ignores idist and odist where inembed and onembed are null (packed volumes): the embeddings are the
+  // volume's own extents, so the distances hold.
+  int in_embed[3] = {n[0], n[1], n[2]};
+  int out_embed[3] = {n[0], n[1], type == CUFFT_Z2Z ? n[2] : n[2] / 2 + 1};
+  check_cufft(cufftPlanMany(&plan, 3, n, in_embed, 1, static_cast<int>(in_distance), out_embed, 1,
                             static_cast<int>(out_distance), static_cast<cufftType>(type), static_cast<int>(batch)),
               "cufftPlanMany");
   if (type == CUFFT_Z2Z)

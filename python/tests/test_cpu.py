@@ -15,7 +15,7 @@ import unittest
 import numpy
 
 import fft3d
-from common import bound_of, needs_engine_batch, relative_l2
+from common import bound_of, relative_l2
 
 SHAPE = (4, 8, 16)  # NZ, NY, NX: three radices, NX even for the real transforms
 NORMS = ("backward", "ortho", "forward")
@@ -129,26 +129,22 @@ class Functions(unittest.TestCase):
 class Batches(unittest.TestCase):
     """Leading axes are a batch of volumes: each must equal numpy.fft over the trailing axes."""
 
-    @needs_engine_batch
     def test_fftn_over_leading_axes(self):
         x = complex_data((2, 3) + SHAPE, numpy.complex64)
         got = fft3d.fftn(x)
         self.assertLess(relative_l2(got, numpy.fft.fftn(x, axes=(-3, -2, -1))), bound_of(numpy.complex64))
         self.assertLess(relative_l2(fft3d.ifftn(got), x), bound_of(numpy.complex64))
 
-    @needs_engine_batch
     def test_two_dimensional_transforms_of_a_volume(self):
         x = complex_data(SHAPE, numpy.complex128)
         self.assertLess(relative_l2(fft3d.fftn(x, axes=(-2, -1)), numpy.fft.fftn(x, axes=(-2, -1))), 1e-12)
 
-    @needs_engine_batch
     def test_real_transforms_over_leading_axes(self):
         x = real_data((3,) + SHAPE, numpy.float64)
         spectrum = fft3d.rfftn(x, axes=(1, 2, 3))
         self.assertLess(relative_l2(spectrum, numpy.fft.rfftn(x, axes=(1, 2, 3))), 1e-12)
         self.assertLess(relative_l2(fft3d.irfftn(spectrum, axes=(1, 2, 3)), x), 1e-12)
 
-    @needs_engine_batch
     def test_batched_plan(self):
         plan = fft3d.Plan(SHAPE, numpy.complex128, batch=3)
         x = complex_data((3,) + SHAPE, numpy.complex128)
