@@ -61,7 +61,10 @@ TEST(PlaneWaves, ChunksAddUpToTheWholeVolume) {
   const ErrorReport whole = compare_spectrum(waves, Direction::forward, 1.0, 0, spectrum).report();
   EXPECT_NEAR(sum.report().relative_l2, whole.relative_l2, 1e-12);
   EXPECT_EQ(sum.report().peak_index, whole.peak_index);
-  EXPECT_LT(compare_waves(waves, 0, input).report().relative_l2, 1e-30);  // the input is its own round trip
+  // The input is its own round trip, but for a float rounding: the two evaluations of a wave may be compiled apart
+  // (position-independent code inlines differently) and round an fp64 sum to the neighbouring float.
+  constexpr double one_float_rounding = 6e-8;
+  EXPECT_LT(compare_waves(waves, 0, input).report().relative_l2, one_float_rounding);
 }
 
 // The check can fail: the input itself (no transform), the spectrum shifted by one element, one value left NaN,
