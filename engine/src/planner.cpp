@@ -104,9 +104,9 @@ std::optional<Axis> long_axis_of_1d(const Extents& size) {
 
 // A family of candidates of one kernel count: candidate_plan for every X split of `x_stages` stages, or with
 // `first_radix` > 0 the one split_axis_plan, or with `four_step` the four-step plans of every two-stage split of the
-// long axis. With `shifted`, candidate_plan builds the plan of the size with X dropped (Y, Z planned as X, Y) and
-// then names its axes Y, Z: for a size of X length 1, so that Y stages ride in the Z kernels as X stages ride in
-// the Y kernels.
+// long axis, or with `whole_volume` the one whole_volume_plan. With `shifted`, candidate_plan builds the plan of
+// the size with X dropped (Y, Z planned as X, Y) and then names its axes Y, Z: for a size of X length 1, so that Y
+// stages ride in the Z kernels as X stages ride in the Y kernels.
 struct CandidateFamily {
   std::size_t kernels = 0;
   std::int64_t yz_radix = 0;
@@ -116,7 +116,21 @@ struct CandidateFamily {
   std::int64_t first_radix = 0;
   bool four_step = false;
   bool shifted = false;
+  bool whole_volume = false;
 };
+
+// The largest volume the planner offers as one kernel holding every axis whole (whole_volume_plan): a tile of that
+// many elements may be spread over a cluster; a larger one never lowers.
+constexpr std::int64_t max_whole_volume_elements = std::int64_t{1} << 18;
+
+// One kernel, each axis longer than 1 in one whole stage: a small volume read and written once, which pays where a
+// batch of such volumes fills the GPU (the cost model counts the batch's blocks).
+Plan whole_volume_plan(const Extents& size, const std::string& arch) {
+  Plan plan{size, arch, {{}}};
+  for (Axis axis : all_axes)
+    if (size[axis] > 1) plan.kernels[0].subs.push_back(dif_stages(axis, size[axis], {size[axis]}).front());
+  return plan;
+}
 
 // The radices a four-step stage may have: a stage held whole in one tile, which the lowering spreads over a cluster
 // where one block's shared memory cannot hold it.
@@ -175,6 +189,7 @@ std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchP
       if (size[split] % first == 0 && first <= limits.max_yz_radix && size[split] / first <= limits.max_yz_radix)
         families.push_back({2, 0, 0, 0, split, first});
   }
+  if (size.elements() <= max_whole_volume_elements) families.push_back({1, 0, 0, 0, Axis::y, 0, false, false, true});
   std::stable_sort(families.begin(), families.end(),
                    [](const CandidateFamily& a, const CandidateFamily& b) { return a.kernels < b.kernels; });
   return families;
@@ -231,6 +246,10 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
   };
   for (const CandidateFamily& family : families) {
     if (done(family.kernels)) break;
+    if (family.whole_volume) {
+      weigh(whole_volume_plan(size, arch));
+      continue;
+    }
     if (family.first_radix > 0) {
       weigh(split_axis_plan(size, arch, family.split, family.first_radix));
       continue;

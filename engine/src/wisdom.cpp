@@ -1,6 +1,8 @@
 #include "fft3d/wisdom.hpp"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "cache_files.hpp"
 #include "fft3d/diagnostics.hpp"
@@ -70,13 +72,48 @@ Plan in_precision(Plan plan, Precision precision) {
 
 }  // namespace
 
+PlanPasses passes_in_batch(PlanPasses passes, std::int64_t batch) {
+  return [passes = std::move(passes), batch](const Plan& plan) {
+    Plan batched = plan;
+    batched.batch = batch;
+    return passes(batched);
+  };
+}
+
 PlanPasses passes_in_precision(PlanPasses passes, Precision precision) {
   if (precision == Precision::fp32) return passes;
   return [passes = std::move(passes), precision](const Plan& plan) { return passes(in_precision(plan, precision)); };
 }
 
+namespace {
+
+// "the default planner for hopper (fp64, weighed for a batch of 8)": how the planner's plan was chosen.
+std::string planner_source(const std::string& arch, Precision precision, std::int64_t batch) {
+  std::vector<std::string> notes;
+  if (precision == Precision::fp64) notes.push_back("fp64");
+  if (batch > 1) notes.push_back("weighed for a batch of " + std::to_string(batch));
+  std::string source = "the default planner for " + arch;
+  for (std::size_t i = 0; i < notes.size(); ++i) source += (i == 0 ? " (" : ", ") + notes[i];
+  return notes.empty() ? source : source + ")";
+}
+
+// A batch of `batch` volumes: the table's plan (tuned for one volume) or the default planner's, whichever the
+// planner's costs, counting the batch, rank first.
+SizedPlan plan_for_batch(SizedPlan table, const Extents& size, const std::string& arch, bool in_place,
+                         const PlanPasses& weigh, TransformKind kind, Precision precision, std::int64_t batch) {
+  const PlanPasses batched = passes_in_batch(weigh, batch);
+  SizedPlan planned;
+  planned.parsed.plan = in_precision(default_plan_of_kind(size, arch, kind, batched, in_place), precision);
+  planned.source = planner_source(arch, precision, batch);
+  const std::optional<double> table_cost = batched(table.parsed.plan);
+  const std::optional<double> planned_cost = batched(planned.parsed.plan);
+  return table_cost && (!planned_cost || *table_cost <= *planned_cost) ? std::move(table) : std::move(planned);
+}
+
+}  // namespace
+
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
-                        TransformKind kind, Precision precision) {
+                        TransformKind kind, Precision precision, std::int64_t batch) {
   require_arch_profile(arch);
   check_size_limits(size);
   planned_stage_extents(size, kind);  // an odd NX of a real kind is refused before any file is read
@@ -92,20 +129,26 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
     // The tables hold fp32 plans: in another precision the table plan serves where it lowers in that precision.
     if (precision == parsed.plan.precision || weigh(parsed.plan)) {
       parsed.plan.precision = precision;
-      return {std::move(parsed), *path + " (the " + arch + " table" +
-                                     (precision == Precision::fp64 ? ", in fp64)" : ")")};
+      SizedPlan table{std::move(parsed), *path + " (the " + arch + " table" +
+                                             (precision == Precision::fp64 ? ", in fp64)" : ")")};
+      if (batch == 1) return table;
+      return plan_for_batch(std::move(table), size, arch, in_place, weigh, kind, precision, batch);
     }
   }
   SizedPlan chosen;
-  chosen.parsed.plan = in_precision(default_plan_of_kind(size, arch, kind, precision == Precision::fp32 ? passes : weigh, in_place), precision);
-  chosen.source = "the default planner for " + arch + (precision == Precision::fp64 ? " (fp64)" : "");
+  const PlanPasses ranking = precision == Precision::fp32 ? passes : weigh;
+  chosen.parsed.plan = in_precision(
+      default_plan_of_kind(size, arch, kind, batch == 1 ? ranking : passes_in_batch(ranking, batch), in_place),
+      precision);
+  chosen.source = planner_source(arch, precision, batch);
   return chosen;
 }
 
 SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu) {
   require_supported(desc, on_gpu);
   SizedPlan chosen = plan_for_size(desc.extents, arch, desc.placement == Placement::in_place,
-                                   on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind, desc.precision);
+                                   on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind, desc.precision,
+                                   desc.batch);
   chosen.parsed.plan.batch = desc.batch;  // one volume's plan, run over the batch
   return chosen;
 }

@@ -27,7 +27,7 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how, bool in_place, TransformKind kind,
-                     const PlanPasses& passes, std::optional<Precision> precision) {
+                     const PlanPasses& passes, std::optional<Precision> precision, std::int64_t batch) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
   if (file) {
     how = *file;
@@ -37,7 +37,7 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
   SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes, kind,
-                                   precision.value_or(Precision::fp32));
+                                   precision.value_or(Precision::fp32), batch);
   how = std::move(chosen.source);
   return std::move(chosen.parsed);
 }
@@ -66,14 +66,12 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   // --precision (run, plan, explain, bench) sets the plan's: a file's is overridden, a size's plan lowers in it.
   const bool given = vm.count("precision") && !vm["precision"].defaulted();
   const std::optional<std::string> precision = given ? optional_string(vm, "precision") : std::nullopt;
+  const std::int64_t batch = vm.count("batch") ? vm["batch"].as<std::int64_t>() : 1;
+  if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(),
                                 how, in_place, kind, on_cpu ? passes_on_any_backend : passes_on_its_profile,
-                                precision ? std::optional(parse_precision(*precision)) : std::nullopt);
-  if (vm.count("batch")) {
-    parsed.plan.batch = vm["batch"].as<std::int64_t>();
-    if (parsed.plan.batch < 1)
-      throw UsageError("--batch " + std::to_string(parsed.plan.batch) + ": a run takes 1 or more volumes");
-  }
+                                precision ? std::optional(parse_precision(*precision)) : std::nullopt, batch);
+  if (vm.count("batch")) parsed.plan.batch = batch;
   const TransformKind holds = kind_of(parsed.plan);
   if (!vm["transform"].defaulted() && holds != kind)
     throw UsageError(how + " is a " + to_string(holds) + " plan" +

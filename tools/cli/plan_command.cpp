@@ -36,14 +36,16 @@ void print_measurements(const PlanMeasurements& measured) {
 // The planner's first choice, or with `measure` > 0 the fastest of that many candidates on the GPU; `header`
 // receives the comment line that says which.
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, TransformKind kind,
-                 Precision precision, std::string& header) {
+                 Precision precision, std::int64_t batch, std::string& header) {
   if (measure == 0) {
     header = kind == TransformKind::c2c
                  ? "# Written by `fft3d plan`: the default planner's plan.\n"
                  : "# Written by `fft3d plan --transform " + to_string(kind) + "`: the default planner's plan.\n";
-    if (precision == Precision::fp32) return default_plan_of_kind(size, arch, kind);
-    // fp64: the candidates weighed as they lower in fp64, so that the plan's tiles hold doubles.
-    Plan plan = default_plan_of_kind(size, arch, kind, passes_in_precision(passes_on_its_profile, precision));
+    if (precision == Precision::fp32 && batch == 1) return default_plan_of_kind(size, arch, kind);
+    // fp64: the candidates weighed as they lower in fp64, so that the plan's tiles hold doubles; a batch: as its
+    // grid fills the GPU.
+    Plan plan = default_plan_of_kind(
+        size, arch, kind, passes_in_batch(passes_in_precision(passes_on_its_profile, precision), batch));
     plan.precision = precision;
     return plan;
   }
@@ -121,7 +123,7 @@ int plan_command(const Args& args) {
   if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
   if (batch > 1 && (measure > 0 || remember))
     throw UsageError("--batch writes a batch plan; --measure and --remember choose one volume's plan");
-  Plan plan = chosen_plan(size, arch, measure, in_place, kind, precision, header);
+  Plan plan = chosen_plan(size, arch, measure, in_place, kind, precision, batch, header);
   plan.batch = batch;
   const std::string text = header + to_yaml(plan);
   if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";

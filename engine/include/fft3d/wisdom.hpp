@@ -43,11 +43,16 @@ struct SizedPlan {
 };
 // In fp64 (`precision`): the fp64 wisdom, else the table plan where it lowers in fp64, else the default planner
 // weighing its candidates lowered in fp64 (so it picks only plans whose tiles hold doubles); the plan returned
-// carries the precision.
+// carries the precision. For a batch over 1 (`batch`), the plan is still one volume's (its batch field 1), but
+// ranked as the batch runs: the table's plan where the planner's costs of the whole batch rank it first, else the
+// default planner's (a small volume's one-kernel plan fills the GPU once the batch multiplies its grid).
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
-                        TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32);
+                        TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32,
+                        std::int64_t batch = 1);
 // `passes` of the plan as it lowers in `precision` (the candidates' own precision ignored).
 PlanPasses passes_in_precision(PlanPasses passes, Precision precision);
+// `passes` of the plan run over `batch` volumes (a batch's grid fills the GPU where one volume's would not).
+PlanPasses passes_in_batch(PlanPasses passes, std::int64_t batch);
 
 // The plan a transform built from `desc` runs on profile `arch`: require_supported(desc, on_gpu), then
 // plan_for_size for its extents, placement and kind, ranked by passes_on_its_profile on the GPU and by

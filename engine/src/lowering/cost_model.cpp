@@ -83,8 +83,9 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   extra += exchange_cost(spec, profile, one_block_per_multiprocessor, volume_in_l2);
   if (one_block_per_multiprocessor) extra += cost.one_block_per_multiprocessor;
   if (spec.x_run_elements < segment_elements) extra += spread ? cost.narrow_x_runs_spread : cost.narrow_x_runs;
-  // A grid too small to fill the GPU leaves multiprocessors idle, charged by the share of the busy grid it lacks.
-  const double blocks = static_cast<double>(spec.launch_blocks());
+  // A grid too small to fill the GPU leaves multiprocessors idle, charged by the share of the busy grid it lacks;
+  // a batch's launch holds every volume's blocks.
+  const double blocks = static_cast<double>(spec.launch_blocks()) * static_cast<double>(spec.batch);
   const double busy_grid = profile.multiprocessors * cost.busy_grid_share;
   if (blocks < busy_grid) extra += cost.idle_multiprocessors * (busy_grid / blocks - 1.0);
   // 128-byte runs from many Z planes of a volume over L2 open more DRAM pages than Y rows do.
