@@ -37,26 +37,6 @@ class DeviceScope {
   bool restore_ = false;
 };
 
-// Whether GpuTransform has the execute overloads of `Real` data. The fp32 ones always exist; this build's GPU
-// transform may lack the fp64 ones, and then an fp64 handle is refused at its creation (require_supported) and here.
-template <class Real, class Transform>
-constexpr bool runs_precision = requires(Transform& t, const std::complex<Real>* c_in, std::complex<Real>* c_out,
-                                         const Real* r_in, Real* r_out, TransformOptions options, Stream stream) {
-  t.execute(c_in, c_out, options, stream);
-  t.execute(r_in, c_out, options, stream);
-  t.execute(c_in, r_out, options, stream);
-};
-
-template <class Real, class Transform>
-void execute_in(Transform& transform, TransformKind kind, const void* in, void* out, const TransformOptions& options,
-                Stream stream) {
-  if constexpr (runs_precision<Real, Transform>)
-    typed_execute<Real>(kind, in, out,
-                        [&](auto typed_in, auto typed_out) { transform.execute(typed_in, typed_out, options, stream); });
-  else
-    throw UsageError("precision fp64: this build's GPU transform runs fp32 data only");
-}
-
 class GpuHandle final : public TransformHandle {
  public:
   GpuHandle(const TransformDesc& desc, int device, GpuTransform transform)
@@ -73,10 +53,13 @@ class GpuHandle final : public TransformHandle {
   void execute(const void* in, void* out, const TransformOptions& options, void* stream) override {
     DeviceScope scope(device_);
     const Stream cuda_stream = static_cast<Stream>(stream);
+    const auto run = [&](auto typed_in, auto typed_out) {
+      transform_.execute(typed_in, typed_out, options, cuda_stream);
+    };
     if (desc().precision == Precision::fp64)
-      execute_in<double>(transform_, desc().kind, in, out, options, cuda_stream);
+      typed_execute<double>(desc().kind, in, out, run);
     else
-      execute_in<float>(transform_, desc().kind, in, out, options, cuda_stream);
+      typed_execute<float>(desc().kind, in, out, run);
   }
   std::int64_t workspace_bytes(Placement placement) const override {
     return transform_.workspace_bytes(Order::natural, placement);
