@@ -10,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "fft3d/arch_profile.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/gpu_transform.hpp"
+#include "fft3d/plan_text.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "test_plans.hpp"
 #include "validate/cuda/cuda_calls.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
@@ -131,19 +134,18 @@ TEST_F(GpuBatchTest, ABatchOverOneLaunchMatchesCufftPlanMany) {
   check_c2c_batch(engine, 0, "16x16x16 x 65539");
 }
 
-// A plan whose natural order takes the reorder pass: each volume through the one-volume workspace.
+// A plan whose natural order takes the reorder pass, in place and out of place: the four-step plan of a 1D size,
+// whose X stages span its two kernels. Each volume goes through the one-volume workspace.
 TEST_F(GpuBatchTest, ABatchThatTakesTheReorderPassMatchesCufftPlanMany) {
-  for (const NamedPlan& named : gpu_random_plans()) {
-    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
-    if (!lowered || !lowered->reorders(true) || !lowered->reorders(false) || named.plan.arch != "hopper") continue;
-    Plan plan = named.plan;
-    plan.batch = 4;
-    GpuTransform engine(plan, named.name);
-    EXPECT_EQ(engine.workspace_bytes(), plan.size.elements() * 8) << "one volume's workspace, whatever the batch";
-    check_c2c_batch(engine, 0, named.name);
-    return;
-  }
-  GTEST_SKIP() << "no random hopper plan takes the reorder pass";
+  Plan plan = parse_plan("size: [4096, 1, 1]\narch: hopper\nkernels:\n"
+                         "  - \"X(64, 64, 64, 4096, tw)\"\n  - \"X(64, 64, 1, 64, no-tw)\"\n")
+                  .plan;
+  const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch));
+  ASSERT_TRUE(lowered.reorders(true) && lowered.reorders(false)) << "the four-step plan must take the reorder pass";
+  plan.batch = 4;
+  GpuTransform engine(plan, "four-step 4096");
+  EXPECT_EQ(engine.workspace_bytes(), plan.size.elements() * 8) << "one volume's workspace, whatever the batch";
+  check_c2c_batch(engine, 0, "four-step 4096 x 4");
 }
 
 // R2C batches (packed) against cufftPlanMany D2Z, out of place.
