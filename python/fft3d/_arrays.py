@@ -35,6 +35,27 @@ def loaded(name):
     return sys.modules.get(name)
 
 
+# PyTorch dtypes as NumPy dtypes, filled as they are met: a dict lookup per call instead of parsing the dtype's name.
+_TORCH_DTYPES = {}
+
+
+def _torch_dtype(dtype):
+    known = _TORCH_DTYPES.get(dtype)
+    if known is None:
+        known = _TORCH_DTYPES[dtype] = _numpy_dtype(str(dtype).rsplit(".", 1)[-1])
+    return known
+
+
+def _torch_stream(device):
+    """The current PyTorch stream of CUDA device `device` as an int: the raw getter where this PyTorch has it (a
+    C call, where torch.cuda.current_stream builds a Stream object per call), else the public one."""
+    torch = loaded("torch")
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 class Array:
     """One array: its library ("numpy", "cupy" or "torch"), shape, NumPy dtype, data address, contiguity and device
     (None for host memory, the CUDA ordinal otherwise)."""
@@ -46,8 +67,8 @@ class Array:
         self.lib = lib
         self.shape = tuple(obj.shape)
         if lib == "torch":
-            self.dtype = _numpy_dtype(str(obj.dtype).rsplit(".", 1)[-1])
-            self.device = obj.device.index if obj.is_cuda else None
+            self.dtype = _torch_dtype(obj.dtype)
+            self.device = obj.get_device() if obj.is_cuda else None
         else:
             self.dtype = numpy.dtype(obj.dtype)
             self.device = obj.device.id if lib == "cupy" else None
@@ -79,7 +100,7 @@ class Array:
             with cupy.cuda.Device(self.device):
                 return cupy.cuda.get_current_stream().ptr
         if self.lib == "torch" and self.on_gpu:
-            return loaded("torch").cuda.current_stream(self.obj.device).cuda_stream
+            return _torch_stream(self.device)
         return None
 
     def like(self, obj):
@@ -116,16 +137,37 @@ class Array:
         return self.like(self.obj.to(getattr(torch, dtype.name)).contiguous())
 
 
+# The library of each array type met ("numpy", "cupy" or "torch"), so that a call classifies its arrays by one dict
+# lookup; types of none of them are not kept (they go through the general path below each time).
+_LIB_OF_TYPE = {}
+
+
+def _lib_of(x):
+    kind = type(x)
+    lib = _LIB_OF_TYPE.get(kind)
+    if lib is not None:
+        return lib
+    cupy, torch = loaded("cupy"), loaded("torch")
+    if kind is numpy.ndarray:
+        lib = "numpy"
+    elif cupy is not None and _module_of(x) == "cupy" and issubclass(kind, cupy.ndarray):
+        lib = "cupy"
+    elif torch is not None and issubclass(kind, torch.Tensor):
+        lib = "torch"
+    else:
+        return None
+    _LIB_OF_TYPE[kind] = lib
+    return lib
+
+
 def as_array(x):
     """`x` as an Array, without a copy where fft3d can run on it in place (see the module's docstring)."""
-    lib = _module_of(x)
-    if lib == "numpy" and isinstance(x, numpy.ndarray):
-        return Array(x, "numpy")
-    if lib == "cupy" and loaded("cupy") is not None and isinstance(x, loaded("cupy").ndarray):
-        return Array(x, "cupy")
-    torch = loaded("torch")
-    if lib == "torch" and torch is not None and isinstance(x, torch.Tensor):
-        x = x.detach()
+    lib = _lib_of(x)
+    if lib == "numpy" or lib == "cupy":
+        return Array(x, lib)
+    if lib == "torch":
+        if x.requires_grad:
+            x = x.detach()
         if x.is_conj() or x.is_neg():  # lazy views whose memory is not their values: resolved into a copy
             x = x.resolve_conj().resolve_neg()
         if x.is_cuda:
