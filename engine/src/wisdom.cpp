@@ -97,9 +97,10 @@ std::string planner_source(const std::string& arch, Precision precision, std::in
   return notes.empty() ? source : source + ")";
 }
 
-// A batch of `batch` volumes: the table's plan (tuned for one volume) or the default planner's, whichever the
-// planner's costs, counting the batch, rank first.
-SizedPlan plan_for_batch(SizedPlan table, const Extents& size, const std::string& arch, bool in_place,
+// The table's plan (tuned for one fp32 volume) or the default planner's, whichever the planner's costs, counting the
+// batch and the precision, rank first: a batch fills the GPU where one volume would not, and fp64 tiles of the
+// table's plans spread over twice the blocks, which their fp32 tuning never weighed.
+SizedPlan table_or_planner(SizedPlan table, const Extents& size, const std::string& arch, bool in_place,
                          const PlanPasses& weigh, TransformKind kind, Precision precision, std::int64_t batch) {
   const PlanPasses batched = passes_in_batch(weigh, batch);
   SizedPlan planned;
@@ -131,8 +132,8 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
       parsed.plan.precision = precision;
       SizedPlan table{std::move(parsed), *path + " (the " + arch + " table" +
                                              (precision == Precision::fp64 ? ", in fp64)" : ")")};
-      if (batch == 1) return table;
-      return plan_for_batch(std::move(table), size, arch, in_place, weigh, kind, precision, batch);
+      if (batch == 1 && precision == Precision::fp32) return table;
+      return table_or_planner(std::move(table), size, arch, in_place, weigh, kind, precision, batch);
     }
   }
   SizedPlan chosen;

@@ -99,9 +99,10 @@ TEST(Fp64Lowering, ATileThatFitsOnlyInFp32IsALocatedError) {
 }
 
 // The hopper table's 512^3 plan holds a 16 x 512 x 16 tile: 2 MB of doubles, spread over an opt-in cluster of 16
-// blocks of 128 KB in fp64 (8 in fp32). A descriptor asking fp64 takes a table plan that lowers in fp64, and the
-// default planner's otherwise (a size without a table plan here), chosen among candidates that lower in fp64.
-TEST(Fp64Lowering, DescriptorsTakeTheTablePlanWhereItLowersInFp64) {
+// blocks of 128 KB in fp64 (8 in fp32). A descriptor asking fp64 takes the table plan only where the planner's fp64
+// costs rank it before the default planner's plan: at 512^3 they do not (the spread fp64 tiles), so the default
+// planner's plan, chosen among candidates that lower in fp64, runs; a size without a table plan takes it too.
+TEST(Fp64Lowering, DescriptorsTakeTheTablePlanOnlyWhereFp64CostsRankItFirst) {
   const LoweredPlan table512 = lower_fp64(table_plan("hopper", "512x512x512.yaml"));
   EXPECT_EQ(table512.kernels[1].tile_blocks, 16);
   EXPECT_EQ(lower_plan(table_plan("hopper", "512x512x512.yaml").plan, *find_arch_profile("hopper")).kernels[1]
@@ -110,7 +111,13 @@ TEST(Fp64Lowering, DescriptorsTakeTheTablePlanWhereItLowersInFp64) {
   const SizedPlan chosen512 =
       plan_for_descriptor({.extents = {512, 512, 512}, .precision = Precision::fp64}, "hopper", true);
   EXPECT_EQ(chosen512.parsed.plan.precision, Precision::fp64);
-  EXPECT_NE(chosen512.source.find("table, in fp64"), std::string::npos) << chosen512.source;
+  EXPECT_NE(chosen512.source.find("default planner"), std::string::npos) << chosen512.source;
+  const LoweredPlan planned512 = lower_plan(chosen512.parsed.plan, *find_arch_profile("hopper"));
+  for (const KernelSpec& kernel : planned512.kernels) EXPECT_EQ(kernel.tile_blocks, 1);
+  // Where the table's plan costs no more in fp64 (the same plan as the planner's), the table's serves.
+  const SizedPlan chosen1024 =
+      plan_for_descriptor({.extents = {1024, 1024, 1024}, .precision = Precision::fp64}, "hopper", true);
+  EXPECT_NE(chosen1024.source.find("table, in fp64"), std::string::npos) << chosen1024.source;
   const SizedPlan chosen96 =
       plan_for_descriptor({.extents = {96, 96, 96}, .precision = Precision::fp64}, "hopper", true);
   EXPECT_EQ(chosen96.parsed.plan.precision, Precision::fp64);
@@ -118,6 +125,7 @@ TEST(Fp64Lowering, DescriptorsTakeTheTablePlanWhereItLowersInFp64) {
   EXPECT_NO_THROW(lower_plan(chosen96.parsed.plan, *find_arch_profile("hopper")));
   const SizedPlan fp32 = plan_for_descriptor({.extents = {512, 512, 512}}, "hopper", true);
   EXPECT_EQ(fp32.parsed.plan.precision, Precision::fp32);
+  EXPECT_NE(fp32.source.find("table)"), std::string::npos) << fp32.source;
 }
 
 // A hopper tile that no cluster holds in fp64: a 1024 x 1024 tile is 16 MB of doubles, over 16 blocks of 128 KB.

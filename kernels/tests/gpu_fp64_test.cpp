@@ -153,7 +153,8 @@ TEST_F(GpuFp64Test, RealPlansMatchCufftD2ZAndZ2D) {
   }
 }
 
-// A descriptor asking fp64 gets a plan of precision fp64 (the table's where it lowers in fp64, else the planner's).
+// A descriptor asking fp64 gets a plan of precision fp64 (the table's where the planner's fp64 costs rank it first,
+// else the planner's).
 TEST_F(GpuFp64Test, DescriptorsInFp64RunAndMatchCufft) {
   for (const Extents& size : {Extents{128, 128, 128}, Extents{64, 32, 16}, Extents{96, 96, 96}}) {
     GpuTransform engine({.extents = size, .precision = Precision::fp64});

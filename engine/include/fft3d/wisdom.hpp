@@ -41,11 +41,12 @@ struct SizedPlan {
   ParsedPlan parsed;
   std::string source;
 };
-// In fp64 (`precision`): the fp64 wisdom, else the table plan where it lowers in fp64, else the default planner
-// weighing its candidates lowered in fp64 (so it picks only plans whose tiles hold doubles); the plan returned
-// carries the precision. For a batch over 1 (`batch`), the plan is still one volume's (its batch field 1), but
-// ranked as the batch runs: the table's plan where the planner's costs of the whole batch rank it first, else the
-// default planner's (a small volume's one-kernel plan fills the GPU once the batch multiplies its grid).
+// In fp64 (`precision`): the fp64 wisdom, else the table plan where it lowers in fp64 and the planner's fp64 costs
+// rank it before the default planner's plan, else that plan (the planner weighs its candidates lowered in fp64, so
+// it picks only plans whose tiles hold doubles); the plan returned carries the precision. For a batch over 1
+// (`batch`), the plan is still one volume's (its batch field 1), but ranked as the batch runs: the table's plan
+// where the planner's costs of the whole batch rank it first, else the default planner's (a small volume's
+// one-kernel plan fills the GPU once the batch multiplies its grid).
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
                         TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32,
                         std::int64_t batch = 1);
