@@ -1,5 +1,7 @@
 #include "bench/kernel_profile.hpp"
 
+#include <complex>
+
 #include "bench/gpu_timing.hpp"
 
 namespace fft3d::bench {
@@ -12,7 +14,9 @@ constexpr int timed_samples = 10;
 
 std::vector<KernelProfile> profile_kernels(GpuTransform& transform, const DeviceComplex32* source,
                                            DeviceComplex32* target, const TransformOptions& options) {
-  const double bytes = static_cast<double>(transform.plan().size.elements()) * sizeof(DeviceComplex32);
+  const Plan& plan = transform.plan();
+  const double bytes = static_cast<double>(plan.size.elements() * plan.batch) *
+                       (plan.precision == Precision::fp64 ? sizeof(std::complex<double>) : sizeof(DeviceComplex32));
   GpuProfiler profiler(transform);
   const Placement placement = source == target ? Placement::in_place : Placement::out_of_place;
   std::vector<KernelProfile> profiles;

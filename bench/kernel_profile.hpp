@@ -20,7 +20,8 @@ struct KernelProfile {
 };
 
 // Kernels in GpuProfiler::kernels() order, each timed on `source` -> `target` (in place when equal) with CUDA
-// events. Kernels run on whatever the buffers hold: the figures are timings, not results.
+// events. Kernels run on whatever the buffers hold: the figures are timings, not results. The buffers hold the
+// plan's precision (an fp64 plan's data behind the DeviceComplex32 pointers, which only carry the address).
 std::vector<KernelProfile> profile_kernels(GpuTransform& transform, const DeviceComplex32* source,
                                            DeviceComplex32* target, const TransformOptions& options);
 
