@@ -70,6 +70,11 @@ class CupyLibrary:
     def synchronize(self):
         self.cupy.cuda.get_current_stream().synchronize()
 
+    def release_memory(self):
+        """Returns the pool's free blocks to the device, so the next size (or library) finds the memory."""
+        self.synchronize()
+        self.cupy.get_default_memory_pool().free_all_blocks()
+
 
 class TorchLibrary:
     name = "torch"
@@ -103,6 +108,11 @@ class TorchLibrary:
 
     def synchronize(self):
         self.torch.cuda.current_stream().synchronize()
+
+    def release_memory(self):
+        """Returns the caching allocator's free blocks to the device, as CupyLibrary.release_memory does."""
+        self.synchronize()
+        self.torch.cuda.empty_cache()
 
 
 LIBRARIES = {"cupy": CupyLibrary, "torch": TorchLibrary}
@@ -183,6 +193,8 @@ def main(argv=None):
             continue
         for size in args.sizes.split(","):
             times, error = bench_size(library, parse_size(size), args.repeat)
+            fft3d.clear_plan_cache()  # fftn's plans and their workspaces, then the library's pool: 1024^3 needs both
+            library.release_memory()
             if times is None:
                 print(f"{name} {size}: check FAILED (relative L2 {error:.2e} against {name}.fft.fftn); no times")
                 continue
