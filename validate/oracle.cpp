@@ -187,11 +187,12 @@ void run_fftw(const Extents& size, MakePlan make) {
   fftw_destroy_plan(plan);
 }
 
-// Scaling::full divides by `transformed` values (the volume, or the product of a subset of axes' lengths).
+// Multiplies by the scaling's factor for `transformed` values (the volume, or the product of a subset of axes'
+// lengths): 1/N for full, 1/sqrt(N) for ortho.
 template <class Value>
 void scale_values(std::span<Value> values, std::int64_t transformed, Scaling scaling) {
-  if (scaling != Scaling::full) return;
-  const double factor = 1.0 / static_cast<double>(transformed);
+  if (scaling == Scaling::none) return;
+  const double factor = scale_factor(scaling, transformed);
   for (Value& value : values) value *= factor;
 }
 

@@ -113,12 +113,12 @@ void require_apart(const void* in, std::size_t in_bytes, const void* out, std::s
     throw UsageError("CpuTransform: the input and output buffers overlap without being the same buffer");
 }
 
-// Scaling::full divides by the product of the transformed lengths (an untransformed axis is a batch index).
-// The factor is computed in double and rounded once to Real: exact for power-of-two lengths, within half an ulp
-// otherwise.
+// The scaling's factor (fft3d::scale_factor) for the product of the transformed lengths (an untransformed axis is a
+// batch index). The factor is computed in double and rounded once to Real: exact for full scaling of power-of-two
+// lengths, within half an ulp otherwise.
 template <class Real>
 Real scale_factor(const Plan& plan, Scaling scaling) {
-  return scaling == Scaling::full ? static_cast<Real>(1.0 / static_cast<double>(transformed_elements(plan))) : Real(1);
+  return static_cast<Real>(fft3d::scale_factor(scaling, transformed_elements(plan)));
 }
 
 Plan plan_of_kind(const TransformDesc& desc, const std::string& arch) {

@@ -1,6 +1,7 @@
 #include "fft3d/transform.hpp"
 
 #include <array>
+#include <cmath>
 #include <limits>
 
 #include "fft3d/errors.hpp"
@@ -54,7 +55,18 @@ std::int64_t batch_bytes(const TransformDesc& desc) {
 
 std::string to_string(Direction direction) { return direction == Direction::forward ? "forward" : "inverse"; }
 std::string to_string(Order order) { return order == Order::natural ? "natural" : "digit-reversed"; }
-std::string to_string(Scaling scaling) { return scaling == Scaling::none ? "none" : "full"; }
+std::string to_string(Scaling scaling) {
+  return scaling == Scaling::none ? "none" : scaling == Scaling::full ? "full" : "ortho";
+}
+
+double scale_factor(Scaling scaling, std::int64_t transformed) {
+  const double n = static_cast<double>(transformed);
+  return scaling == Scaling::full ? 1.0 / n : scaling == Scaling::ortho ? 1.0 / std::sqrt(n) : 1.0;
+}
+
+Scaling round_trip_scaling(Scaling scaling) {
+  return scaling == Scaling::none ? Scaling::full : scaling == Scaling::full ? Scaling::none : Scaling::ortho;
+}
 std::string to_string(Precision precision) { return precision == Precision::fp64 ? "fp64" : "fp32"; }
 std::string to_string(TransformKind kind) {
   return kind == TransformKind::c2c ? "c2c" : kind == TransformKind::r2c ? "r2c" : "c2r";
@@ -70,7 +82,7 @@ Order parse_order(const std::string& name) {
   return parse_name("order", name, std::array{Order::natural, Order::digit_reversed});
 }
 Scaling parse_scaling(const std::string& name) {
-  return parse_name("scaling", name, std::array{Scaling::none, Scaling::full});
+  return parse_name("scaling", name, std::array{Scaling::none, Scaling::full, Scaling::ortho});
 }
 Precision parse_precision(const std::string& name) {
   return parse_name("precision", name, std::array{Precision::fp64, Precision::fp32});

@@ -157,6 +157,34 @@ TEST(CpuTransform, RoundTripWithFullScalingReturnsTheInput) {
   EXPECT_LT(max_abs_difference(data, in), 1e-15);
 }
 
+// Ortho scaling is the unscaled sums times 1/sqrt(N), in both directions, so a forward and an inverse run, both
+// ortho, return the input (numpy's norm="ortho": the transform is unitary, Parseval holds).
+TEST(CpuTransform, OrthoScalingIsUnitary) {
+  const Plan plan = plan_of("[16, 8, 4]", multi_stage_16x8x4);
+  const CpuTransform backend(plan);
+  const Values in = random_values(plan.size.elements(), 5);
+  const std::complex<double> poison(std::nan(""), 0);
+  Values plain(in.size(), poison), ortho(in.size(), poison);
+  backend.execute(std::span<const std::complex<double>>(in), std::span(plain), {});
+  backend.execute(std::span<const std::complex<double>>(in), std::span(ortho), {.scaling = Scaling::ortho});
+  const double factor = 1.0 / std::sqrt(static_cast<double>(plan.size.elements()));
+  double worst = 0, energy_in = 0, energy_out = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    worst = std::max(worst, std::abs(ortho[i] - plain[i] * factor));
+    energy_in += std::norm(in[i]);
+    energy_out += std::norm(ortho[i]);
+  }
+  EXPECT_LT(worst, 1e-14);
+  EXPECT_NEAR(energy_out, energy_in, 1e-12 * energy_in);
+  Values back(in.size(), poison);
+  backend.execute(std::span<const std::complex<double>>(ortho), std::span(back),
+                  {.direction = Direction::inverse, .scaling = Scaling::ortho});
+  EXPECT_LT(max_abs_difference(back, in), 1e-14);
+  EXPECT_EQ(round_trip_scaling(Scaling::ortho), Scaling::ortho);
+  EXPECT_EQ(round_trip_scaling(Scaling::none), Scaling::full);
+  EXPECT_EQ(parse_scaling("ortho"), Scaling::ortho);
+}
+
 // Two decompositions of 64^3, the paper's three-pass style and a two-pass one, compute the same transform.
 TEST(CpuTransform, DifferentDecompositionsAgree) {
   const Plan three_pass = plan_of("[64, 64, 64]",

@@ -116,7 +116,7 @@ def _lengths(s, axes):
 
 
 class _Call(collections.namedtuple("_Call", "input_shape dtype plan_shape batch output_shape output_dtype "
-                                             "scaling ortho")):
+                                             "scaling")):
     """What one call does, from the input's shape and dtype and the arguments: the input it runs on (shape, dtype),
     the plan's shape and batch, the output (shape, dtype) and the scaling."""
 
@@ -148,9 +148,9 @@ def _call(kind, direction, shape, dtype, s, axes, norm):
         output_trailing, output_dtype = plan_shape, REAL_OF_COMPLEX[dtype]
     else:
         output_trailing, output_dtype = plan_shape, dtype
-    scaling, ortho = norm_scaling(norm, direction)
+    scaling = norm_scaling(norm, direction)
     return _Call(leading + tuple(input_trailing), dtype, tuple(plan_shape), math.prod(leading),
-                 leading + tuple(output_trailing), output_dtype, scaling, ortho)
+                 leading + tuple(output_trailing), output_dtype, scaling)
 
 
 def _transform(x, s, axes, norm, out, kind, direction):
@@ -167,8 +167,6 @@ def _transform(x, s, axes, norm, out, kind, direction):
     plan = cached_plan(call.plan_shape, call.dtype, kind, call.batch, source.device)
     result = plan._output_for(source, out, call.input_shape[:len(call.input_shape) - len(call.plan_shape)])
     plan.run(source, result, direction, call.scaling)
-    if call.ortho:
-        result.obj *= 1.0 / math.sqrt(plan.elements)
     return out if out is not None else wrap(result, x)
 
 

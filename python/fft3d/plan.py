@@ -10,13 +10,12 @@ from . import _library as lib
 from . import errors
 from ._arrays import COMPLEX_OF_REAL, REAL_OF_COMPLEX, as_array, wrap
 
-# norm -> the engine's scaling (fft3d_scaling) of a forward and of an inverse run, and whether the result is then
-# multiplied by 1/sqrt(N) (numpy's "ortho": the engine scales by 1 or 1/N only, so ortho costs one more pass over the
-# output, on the caller's stream).
+# norm -> the engine's scaling (fft3d_scaling) of a forward and of an inverse run: numpy's norms, each applied by the
+# transform's last kernel (no pass of its own, "ortho" included).
 NORMS = {
-    "backward": {"forward": (lib.SCALING_NONE, False), "inverse": (lib.SCALING_FULL, False)},
-    "forward": {"forward": (lib.SCALING_FULL, False), "inverse": (lib.SCALING_NONE, False)},
-    "ortho": {"forward": (lib.SCALING_NONE, True), "inverse": (lib.SCALING_NONE, True)},
+    "backward": {"forward": lib.SCALING_NONE, "inverse": lib.SCALING_FULL},
+    "forward": {"forward": lib.SCALING_FULL, "inverse": lib.SCALING_NONE},
+    "ortho": {"forward": lib.SCALING_ORTHO, "inverse": lib.SCALING_ORTHO},
 }
 # Which directions each kind runs.
 DIRECTIONS = {"c2c": ("forward", "inverse"), "r2c": ("forward",), "c2r": ("inverse",)}
@@ -24,7 +23,7 @@ MAX_AXES = 3
 
 
 def norm_scaling(norm, direction):
-    """The engine's scaling and the ortho flag for numpy's `norm` (None: "backward")."""
+    """The engine's scaling for numpy's `norm` (None: "backward")."""
     try:
         return NORMS["backward" if norm is None else norm][direction]
     except (KeyError, TypeError):
@@ -196,14 +195,12 @@ class Plan:
         if direction not in DIRECTIONS[self.kind]:
             raise errors.UsageError(f"fft3d: a {self.kind} plan runs {' and '.join(DIRECTIONS[self.kind])}, "
                                     f"not {direction}")
-        scaling, ortho = norm_scaling(norm, direction)
+        scaling = norm_scaling(norm, direction)
         array = as_array(x)
         self._check_input(array)
         leading = array.shape[:len(array.shape) - len(self.input[0])]
         result = self._output_for(array, out, leading)
         self.run(array, result, direction, scaling)
-        if ortho:
-            result.obj *= 1.0 / math.sqrt(self.elements)
         return out if out is not None else wrap(result, x)
 
     def _check_input(self, array):

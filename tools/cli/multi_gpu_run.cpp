@@ -50,8 +50,7 @@ struct Session {
   void run(const TransformOptions& options) { fft.execute(in->const_pointers(), out().pointers(), options); }
   // The opposite transform, from `out` back into `in` (in place when they are one).
   TransformOptions back() const {
-    const Scaling scaling = settings.options.scaling == Scaling::full ? Scaling::none : Scaling::full;
-    return {opposite(settings.options.direction), Order::natural, scaling};
+    return {opposite(settings.options.direction), Order::natural, round_trip_scaling(settings.options.scaling)};
   }
   void run_back() { fft.execute(out().const_pointers(), in->pointers(), back()); }
 };

@@ -32,7 +32,7 @@ void add_run_options(po::options_description& options) {
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (CUDA when a GPU exists)")
       ("inverse", po::bool_switch(), "the inverse transform (conjugate sign); with --transform r2c: C2R")
       ("order", po::value<std::string>()->default_value("natural"), "output order: natural or digit-reversed")
-      ("scaling", po::value<std::string>()->default_value("none"), "none, or full (multiply by 1/N)")
+      ("scaling", po::value<std::string>()->default_value("none"), "none, full (multiply by 1/N) or ortho (by 1/sqrt(N), both directions)")
       ("precision", po::value<std::string>(), "fp64 or fp32 (default: fp64 on the CPU, the plan's on CUDA: fp32 "
                                               "unless the plan file says fp64); sets the plan's precision")
       ("in-place", po::bool_switch(), "transform in place (default: out of place, input kept)")
@@ -176,8 +176,7 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
 
   // The round trip: the opposite transform of the (natural-order) output returns the input.
   RunSettings back = settings;
-  back.options = {opposite(settings.options.direction), Order::natural,
-                  settings.options.scaling == Scaling::full ? Scaling::none : Scaling::full};
+  back.options = {opposite(settings.options.direction), Order::natural, round_trip_scaling(settings.options.scaling)};
   back.repeats = 1;
   Volume returned(input.size());
   validate::poison(returned);

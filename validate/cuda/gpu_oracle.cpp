@@ -80,8 +80,8 @@ void cufft_reference(const Extents& size, std::span<const std::complex<double>> 
   check_cufft(run, "cufftExecZ2Z");
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (cuFFT Z2Z)");
   data.download(out.data());
-  if (scaling == Scaling::full) {
-    const double factor = 1.0 / static_cast<double>(elements);
+  if (scaling != Scaling::none) {
+    const double factor = scale_factor(scaling, elements);
     for (std::complex<double>& v : out) v *= factor;
   }
 }

@@ -121,7 +121,7 @@ ErrorReport compare_reals(const float* got, std::int64_t pitch, const Extents& s
 }
 
 double scale_of(Scaling scaling, const Extents& size) {
-  return scaling == Scaling::full ? 1.0 / static_cast<double>(size.elements()) : 1.0;
+  return scale_factor(scaling, size.elements());
 }
 
 }  // namespace

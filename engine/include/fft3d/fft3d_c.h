@@ -52,8 +52,9 @@ typedef enum fft3d_precision { FFT3D_FP32 = 0, FFT3D_FP64 = 1 } fft3d_precision;
 typedef enum fft3d_placement { FFT3D_OUT_OF_PLACE = 0, FFT3D_IN_PLACE = 1 } fft3d_placement;
 /* Forward: sign e^(-2 pi i / n); inverse: the conjugate. R2C runs forward only, C2R inverse only. */
 typedef enum fft3d_direction { FFT3D_FORWARD = 0, FFT3D_INVERSE = 1 } fft3d_direction;
-/* None: the plain sums; full: times 1/(NX*NY*NZ). */
-typedef enum fft3d_scaling { FFT3D_SCALING_NONE = 0, FFT3D_SCALING_FULL = 1 } fft3d_scaling;
+/* None: the plain sums; full: times 1/(NX*NY*NZ); ortho: times 1/sqrt(NX*NY*NZ) (numpy's norm="ortho"). Each applied
+   by the transform's last kernel, no pass of its own. */
+typedef enum fft3d_scaling { FFT3D_SCALING_NONE = 0, FFT3D_SCALING_FULL = 1, FFT3D_SCALING_ORTHO = 2 } fft3d_scaling;
 typedef enum fft3d_backend { FFT3D_BACKEND_GPU = 0, FFT3D_BACKEND_CPU = 1 } fft3d_backend;
 
 /* fft3d_create_gpu's device: the calling thread's current CUDA device. */

@@ -15,8 +15,14 @@ enum class Direction { forward, inverse };
 // (docs/plan-language.md): frequency k1 + r1*k2 + r1*r2*k3 + ... at k1*(N/r1) + k2*(N/(r1*r2)) + ... + km. The
 // order names the output's order in both directions; the input is always in natural order.
 enum class Order { natural, digit_reversed };
-// None: the plain sums. Full: multiply by 1/N (N = NX*NY*NZ), usually on the inverse.
-enum class Scaling { none, full };
+// None: the plain sums. Full: multiply by 1/N (N = NX*NY*NZ, the transformed values), usually on the inverse.
+// Ortho: multiply by 1/sqrt(N) in both directions (numpy.fft's norm="ortho": the transform is unitary), applied by
+// the last kernel as full is, so it costs no pass of its own.
+enum class Scaling { none, full, ortho };
+// The factor a run with `scaling` multiplies its sums by, for `transformed` values (1, 1/N or 1/sqrt(N)).
+double scale_factor(Scaling scaling, std::int64_t transformed);
+// The scaling of the opposite transform that returns the input: none and full pair up, ortho pairs with itself.
+Scaling round_trip_scaling(Scaling scaling);
 
 struct TransformOptions {
   Direction direction = Direction::forward;

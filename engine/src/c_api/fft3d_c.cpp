@@ -209,11 +209,13 @@ fft3d_status fft3d_execute(fft3d_handle handle, const void* in, void* out, fft3d
                            fft3d_scaling scaling, void* stream) {
   return guarded([&] {
     require_enum(direction, 2, "direction");
-    require_enum(scaling, 2, "scaling");
+    require_enum(scaling, 3, "scaling");
     if (in == nullptr || out == nullptr) throw fft3d::UsageError("a NULL data pointer (in or out)");
     const fft3d::TransformOptions options{
         .direction = direction == FFT3D_INVERSE ? fft3d::Direction::inverse : fft3d::Direction::forward,
-        .scaling = scaling == FFT3D_SCALING_FULL ? fft3d::Scaling::full : fft3d::Scaling::none};
+        .scaling = scaling == FFT3D_SCALING_FULL    ? fft3d::Scaling::full
+                   : scaling == FFT3D_SCALING_ORTHO ? fft3d::Scaling::ortho
+                                                    : fft3d::Scaling::none};
     transform_of(handle).execute(in, out, options, stream);
   });
 }

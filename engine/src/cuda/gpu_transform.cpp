@@ -315,8 +315,7 @@ struct GpuTransform::Impl {
     if (natural && lowered.orders_stores_in_clusters(index, out_of_place)) flags |= kernel_flag_cluster_ordered_stores;
     if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
     if (inverse && last) flags |= kernel_flag_conjugate_store;
-    const bool scaled = last && options.scaling == Scaling::full;
-    const double scale = scaled ? 1.0 / static_cast<double>(transformed_elements(plan)) : 1.0;
+    const double scale = last ? scale_factor(options.scaling, transformed_elements(plan)) : 1.0;
     return {plan.precision == Precision::fp64 ? scale : static_cast<float>(scale), flags};
   }
 

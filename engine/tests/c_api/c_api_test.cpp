@@ -122,6 +122,15 @@ void check_c2c() {
   ASSERT_EQ(fft3d_execute(fft.handle, back.data(), back.data(), FFT3D_FORWARD, FFT3D_SCALING_NONE, nullptr),
             FFT3D_SUCCESS);
   EXPECT_LT(relative_l2(back, fftw_c2c(in)), bound_of<Real>());
+  // Ortho: the unscaled sums times 1/sqrt(N).
+  std::vector<std::complex<Real>> ortho(in.size(), std::complex<Real>(std::nan(""), 0));
+  ASSERT_EQ(fft3d_execute(fft.handle, in.data(), ortho.data(), FFT3D_FORWARD, FFT3D_SCALING_ORTHO, nullptr),
+            FFT3D_SUCCESS)
+      << fft3d_last_error();
+  std::vector<std::complex<double>> expected = fftw_c2c(in);
+  const double factor = 1.0 / std::sqrt(static_cast<double>(in.size()));
+  for (std::complex<double>& v : expected) v *= factor;
+  EXPECT_LT(relative_l2(ortho, expected), bound_of<Real>());
 }
 
 template <class Real>
@@ -279,6 +288,8 @@ TEST(CApi, BadExecutionsAreUsageErrors) {
   expect_error(fft3d_execute(fft.handle, in.data(), out.data(), static_cast<fft3d_direction>(2), FFT3D_SCALING_NONE,
                              nullptr),
                FFT3D_ERROR_USAGE, "direction = 2");
+  expect_error(fft3d_execute(fft.handle, in.data(), out.data(), FFT3D_FORWARD, static_cast<fft3d_scaling>(3), nullptr),
+               FFT3D_ERROR_USAGE, "scaling = 3");
   expect_error(fft3d_execute(nullptr, in.data(), out.data(), FFT3D_FORWARD, FFT3D_SCALING_NONE, nullptr),
                FFT3D_ERROR_USAGE, "handle is NULL");
   expect_error(fft3d_set_workspace(fft.handle, out.data(), 64), FFT3D_ERROR_USAGE, "GPU handles");
