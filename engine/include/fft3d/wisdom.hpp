@@ -1,7 +1,8 @@
 // Wisdom: plans measured on this machine (`fft3d plan --measure N [--in-place] --remember`), one YAML plan file per
 // profile, size, kind and placement under the cache directory: <cache>/wisdom/<arch>/<NX>x<NY>x<NZ>[-r2c|-c2r]
 // [-in-place].yaml (the tables' names: a c2c plan's file has no kind in its name).
-// `fft3d run --size` and `fft3d bench` take a remembered plan before the tuning table and the default planner.
+// `fft3d run --size` and `fft3d bench` take a remembered plan before the tuning table and the default planner; a
+// size with unit axes takes (and `fft3d plan --remember` files) the wisdom of its squeezed size (squeezed_extents).
 #pragma once
 
 #include <optional>
