@@ -78,8 +78,8 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
     const bench::Timing theirs = bench::time_on_gpu(
         [&](void* stream) { cufft.execute(data.get(), data.get(), Direction::forward, stream); }, 1,
         settings.repeats, nullptr, undo);
-    std::cout << "cuFFT     " << theirs.median_ms << " ms median C2C fp32" << of_size(rival, size) << " in place (min " << theirs.min_ms
-              << ", max " << theirs.max_ms << ", work area " << cufft.workspace_bytes() << " B), "
+    std::cout << "cuFFT     " << theirs.median_ms << " ms median C2C fp32" << of_size(rival, size) << " in place (min "
+              << theirs.min_ms << ", max " << theirs.max_ms << ", work area " << cufft.workspace_bytes() << " B), "
               << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
               << theirs.median_ms / ours.median_ms << "\n";
   } catch (const std::exception& e) {  // e.g. its work area does not fit beside the volume

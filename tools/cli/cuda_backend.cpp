@@ -185,7 +185,8 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const bench::Timing& ours = session.timed.at(settings.options.direction);
   out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
       << one_pass_ms << " ms\n"
-      << "cuFFT     " << theirs.median_ms << " ms median " << (fp64 ? "Z2Z fp64" : "C2C fp32") << of_size(rival, plan.size)
+      << "cuFFT     " << theirs.median_ms << " ms median " << (fp64 ? "Z2Z fp64" : "C2C fp32")
+      << of_size(rival, plan.size)
       << (plan.batch > 1 ? " cufftPlanMany batch " + std::to_string(plan.batch) : std::string()) << " (min "
       << theirs.min_ms << ", max " << theirs.max_ms
       << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
