@@ -82,4 +82,14 @@ std::string unsupported_length_reason(std::int64_t n) {
          std::to_string(supported_length_below(n)) + " and " + std::to_string(supported_length_above(n));
 }
 
+Extents squeezed_extents(const Extents& size, TransformKind kind) {
+  const bool keeps_x = kind != TransformKind::c2c;  // a real kind's X holds its reals
+  std::vector<std::int64_t> lengths;
+  if (keeps_x) lengths.push_back(size.nx);
+  for (Axis axis : all_axes)
+    if ((axis != Axis::x || !keeps_x) && size[axis] != 1) lengths.push_back(size[axis]);
+  lengths.resize(all_axes.size(), 1);
+  return {lengths[0], lengths[1], lengths[2]};
+}
+
 }  // namespace fft3d

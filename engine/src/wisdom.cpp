@@ -6,6 +6,7 @@
 
 #include "cache_files.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "fft3d/lengths.hpp"
 #include "fft3d/limits.hpp"
 #include "fft3d/plan_table.hpp"
 
@@ -111,13 +112,10 @@ SizedPlan table_or_planner(SizedPlan table, const Extents& size, const std::stri
   return table_cost && (!planned_cost || *table_cost <= *planned_cost) ? std::move(table) : std::move(planned);
 }
 
-}  // namespace
-
-SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
-                        TransformKind kind, Precision precision, std::int64_t batch) {
-  require_arch_profile(arch);
-  check_size_limits(size);
-  planned_stage_extents(size, kind);  // an odd NX of a real kind is refused before any file is read
+// plan_for_size for a size squeezed_extents leaves as it is: its wisdom, else its table plan, else the planner's.
+SizedPlan plan_for_squeezed_size(const Extents& size, const std::string& arch, bool in_place,
+                                 const PlanPasses& passes, TransformKind kind, Precision precision,
+                                 std::int64_t batch) {
   if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place, kind, precision)) {
     wisdom->plan.precision = precision;
     return {std::move(*wisdom), wisdom_path(arch, size, in_place, kind, precision) +
@@ -136,12 +134,26 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
       return table_or_planner(std::move(table), size, arch, in_place, weigh, kind, precision, batch);
     }
   }
+  // `weigh` is `passes` in fp32 (passes_on_its_profile where none is given, as for default_plan), so that a batch
+  // always has a ranking to multiply.
   SizedPlan chosen;
-  const PlanPasses ranking = precision == Precision::fp32 ? passes : weigh;
   chosen.parsed.plan = in_precision(
-      default_plan_of_kind(size, arch, kind, batch == 1 ? ranking : passes_in_batch(ranking, batch), in_place),
-      precision);
+      default_plan_of_kind(size, arch, kind, batch == 1 ? weigh : passes_in_batch(weigh, batch), in_place), precision);
   chosen.source = planner_source(arch, precision, batch);
+  return chosen;
+}
+
+}  // namespace
+
+SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
+                        TransformKind kind, Precision precision, std::int64_t batch) {
+  require_arch_profile(arch);
+  check_size_limits(size);
+  planned_stage_extents(size, kind);  // an odd NX of a real kind is refused before any file is read
+  const Extents squeezed = squeezed_extents(size, kind);
+  SizedPlan chosen = plan_for_squeezed_size(squeezed, arch, in_place, passes, kind, precision, batch);
+  if (squeezed != size)
+    chosen.source += " (" + to_string(size) + " planned as " + to_string(squeezed) + ": the same memory)";
   return chosen;
 }
 

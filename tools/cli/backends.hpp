@@ -24,6 +24,9 @@ struct RunSettings {
   int repeats = 1;
   int threads = 0;
   bool per_kernel = false;  // CUDA: each kernel's time and bandwidth, and its copy twin's
+  // The size --size asked for, where the plan has another (its unit axes squeezed, plan_for_size): cuFFT, the rival
+  // in the report, is planned at it, so that it runs the shape the user has. None: the plan's size.
+  std::optional<Extents> asked_size;
 };
 
 // Transforms `in` into `out` (out arrives poisoned with NaN, and the backend poisons its own buffers too) and times

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
@@ -16,6 +17,7 @@ struct ClosedFormSettings {
   int repeats = 1;
   double bound = validate::fp32_error_bound;  // relative L2
   bool per_kernel = false; // each kernel's time and its copy twin's, after the transform's
+  std::optional<Extents> asked_size;  // as RunSettings::asked_size: the size cuFFT is planned at, if not the plan's
 };
 
 // Runs in place, natural order; returns the exit code. Throws GpuUnavailable, OutOfMemory (the volume or a

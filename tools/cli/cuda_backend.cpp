@@ -10,6 +10,7 @@
 #include "backends.hpp"
 #include "cuda_report.hpp"
 #include "real_run.hpp"
+#include "report_lines.hpp"
 #include "bench/gpu_timing.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/profiling.hpp"
@@ -173,7 +174,8 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(bytes));
   void* source = session.input->get();
   void* target = session.output->get();
-  bench::CufftC2C cufft(plan.size, plan.precision, plan.batch);  // cufftPlanMany for a batch
+  const Extents rival = settings.asked_size.value_or(plan.size);  // the same memory as plan.size
+  bench::CufftC2C cufft(rival, plan.precision, plan.batch);  // cufftPlanMany for a batch
   const bool fp64 = plan.precision == Precision::fp64;
   void* const cufft_input = settings.in_place ? target : source;
   const bench::Timing theirs = bench::time_on_gpu(
@@ -184,6 +186,7 @@ void report_cuda_extras(CudaSession& session, const RunSettings& settings, doubl
   out << std::fixed << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write), one pass "
       << one_pass_ms << " ms\n"
       << "cuFFT     " << theirs.median_ms << " ms median " << (fp64 ? "Z2Z fp64" : "C2C fp32")
+      << of_size(rival, plan.size)
       << (plan.batch > 1 ? " cufftPlanMany batch " + std::to_string(plan.batch) : std::string()) << " (min "
       << theirs.min_ms << ", max " << theirs.max_ms
       << "), " << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "

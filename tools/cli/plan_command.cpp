@@ -9,6 +9,7 @@
 
 #include "fft3d/errors.hpp"
 #include "fft3d/file_writes.hpp"
+#include "fft3d/lengths.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
 #include "fft3d/wisdom.hpp"
@@ -115,9 +116,11 @@ int plan_command(const Args& args) {
   if (remember && measure == 0) throw UsageError("--remember keeps a measured plan: give --measure N");
 
   std::string header;
-  const Extents size = parse_extents(vm["size"].as<std::string>());
+  const Extents asked = parse_extents(vm["size"].as<std::string>());
   const std::string arch = vm["arch"].as<std::string>();
   const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
+  // A size with unit axes is planned (and remembered) as its squeezed size, which `run --size` looks up.
+  const Extents size = squeezed_extents(asked, kind);
   const Precision precision = parse_precision(vm["precision"].as<std::string>());
   const std::int64_t batch = vm["batch"].as<std::int64_t>();
   if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
@@ -125,6 +128,8 @@ int plan_command(const Args& args) {
     throw UsageError("--batch writes a batch plan; --measure and --remember choose one volume's plan");
   Plan plan = chosen_plan(size, arch, measure, in_place, kind, precision, batch, header);
   plan.batch = batch;
+  if (size != asked)
+    header += "# " + to_string(asked) + " planned as " + to_string(size) + ": the same memory (unit axes squeezed).\n";
   const std::string text = header + to_yaml(plan);
   if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
   if (vm.count("output")) {

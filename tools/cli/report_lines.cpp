@@ -17,6 +17,10 @@ std::string coordinates(const Extents& size, std::int64_t index) {
 
 }  // namespace
 
+std::string of_size(const Extents& rival, const Extents& planned) {
+  return rival == planned ? "" : " of " + to_string(rival);
+}
+
 void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound) {
   // The bound is on the relative L2 error (and no value may be non-finite); the peak is for reading, not judged.
   std::cout << std::scientific << std::setprecision(3) << what << "relative L2 " << e.relative_l2 << " (bound "

@@ -9,6 +9,9 @@
 
 namespace fft3d::cli {
 
+// " of 1x1024x1024" where cuFFT, the rival, runs the size asked for and the plan its squeezed size; "" otherwise.
+std::string of_size(const Extents& rival, const Extents& planned);
+
 // "<what>relative L2 ..., peak ... at (x, y, z) (bound ...): pass|FAIL".
 void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound);
 

@@ -165,10 +165,12 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
             << (settings.in_place ? "in place" : "out of place") << "\n";
   const Timing time = summarize(backend.run(input, output, settings));
 
-  // The check: the output against the backend's fp64 oracle, natural order.
+  // The check: the output against the backend's fp64 oracle, natural order, of the size asked for (the same memory
+  // as a squeezed plan's, so that the check does not take the squeeze on trust).
+  const Extents oracle_size = settings.asked_size.value_or(size);
   for (std::int64_t v = 0; v < plan.batch; ++v) {
     if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, volume_of(output, n, v));
-    backend.reference(size, volume_of(input, n, v), volume_of(reference, n, v), settings.options.direction,
+    backend.reference(oracle_size, volume_of(input, n, v), volume_of(reference, n, v), settings.options.direction,
                       settings.options.scaling);
   }
   const BatchError error = worst_volume(output, reference, n, plan.batch);
@@ -247,7 +249,8 @@ int run_command(const Args& args) {
     return exit_unavailable;
   }
   double bound = 0;
-  const RunSettings settings = settings_from(vm, backend, plan.precision, bound);
+  RunSettings settings = settings_from(vm, backend, plan.precision, bound);
+  if (vm.count("size")) settings.asked_size = parse_extents(vm["size"].as<std::string>());
 
   const Extents& size = plan.size;
   if (plan.batch > 1 && kind_of(plan) != TransformKind::c2c)
@@ -265,7 +268,7 @@ int run_command(const Args& args) {
   if (plan.batch == 1 && checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
     if (settings.precision != Precision::fp32)
       throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
-    return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel});
+    return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel, settings.asked_size});
   }
   check_run_host_memory(batch_size, validate::host_memory_bytes());
   return run_against_oracle(plan, how, backend, settings, bound, seed);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "fft3d/plan_ir.hpp"
+
 namespace fft3d {
 
 // The prime factors a length or a radix may have: the butterflies the CPU backend and the GPU emitter implement.
@@ -30,5 +32,14 @@ std::int64_t supported_length_above(std::int64_t n);
 // Why n is not supported, for a message: "1001 = 7·11·13: 11 is not a supported factor (lengths must factor into
 // 2, 3, 5 and 7); the nearest supported lengths are 1000 and 1008". @pre n >= 1 and !is_supported_length(n).
 std::string unsupported_length_reason(std::int64_t n);
+
+// The size a transform of `size` is planned as: its unit axes dropped and the remaining lengths moved down to X, Y
+// and Z in order (1xNxM -> NxMx1, 1xNx1 and 1x1xN -> Nx1x1, Nx1xM -> NxMx1); a real kind (r2c, c2r) keeps X, its
+// real axis, and squeezes Y and Z only (Nx1xM -> NxMx1). Why it is the same transform: the DFT of a length-1 axis
+// is the identity, and with a unit axis the element at x + NX*(y + NY*z) sits where the squeezed size puts it, so
+// the squeezed transform reads and writes the same memory in the same natural order. Why it pays: the lowering
+// widens X into long contiguous runs, which a unit X cannot give. @post squeezed.elements() == size.elements(),
+// the lengths other than 1 are kept in order, and squeezed_extents(squeezed, kind) == squeezed.
+Extents squeezed_extents(const Extents& size, TransformKind kind = TransformKind::c2c);
 
 }  // namespace fft3d

@@ -1,7 +1,8 @@
 // Wisdom: plans measured on this machine (`fft3d plan --measure N [--in-place] --remember`), one YAML plan file per
 // profile, size, kind and placement under the cache directory: <cache>/wisdom/<arch>/<NX>x<NY>x<NZ>[-r2c|-c2r]
 // [-in-place].yaml (the tables' names: a c2c plan's file has no kind in its name).
-// `fft3d run --size` and `fft3d bench` take a remembered plan before the tuning table and the default planner.
+// `fft3d run --size` and `fft3d bench` take a remembered plan before the tuning table and the default planner; a
+// size with unit axes takes (and `fft3d plan --remember` files) the wisdom of its squeezed size (squeezed_extents).
 #pragma once
 
 #include <optional>
@@ -37,6 +38,10 @@ std::string remember_plan(const std::string& arch, const Extents& size, bool in_
 // machine[, in place])", "<file> (the <arch> table)", "the default planner for <arch>". `size` is the real volume of
 // a real kind. Throws UsageError for a wisdom or table file whose plan is of another kind than its name says, and
 // for a real kind with an odd NX.
+// A size with unit axes is planned as its squeezed size (squeezed_extents, lengths.hpp: 1x1024x1024 as
+// 1024x1024x1, the same transform of the same memory): its wisdom and table plan are the squeezed size's, the plan
+// returned has the squeezed size, and `source` ends " (1x1024x1024 planned as 1024x1024x1: the same memory)".
+// A plan file a user gives is not squeezed (it runs as written).
 struct SizedPlan {
   ParsedPlan parsed;
   std::string source;
