@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cpu_loops.hpp"
+#include "direct_dft.hpp"
 #include "cpu_tables.hpp"
 #include "fft3d/checks.hpp"
 #include "fft3d/cpu_transform.hpp"
@@ -20,6 +21,8 @@
 
 namespace fft3d {
 namespace {
+
+using testing::direct_dft;
 
 using Values = std::vector<std::complex<double>>;
 
@@ -40,31 +43,6 @@ Values random_values(std::int64_t count, unsigned seed) {
   Values values(static_cast<std::size_t>(count));
   for (auto& v : values) v = {uniform(random), uniform(random)};
   return values;
-}
-
-// The 3D DFT straight from its definition, in long double, with exact integer reduction of every exponent.
-Values direct_dft(const Extents& size, const Values& in, Direction direction) {
-  const long double sign = direction == Direction::forward ? -1 : 1;
-  const long double two_pi = 2 * std::numbers::pi_v<long double>;
-  Values out(in.size());
-  for (std::int64_t kz = 0; kz < size.nz; ++kz)
-    for (std::int64_t ky = 0; ky < size.ny; ++ky)
-      for (std::int64_t kx = 0; kx < size.nx; ++kx) {
-        std::complex<long double> sum = 0;
-        for (std::int64_t z = 0; z < size.nz; ++z)
-          for (std::int64_t y = 0; y < size.ny; ++y)
-            for (std::int64_t x = 0; x < size.nx; ++x) {
-              const long double turns = static_cast<long double>(kx * x % size.nx) / size.nx +
-                                        static_cast<long double>(ky * y % size.ny) / size.ny +
-                                        static_cast<long double>(kz * z % size.nz) / size.nz;
-              const std::complex<long double> w = std::polar(1.0L, sign * two_pi * turns);
-              const auto& v = in[static_cast<std::size_t>(x + size.nx * (y + size.ny * z))];
-              sum += w * std::complex<long double>(v.real(), v.imag());
-            }
-        out[static_cast<std::size_t>(kx + size.nx * (ky + size.ny * kz))] = {static_cast<double>(sum.real()),
-                                                                              static_cast<double>(sum.imag())};
-      }
-  return out;
 }
 
 double max_abs_difference(const Values& a, const Values& b) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "direct_dft.hpp"
 #include "fft3d/cpu_transform.hpp"
 #include "fft3d/lengths.hpp"
 #include "fft3d/planner.hpp"
@@ -81,18 +82,9 @@ TEST(SqueezedExtents, KeepsTheVolumeAndTheLengthsInOrderAndIsIdempotentOnEverySm
 // ---- the plan a size takes ----
 
 // Points FFT3D_CACHE_DIR at a fresh directory, so that no wisdom of this machine takes part.
-class SqueezedPlanTest : public ::testing::Test {
+class SqueezedPlanTest : public FreshCacheDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("fft3d-squeeze-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    env_.set("FFT3D_CACHE_DIR", dir_.string());
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
-  ScopedEnv env_;
+  SqueezedPlanTest() : FreshCacheDirTest("fft3d-squeeze-test-") {}
 };
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -150,31 +142,6 @@ TEST_F(SqueezedPlanTest, TheWisdomOfTheSqueezedSizeServesTheSizeAsAsked) {
 }
 
 // ---- the CPU transform of such sizes against the definition ----
-
-// The 3D DFT of `size` straight from its definition, in long double, with exact integer reduction of every
-// exponent: it knows nothing of squeezing.
-Values direct_dft(const Extents& size, const Values& in, Direction direction) {
-  const long double sign = direction == Direction::forward ? -1 : 1;
-  const long double two_pi = 2 * std::numbers::pi_v<long double>;
-  Values out(in.size());
-  for (std::int64_t kz = 0; kz < size.nz; ++kz)
-    for (std::int64_t ky = 0; ky < size.ny; ++ky)
-      for (std::int64_t kx = 0; kx < size.nx; ++kx) {
-        std::complex<long double> sum = 0;
-        for (std::int64_t z = 0; z < size.nz; ++z)
-          for (std::int64_t y = 0; y < size.ny; ++y)
-            for (std::int64_t x = 0; x < size.nx; ++x) {
-              const long double turns = static_cast<long double>(kx * x % size.nx) / size.nx +
-                                        static_cast<long double>(ky * y % size.ny) / size.ny +
-                                        static_cast<long double>(kz * z % size.nz) / size.nz;
-              const Complex& v = in[static_cast<std::size_t>(x + size.nx * (y + size.ny * z))];
-              sum += std::polar(1.0L, sign * two_pi * turns) * std::complex<long double>(v.real(), v.imag());
-            }
-        out[static_cast<std::size_t>(kx + size.nx * (ky + size.ny * kz))] = {static_cast<double>(sum.real()),
-                                                                              static_cast<double>(sum.imag())};
-      }
-  return out;
-}
 
 Values random_values(std::int64_t count, unsigned seed) {
   std::mt19937_64 random(seed);

@@ -14,18 +14,9 @@ namespace fft3d::testing {
 namespace {
 
 // Points FFT3D_CACHE_DIR at a fresh directory for one test.
-class WisdomTest : public ::testing::Test {
+class WisdomTest : public FreshCacheDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("fft3d-wisdom-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    env_.set("FFT3D_CACHE_DIR", dir_.string());
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
-  ScopedEnv env_;
+  WisdomTest() : FreshCacheDirTest("fft3d-wisdom-test-") {}
 };
 
 TEST_F(WisdomTest, ARememberedPlanIsFoundForItsSizeAndPlacementOnly) {
