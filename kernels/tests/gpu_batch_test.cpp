@@ -17,6 +17,7 @@
 #include "lowering/kernel_spec.hpp"
 #include "test_plans.hpp"
 #include "validate/cuda/cuda_calls.hpp"
+#include "gpu_test.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/oracle.hpp"
 
@@ -29,13 +30,7 @@ using Values = std::vector<std::complex<double>>;
 
 constexpr std::uint64_t seed = 20261126;
 
-class GpuBatchTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (validate::gpu_count() == 0)
-      GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped (run tools/gpu_check.sh on a GPU machine)";
-  }
-};
+class GpuBatchTest : public GpuTest {};
 
 std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
 

@@ -15,6 +15,7 @@
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
+#include "gpu_test.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/oracle.hpp"
 
@@ -25,13 +26,7 @@ namespace {
 // twiddles and orders of operation a hundredfold of it.
 constexpr double fp64_error_bound = 1e-13;
 
-class GpuFp64Test : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (validate::gpu_count() == 0)
-      GTEST_SKIP() << "no CUDA GPU visible: fp64 GPU tests skipped (run tools/gpu_check.sh on a GPU machine)";
-  }
-};
+class GpuFp64Test : public GpuTest {};
 
 Plan in_fp64(Plan plan) {
   plan.precision = Precision::fp64;

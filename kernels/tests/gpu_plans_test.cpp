@@ -22,6 +22,7 @@
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 #include "validate/cuda/closed_form_check.hpp"
+#include "gpu_test.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/oracle.hpp"
 
@@ -29,15 +30,6 @@ namespace fft3d::testing {
 namespace {
 
 constexpr double error_bound = 2e-6;
-
-// Every GPU test: skipped, with the reason, where no CUDA device is visible.
-class GpuTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (validate::gpu_count() == 0)
-      GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped (run tools/gpu_check.sh on a GPU machine)";
-  }
-};
 
 // Whether the fp64 oracle check below fits: on the host the fp64 input, both references and a natural-order copy
 // (80 bytes per element with the fp32 buffers), on the device two fp32 volumes and cuFFT's fp64 one.

@@ -9,6 +9,7 @@
 
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/lengths.hpp"
+#include "gpu_test.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/oracle.hpp"
 
@@ -17,13 +18,7 @@ namespace {
 
 constexpr std::uint64_t seed = 41;
 
-class GpuSqueezedSizes : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (validate::gpu_count() == 0)
-      GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped (run tools/gpu_check.sh on a GPU machine)";
-  }
-};
+class GpuSqueezedSizes : public GpuTest {};
 
 void check_on_gpu(const Extents& size, Placement placement) {
   GpuTransform engine({.extents = size, .placement = placement});
