@@ -102,7 +102,7 @@ std::string planner_source(const std::string& arch, Precision precision, std::in
 // batch and the precision, rank first: a batch fills the GPU where one volume would not, and fp64 tiles of the
 // table's plans spread over twice the blocks, which their fp32 tuning never weighed.
 SizedPlan table_or_planner(SizedPlan table, const Extents& size, const std::string& arch, bool in_place,
-                         const PlanPasses& weigh, TransformKind kind, Precision precision, std::int64_t batch) {
+                           const PlanPasses& weigh, TransformKind kind, Precision precision, std::int64_t batch) {
   const PlanPasses batched = passes_in_batch(weigh, batch);
   SizedPlan planned;
   planned.parsed.plan = in_precision(default_plan_of_kind(size, arch, kind, batched, in_place), precision);
