@@ -32,7 +32,8 @@ void add_run_options(po::options_description& options) {
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (CUDA when a GPU exists)")
       ("inverse", po::bool_switch(), "the inverse transform (conjugate sign); with --transform r2c: C2R")
       ("order", po::value<std::string>()->default_value("natural"), "output order: natural or digit-reversed")
-      ("scaling", po::value<std::string>()->default_value("none"), "none, full (multiply by 1/N) or ortho (by 1/sqrt(N), both directions)")
+      ("scaling", po::value<std::string>()->default_value("none"),
+       "none, full (multiply by 1/N) or ortho (by 1/sqrt(N), both directions)")
       ("precision", po::value<std::string>(), "fp64 or fp32 (default: fp64 on the CPU, the plan's on CUDA: fp32 "
                                               "unless the plan file says fp64); sets the plan's precision")
       ("in-place", po::bool_switch(), "transform in place (default: out of place, input kept)")
