@@ -41,7 +41,7 @@ struct DirectionRun {
   CufftReal& cufft;
   int repeats = 0;
 
-  static constexpr double error_bound() { return error_bound_of(precision_of<Real>); }
+  static double error_bound() { return error_bound_of(precision_of<Real>); }
   bool is_c2r() const { return checked.kind() == TransformKind::c2r; }
   void ours(const validate::RealRun& run, void* stream) {
     const auto on = static_cast<Stream>(stream);
