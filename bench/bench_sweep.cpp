@@ -89,6 +89,7 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
   BenchRow row;
   row.size = size;
   row.batch = settings.batch;
+  row.precision = settings.precision;
   SizedPlan chosen =
       plan_for_size(size, settings.arch, false, passes_on_its_profile, TransformKind::c2c, settings.precision,
                     settings.batch);
@@ -115,7 +116,7 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
     row.failure = over_bound("", ours, bound) + cufft_part.str();
     return row;
   }
-  const std::int64_t value_bytes = plan.precision == Precision::fp64 ? sizeof(DeviceComplex64) : sizeof(DeviceComplex32);
+  const auto value_bytes = static_cast<std::int64_t>(complex_value_bytes(plan.precision));
   time_checked_size(run, settings, driver, size.elements() * settings.batch * value_bytes, row);
   return row;
 }
@@ -129,9 +130,6 @@ void require_measurable(const SweepSettings& settings) {
     throw UsageError("bench: the c2c sweep runs out of place only");
   if (settings.transform != TransformKind::c2c && settings.order != Order::natural)
     throw UsageError("bench: real transforms run in natural order only");
-  if (settings.transform != TransformKind::c2c && settings.precision == Precision::fp64)
-    throw UsageError("bench: the fp64 sweep measures c2c (against cuFFT Z2Z); real fp64 transforms are checked by "
-                     "`fft3d run --transform r2c --precision fp64` so far");
   if (settings.batch < 1) throw UsageError("bench: --batch " + std::to_string(settings.batch) + ": 1 or more volumes");
   if (settings.transform != TransformKind::c2c && settings.batch > 1)
     throw UsageError("bench: --batch measures c2c batches (cufftPlanMany) so far");

@@ -26,7 +26,7 @@ struct SweepSettings {
   int repeats = 20;             // timed samples per library, size and buffer pair
   int buffer_pairs = 3;         // input/output pairs each size is timed on (fewer where memory runs short)
   std::uint64_t seed = 1;       // of the first size's random input; size i uses seed + i
-  // fp64: fft3d's plans in fp64 against cuFFT Z2Z (c2c only), within fp64_error_bound.
+  // fp64: fft3d's plans in fp64 against cuFFT Z2Z (c2c) or D2Z and Z2D (r2c), within fp64_error_bound.
   Precision precision = Precision::fp32;
   std::int64_t batch = 1;       // c2c: packed volumes a run transforms, against cufftPlanMany's batch
 };

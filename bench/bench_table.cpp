@@ -10,7 +10,8 @@
 namespace fft3d::bench {
 namespace {
 
-constexpr double real_bytes = 4.0, complex_bytes = 8.0;  // fp32
+constexpr double fp32_real_bytes = sizeof(float), fp64_real_bytes = sizeof(double);
+constexpr double values_per_complex = 2.0;  // a real and an imaginary part
 constexpr double paper_flops_per_n_log2_n = 5.0;          // c2c: the paper's formula
 constexpr double real_flops_share = 0.5;                  // r2c and c2r: half of c2c's
 
@@ -41,6 +42,24 @@ double half_spectrum_elements(const Extents& size) {
 // Bytes over milliseconds, in GB/s.
 double gbytes_per_second(double bytes, double ms) { return bytes / (ms * 1e6); }
 
+// The notes above the table: each precision's bytes per value, and how real rows are counted.
+void print_notes(const BenchRun& run, std::ostream& out) {
+  const auto real_row = std::find_if(run.rows.begin(), run.rows.end(),
+                                     [](const BenchRow& row) { return is_real(row.transform); });
+  const auto fp64_row = std::find_if(run.rows.begin(), run.rows.end(),
+                                     [](const BenchRow& row) { return row.precision == Precision::fp64; });
+  if (fp64_row != run.rows.end())
+    out << "fp64: both libraries in double precision (cuFFT " << (is_real(fp64_row->transform) ? "D2Z and Z2D" : "Z2Z")
+        << "); GB/s and pass-eq count " << real_value_bytes(Precision::fp64) << " bytes a real and "
+        << complex_value_bytes(Precision::fp64) << " a complex value\n";
+  if (real_row == run.rows.end()) return;
+  const Precision precision = real_row->precision;
+  out << "r2c and c2r: GFlops = 2.5 N log2 N / t; pass-eq = t over one read of the input and one write of the "
+         "output (reals " << real_value_bytes(precision) << " N bytes, half spectrum " << complex_value_bytes(precision)
+      << " (NX/2+1) NY NZ bytes) at memcpy speed; cuFFT's C2R samples run on the input its earlier runs overwrote, "
+         "restored after its timing\n";
+}
+
 }  // namespace
 
 double credited_flops(TransformKind transform, const Extents& size) {
@@ -48,26 +67,34 @@ double credited_flops(TransformKind transform, const Extents& size) {
   return (is_real(transform) ? real_flops_share : 1.0) * paper_flops_per_n_log2_n * n * std::log2(n);
 }
 
-double floor_bytes(TransformKind transform, const Extents& size) {
-  if (!is_real(transform)) return 2.0 * complex_bytes * static_cast<double>(size.elements());
-  return real_bytes * static_cast<double>(size.elements()) + complex_bytes * half_spectrum_elements(size);
+double real_value_bytes(Precision precision) {
+  return precision == Precision::fp64 ? fp64_real_bytes : fp32_real_bytes;
+}
+double complex_value_bytes(Precision precision) { return values_per_complex * real_value_bytes(precision); }
+
+double floor_bytes(TransformKind transform, const Extents& size, Precision precision) {
+  const double n = static_cast<double>(size.elements());
+  if (!is_real(transform)) return 2.0 * complex_value_bytes(precision) * n;
+  return real_value_bytes(precision) * n + complex_value_bytes(precision) * half_spectrum_elements(size);
 }
 
-double complex_volume_bytes(TransformKind transform, const Extents& size) {
-  return complex_bytes * (is_real(transform) ? half_spectrum_elements(size) : static_cast<double>(size.elements()));
+double complex_volume_bytes(TransformKind transform, const Extents& size, Precision precision) {
+  return complex_value_bytes(precision) *
+         (is_real(transform) ? half_spectrum_elements(size) : static_cast<double>(size.elements()));
 }
 
 double BenchRow::fft3d_gflops() const { return static_cast<double>(batch) * credited_flops(transform, size) / (fft3d.median_ms * 1e6); }
 double BenchRow::cufft_gflops() const { return static_cast<double>(batch) * credited_flops(transform, size) / (cufft.median_ms * 1e6); }
 double BenchRow::fft3d_gbs() const {
-  const double later_passes = std::max(passes - 1, 0) * 2.0 * complex_volume_bytes(transform, size);
-  return gbytes_per_second(static_cast<double>(batch) * (floor_bytes(transform, size) + later_passes), fft3d.median_ms);
+  const double later_passes = std::max(passes - 1, 0) * 2.0 * complex_volume_bytes(transform, size, precision);
+  return gbytes_per_second(static_cast<double>(batch) * (floor_bytes(transform, size, precision) + later_passes),
+                           fft3d.median_ms);
 }
 double BenchRow::volume_gbs(const Timing& t) const {
-  return gbytes_per_second(static_cast<double>(batch) * floor_bytes(transform, size), t.median_ms);
+  return gbytes_per_second(static_cast<double>(batch) * floor_bytes(transform, size, precision), t.median_ms);
 }
 double BenchRow::pass_equivalents(const Timing& t) const {
-  return t.median_ms / (static_cast<double>(batch) * floor_bytes(transform, size) / (memcpy_gbs * 1e6));
+  return t.median_ms / (static_cast<double>(batch) * floor_bytes(transform, size, precision) / (memcpy_gbs * 1e6));
 }
 
 double pair_spread(const std::vector<double>& pair_ms) {
@@ -85,10 +112,7 @@ void print_table(const BenchRun& run, std::ostream& out) {
       << " samples on each of " << run.buffer_pairs << " input/output buffer pairs (pooled; the pair spread is the "
       << "range of the pairs' medians over their median), each sample of back-to-back transforms lasting at least "
       << batched_sample_ms << " ms; SM MHz: the clock right after a size's last sample; " << run.placement << "\n";
-  if (std::any_of(run.rows.begin(), run.rows.end(), [](const BenchRow& row) { return is_real(row.transform); }))
-    out << "r2c and c2r: GFlops = 2.5 N log2 N / t; pass-eq = t over one read of the input and one write of the "
-           "output (reals 4 N bytes, half spectrum 8 (NX/2+1) NY NZ bytes) at memcpy speed; cuFFT's C2R samples run "
-           "on the input its earlier runs overwrote, restored after its timing\n";
+  print_notes(run, out);
   out << "\n";
   out << std::left << std::setw(15) << "size" << std::setw(5) << "kind" << std::right << std::setw(7) << "passes"
       << std::setw(11) << "fft3d ms" << std::setw(11) << "cuFFT ms" << std::setw(9) << "speedup" << std::setw(10)
@@ -125,7 +149,7 @@ void write_csv(const BenchRun& run, std::ostream& out) {
          "cufft_min_ms,cufft_max_ms,speedup,fft3d_gflops,cufft_gflops,fft3d_gbs,fft3d_volume_gbs,cufft_volume_gbs,"
          "memcpy_gbs,fft3d_pass_equivalents,cufft_pass_equivalents,gpu,order,placement,fft3d_batch,cufft_batch,"
          "fft3d_enqueue_us,cufft_enqueue_us,buffer_pairs,fft3d_pair_spread,cufft_pair_spread,sm_clock_mhz,"
-         "memory_clock_mhz,clock_event_reasons\n";
+         "memory_clock_mhz,clock_event_reasons,precision\n";
   out << std::setprecision(6);
   for (const BenchRow& r : run.rows) {
     out << r.size.nx << ',' << r.size.ny << ',' << r.size.nz << ',' << to_string(r.transform) << ",\"" << r.plan
@@ -148,7 +172,7 @@ void write_csv(const BenchRun& run, std::ostream& out) {
           << describe_clock_event_reasons(r.clocks.event_reasons) << '"';
     else
       out << ",,,,,,,,,";
-    out << "\n";
+    out << ',' << to_string(r.precision) << "\n";
   }
 }
 
@@ -164,7 +188,8 @@ void write_json(const BenchRun& run, std::ostream& out) {
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
     const BenchRow& r = run.rows[i];
     out << "    {\"size\": [" << r.size.nx << ", " << r.size.ny << ", " << r.size.nz << "], \"transform\": "
-        << json_string(to_string(r.transform)) << ", \"plan\": "
+        << json_string(to_string(r.transform)) << ", \"precision\": " << json_string(to_string(r.precision))
+        << ", \"plan\": "
         << json_string(r.plan) << ", \"passes\": " << r.passes << ", \"checked\": " << (r.checked ? "true" : "false");
     if (r.checked) {
       out << ", \"fft3d_rel_l2\": " << r.fft3d_l2 << ", \"cufft_rel_l2\": " << r.cufft_l2 << ", \"fft3d_ms\": "

@@ -14,17 +14,22 @@ namespace fft3d::bench {
 // The flops a transform is credited with: the paper's 5 N log2 N for c2c (N = NX*NY*NZ), half that, 2.5 N log2 N,
 // for r2c and c2r (the usual convention for real transforms).
 double credited_flops(TransformKind transform, const Extents& size);
-// The floor of a transform's traffic: one read of its input and one write of its output (fp32): c2c 8N + 8N; r2c
-// reads 4N bytes of reals and writes 8 (NX/2+1) NY NZ bytes of half spectrum; c2r the reverse.
-double floor_bytes(TransformKind transform, const Extents& size);
+// Bytes of one real value and of one complex value in `precision`: 4 and 8 in fp32, 8 and 16 in fp64.
+double real_value_bytes(Precision precision);
+double complex_value_bytes(Precision precision);
+// The floor of a transform's traffic: one read of its input and one write of its output, in values of `precision`
+// (fp32: c2c 8N + 8N; r2c reads 4N bytes of reals and writes 8 (NX/2+1) NY NZ bytes of half spectrum; c2r the
+// reverse; fp64 twice each).
+double floor_bytes(TransformKind transform, const Extents& size, Precision precision = Precision::fp32);
 // The bytes of the complex volume a pass between kernels reads and writes: the volume for c2c, the half spectrum for
 // r2c and c2r.
-double complex_volume_bytes(TransformKind transform, const Extents& size);
+double complex_volume_bytes(TransformKind transform, const Extents& size, Precision precision = Precision::fp32);
 
 struct BenchRow {
   Extents size;
   std::int64_t batch = 1;  // volumes of `size` each run transforms; every figure counts them all
   TransformKind transform = TransformKind::c2c;  // c2c, or one direction of a real transform: r2c or c2r
+  Precision precision = Precision::fp32;  // of the data both libraries read and write: the bytes of every figure
   std::string plan;      // where the plan came from: a table file or "default planner"
   int passes = 0;        // reads and writes of the volume (GpuProfiler::volume_passes: the reorder pass included)
   bool checked = false;  // both results within the bound of the fp64 oracle; no figure is written otherwise

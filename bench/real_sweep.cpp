@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include "fft3d/errors.hpp"
 #include "fft3d/gpu_transform.hpp"
@@ -12,7 +13,6 @@
 namespace fft3d::bench {
 namespace {
 
-constexpr double error_bound = validate::fp32_error_bound;
 constexpr int warmup_runs = 3;
 
 // "fft3d 3.1e-07 (0 not finite)".
@@ -22,24 +22,32 @@ std::string error_text(const char* library, const validate::ErrorReport& error) 
   return text.str();
 }
 
-std::string over_bound(const std::string& errors) {
+std::string over_bound(double error_bound, const std::string& errors) {
   std::ostringstream why;
   why << "over the error bound " << error_bound << ": " << errors;
   return why.str();
 }
 
-// One direction of one size: its transform compiled once, the checked buffers and cuFFT's plan.
+// The real type of a precision's data: float for fp32, double for fp64.
+template <class Real>
+constexpr Precision precision_of = std::is_same_v<Real, double> ? Precision::fp64 : Precision::fp32;
+
+// One direction of one size in the precision of `Real`: its transform compiled once, the checked buffers and cuFFT's
+// plan (R2C and C2R, or D2Z and Z2D).
+template <class Real>
 struct DirectionRun {
   GpuTransform& engine;
   validate::RealCheck& checked;
   CufftReal& cufft;
   int repeats = 0;
 
+  static double error_bound() { return error_bound_of(precision_of<Real>); }
   bool is_c2r() const { return checked.kind() == TransformKind::c2r; }
   void ours(const validate::RealRun& run, void* stream) {
     const auto on = static_cast<Stream>(stream);
-    if (is_c2r()) engine.execute(run.spectrum_in(), run.reals_out(), {.direction = Direction::inverse}, on);
-    else engine.execute(run.reals_in(), run.spectrum_out(), {}, on);
+    if (is_c2r())
+      engine.execute(run.spectrum_in<Real>(), run.reals_out<Real>(), {.direction = Direction::inverse}, on);
+    else engine.execute(run.reals_in<Real>(), run.spectrum_out<Real>(), {}, on);
   }
   void theirs(const validate::RealRun& run, void* stream) { cufft.execute(run.in, run.out, stream); }
 
@@ -47,7 +55,7 @@ struct DirectionRun {
   std::string check_ours(validate::RealBuffers& buffers) {
     const validate::RealRun run = checked.run(buffers);
     const validate::ErrorReport error = checked.check(buffers, [&] { ours(run, nullptr); });
-    if (!error.passes(error_bound)) return over_bound(error_text("fft3d", error));
+    if (!error.passes(error_bound())) return over_bound(error_bound(), error_text("fft3d", error));
     if (is_c2r() && checked.placement() == Placement::out_of_place && !checked.input_unchanged(buffers))
       return "fft3d's C2R out of place wrote its input";
     return {};
@@ -92,25 +100,31 @@ struct DirectionRun {
   }
 };
 
+// `Real` is the real type of settings.precision: the transform fft3d takes for the descriptor in that precision, the
+// check's buffers and cuFFT's plan all in it.
+template <class Real>
 BenchRow measure_direction(const Extents& size, TransformKind kind, const SweepSettings& settings,
                            std::uint64_t seed, const DriverProbe& driver) {
+  constexpr Precision precision = precision_of<Real>;
   BenchRow row;
   row.size = size;
   row.transform = kind;
-  GpuTransform engine(TransformDesc{.extents = size, .kind = kind, .placement = settings.placement});
+  row.precision = precision;
+  GpuTransform engine(
+      TransformDesc{.extents = size, .kind = kind, .precision = precision, .placement = settings.placement});
   row.plan = engine.plan_source();
   row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(Order::natural, settings.placement));
-  validate::RealCheck checked(size, kind, settings.placement, seed);
-  CufftReal cufft(size, kind);
-  DirectionRun run{engine, checked, cufft, settings.repeats};
+  validate::RealCheck checked(size, kind, settings.placement, seed, validate::SpectrumInput::hermitian, precision);
+  CufftReal cufft(size, kind, precision);
+  DirectionRun<Real> run{engine, checked, cufft, settings.repeats};
   const validate::ErrorReport ours = checked.check([&] { run.ours(checked.run(), nullptr); });
   const bool input_kept = !run.is_c2r() || settings.placement == Placement::in_place || checked.input_unchanged();
   const validate::ErrorReport theirs = checked.check([&] { run.theirs(checked.run(), nullptr); });
   if (run.is_c2r()) checked.restore_input();  // cuFFT's C2R may have overwritten it
   row.fft3d_l2 = ours.relative_l2;
   row.cufft_l2 = theirs.relative_l2;
-  if (!ours.passes(error_bound) || !theirs.passes(error_bound)) {
-    row.failure = over_bound(error_text("fft3d", ours) + ", " + error_text("cuFFT", theirs));
+  if (!ours.passes(run.error_bound()) || !theirs.passes(run.error_bound())) {
+    row.failure = over_bound(run.error_bound(), error_text("fft3d", ours) + ", " + error_text("cuFFT", theirs));
     return row;
   }
   if (!input_kept) {
@@ -131,13 +145,16 @@ std::vector<BenchRow> measure_real_size(const Extents& size, const SweepSettings
     // A direction that cannot be measured (no plan for it, no memory, a failed launch) is a row that says why; a
     // machine without a GPU ends the sweep.
     try {
-      rows.push_back(measure_direction(size, kind, settings, seed, driver));
+      rows.push_back(settings.precision == Precision::fp64
+                         ? measure_direction<double>(size, kind, settings, seed, driver)
+                         : measure_direction<float>(size, kind, settings, seed, driver));
     } catch (const GpuUnavailable&) {
       throw;
     } catch (const Error& e) {
       BenchRow row;
       row.size = size;
       row.transform = kind;
+      row.precision = settings.precision;
       row.failure = e.what();
       rows.push_back(std::move(row));
     }

@@ -174,6 +174,64 @@ TEST(BenchTable, RealRowsHaveTheirFlopsFloorAndKindInEveryOutput) {
   EXPECT_NE(table.str().find("note: 128x64x32 c2r ended its timing"), std::string::npos) << table.str();
 }
 
+// fp64 rows count 8 bytes a real and 16 a complex value, twice fp32's, in the floor, GB/s and pass-equivalents; the
+// precision reaches every output.
+TEST(BenchTable, Fp64RowsCountDoubleValuesAndSayTheirPrecision) {
+  EXPECT_DOUBLE_EQ(real_value_bytes(Precision::fp32), 4);
+  EXPECT_DOUBLE_EQ(complex_value_bytes(Precision::fp32), 8);
+  EXPECT_DOUBLE_EQ(real_value_bytes(Precision::fp64), 8);
+  EXPECT_DOUBLE_EQ(complex_value_bytes(Precision::fp64), 16);
+  const Extents size{128, 64, 32};
+  const double n = 128.0 * 64 * 32, half = 65.0 * 64 * 32;
+  EXPECT_DOUBLE_EQ(floor_bytes(TransformKind::c2c, size, Precision::fp64), 32 * n);
+  EXPECT_DOUBLE_EQ(floor_bytes(TransformKind::r2c, size, Precision::fp64), 8 * n + 16 * half);
+  EXPECT_DOUBLE_EQ(floor_bytes(TransformKind::c2r, size, Precision::fp64), 8 * n + 16 * half);
+  EXPECT_DOUBLE_EQ(complex_volume_bytes(TransformKind::r2c, size, Precision::fp64), 16 * half);
+
+  BenchRun run = two_rows();
+  BenchRow& real = run.rows[0];
+  real.size = size;
+  real.transform = TransformKind::r2c;
+  real.precision = Precision::fp64;
+  real.memcpy_gbs = 2000;
+  const double floor_ms = (8 * n + 16 * half) / (2000 * 1e6);
+  EXPECT_DOUBLE_EQ(real.pass_equivalents(real.fft3d), 0.04 / floor_ms);
+  EXPECT_DOUBLE_EQ(real.pass_equivalents(real.cufft), 0.036 / floor_ms);
+  EXPECT_DOUBLE_EQ(real.fft3d_gbs(), (8 * n + 16 * half + 2 * 16 * half) / (0.04 * 1e6));  // two passes
+  EXPECT_DOUBLE_EQ(real.volume_gbs(real.cufft), (8 * n + 16 * half) / (0.036 * 1e6));
+  EXPECT_DOUBLE_EQ(real.fft3d_gflops(), 2.5 * n * std::log2(n) / (0.04 * 1e6));  // flops do not depend on it
+
+  std::ostringstream csv, json, table;
+  write_csv(run, csv);
+  write_json(run, json);
+  print_table(run, table);
+  std::istringstream lines(csv.str());
+  std::string header, row, fp32_row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  std::getline(lines, fp32_row);
+  const std::vector<std::string> names = csv_fields(header), fields = csv_fields(row);
+  ASSERT_EQ(fields.size(), names.size()) << row;
+  ASSERT_EQ(csv_fields(fp32_row).size(), names.size()) << fp32_row;
+  const auto precision_column = std::find(names.begin(), names.end(), "precision") - names.begin();
+  ASSERT_LT(static_cast<std::size_t>(precision_column), names.size()) << header;
+  EXPECT_EQ(fields[precision_column], "fp64");
+  EXPECT_EQ(csv_fields(fp32_row)[precision_column], "fp32");
+  EXPECT_NE(json.str().find("\"transform\": \"r2c\", \"precision\": \"fp64\""), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"precision\": \"fp32\""), std::string::npos) << json.str();
+  EXPECT_NE(table.str().find("fp64: both libraries in double precision (cuFFT D2Z and Z2D)"), std::string::npos)
+      << table.str();
+  EXPECT_NE(table.str().find("(reals 8 N bytes, half spectrum 16 (NX/2+1) NY NZ bytes)"), std::string::npos)
+      << table.str();
+}
+
+// An fp32 run says nothing of fp64.
+TEST(BenchTable, Fp32RunsHaveNoFp64Note) {
+  std::ostringstream table;
+  print_table(two_rows(), table);
+  EXPECT_EQ(table.str().find("fp64"), std::string::npos) << table.str();
+}
+
 TEST(ClockEventReasons, AreNamedAndUnknownBitsKeptInHex) {
   EXPECT_EQ(describe_clock_event_reasons(0), "none");
   EXPECT_EQ(describe_clock_event_reasons(0x4 | 0x40), "sw power cap, hw thermal slowdown");

@@ -131,7 +131,8 @@ int bench_command(const Args& args) {
       ("order", po::value<std::string>()->default_value("natural"), "natural or digit-reversed (fft3d's output; "
                                                                     "c2c only)")
       ("precision", po::value<std::string>()->default_value("fp32"), "fp32, or fp64: fft3d's plans in fp64 against "
-                                                                    "cuFFT Z2Z (c2c), bound 1e-13")
+                                                                    "cuFFT Z2Z (c2c) or D2Z and Z2D (r2c, in or out "
+                                                                    "of place), bound 1e-13")
       ("repeat", po::value<int>()->default_value(20), "timed samples per library, size and buffer pair")
       ("buffer-pairs", po::value<int>()->default_value(3), "input/output buffer pairs each size is timed on, both "
                                                             "libraries on each (kernel times can depend on where "
@@ -145,8 +146,8 @@ int bench_command(const Args& args) {
                                                                   "spectrum's layout)");
   po::variables_map vm;
   if (!parse_options("bench",
-                     "[--sizes LIST] [--batch B] [--transform c2c|r2c] [--in-place] [--arch A] [--order O] [--repeat N] "
-                     "[--buffer-pairs N] [--out DIR]  |  bench --gpus G [--sizes LIST] [--layout natural|y_slabs] "
+                     "[--sizes LIST] [--batch B] [--transform c2c|r2c] [--in-place] [--precision fp32|fp64] [--arch A] "
+                     "[--order O] [--repeat N] [--buffer-pairs N] [--out DIR]  |  bench --gpus G [--sizes LIST] [--layout natural|y_slabs] "
                      "[--in-place] [--repeat N] [--out DIR]",
                      args, options, {}, vm))
     return exit_ok;

@@ -292,6 +292,10 @@ if [ "$has_lowering" -eq 1 ]; then
 fi
 expect 3 "cuda fp64 without a GPU" -- "$fft3d" run --size 64x64x64 --backend cuda --precision fp64
 expect 3 "bench fp64 without a GPU" -- "$fft3d" bench --sizes 64x64x64 --precision fp64
+expect 3 "bench r2c fp64 without a GPU" -- "$fft3d" bench --sizes 64x64x64 --transform r2c --precision fp64
+contains err "fft3d bench: error:" "bench r2c fp64 names why it cannot run, as fp32 does"
+expect 3 "bench r2c fp64 in place without a GPU" -- "$fft3d" bench --sizes 64x64x64 --transform r2c --in-place \
+  --precision fp64
 # Batches: every volume checked on the CPU; the batch written in a plan and shown by explain; bad batches refused.
 expect 0 "run a batch on the CPU" -- "$fft3d" run --size 16x16x16 --batch 3 --backend cpu --precision fp32
 contains out "worst of 3 volumes" "run reports every volume's check"

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "fft3d/errors.hpp"
@@ -12,7 +13,10 @@ namespace fft3d::validate {
 namespace {
 
 // What the padding of an in-place R2C input's rows holds: a value no result may depend on.
-constexpr float padding_value = std::numeric_limits<float>::quiet_NaN();
+template <class Real>
+constexpr Real padding_value = std::numeric_limits<Real>::quiet_NaN();
+
+std::size_t real_bytes(Precision precision) { return precision == Precision::fp64 ? sizeof(double) : sizeof(float); }
 
 std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
 std::int64_t half_row(const Extents& size) { return size.nx / 2 + 1; }
@@ -25,21 +29,24 @@ const Extents& real_size(const Extents& size, TransformKind kind) {
   return size;
 }
 
-std::size_t input_bytes_of(const Extents& size, TransformKind kind, Placement placement) {
-  return kind == TransformKind::r2c ? real_array_bytes(size, placement) : half_spectrum_bytes(size);
+std::size_t input_bytes_of(const Extents& size, TransformKind kind, Placement placement, Precision precision) {
+  return kind == TransformKind::r2c ? real_array_bytes(size, placement, precision)
+                                    : half_spectrum_bytes(size, precision);
 }
-std::size_t output_bytes_of(const Extents& size, TransformKind kind, Placement placement) {
-  return kind == TransformKind::r2c ? half_spectrum_bytes(size) : real_array_bytes(size, placement);
+std::size_t output_bytes_of(const Extents& size, TransformKind kind, Placement placement, Precision precision) {
+  return kind == TransformKind::r2c ? half_spectrum_bytes(size, precision)
+                                    : real_array_bytes(size, placement, precision);
 }
 
-// `n` random reals in [-1, 1), rounded to fp32 (n even: they are drawn in pairs).
+// `n` random reals in [-1, 1), rounded to Real (n even: they are drawn in pairs).
+template <class Real>
 std::vector<double> random_reals(std::int64_t n, std::uint64_t seed) {
   std::vector<std::complex<double>> pairs(count(n / 2));
   fill_random(pairs, seed);
   std::vector<double> reals(count(n));
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    reals[2 * i] = static_cast<float>(pairs[i].real());
-    reals[2 * i + 1] = static_cast<float>(pairs[i].imag());
+    reals[2 * i] = static_cast<Real>(pairs[i].real());
+    reals[2 * i + 1] = static_cast<Real>(pairs[i].imag());
   }
   return reals;
 }
@@ -90,7 +97,8 @@ double rms(const std::vector<std::complex<double>>& values) {
 // The NX*NY*NZ reals of `got` (rows `pitch` reals apart) against `reference` (unpadded) times `scale`, with
 // validate::compare's contract: peak_index is the first non-finite value if there is one (peak_error then
 // infinite), else the first largest error; sums over finite values only.
-ErrorReport compare_reals(const float* got, std::int64_t pitch, const Extents& size,
+template <class Real>
+ErrorReport compare_reals(const Real* got, std::int64_t pitch, const Extents& size,
                           const std::vector<double>& reference, double scale) {
   ErrorReport report;
   long double error_norm = 0, reference_norm = 0;
@@ -129,47 +137,52 @@ double scale_of(Scaling scaling, const Extents& size) {
 std::int64_t real_row_pitch(const Extents& size, Placement placement) {
   return placement == Placement::in_place ? 2 * half_row(size) : size.nx;
 }
-std::size_t real_array_bytes(const Extents& size, Placement placement) {
-  return count(real_row_pitch(size, placement) * size.ny * size.nz) * sizeof(float);
+std::size_t real_array_bytes(const Extents& size, Placement placement, Precision precision) {
+  return count(real_row_pitch(size, placement) * size.ny * size.nz) * real_bytes(precision);
 }
-std::size_t half_spectrum_bytes(const Extents& size) {
-  return count(half_spectrum_elements(size)) * sizeof(std::complex<float>);
+std::size_t half_spectrum_bytes(const Extents& size, Precision precision) {
+  return count(half_spectrum_elements(size)) * 2 * real_bytes(precision);
 }
 
 RealCheck::RealCheck(const Extents& size, TransformKind kind, Placement placement, std::uint64_t seed,
-                     SpectrumInput spectrum)
+                     SpectrumInput spectrum, Precision precision)
     : size_(real_size(size, kind)),
       kind_(kind),
       placement_(placement),
-      input_(input_bytes_of(size, kind, placement) / sizeof(std::complex<float>)),
-      got_(output_bytes_of(size, kind, placement) / sizeof(std::complex<float>)),
-      buffers_{DeviceBuffer(input_bytes_of(size, kind, placement)),
-               DeviceBuffer(output_bytes_of(size, kind, placement))} {
-  if (kind_ == TransformKind::r2c) make_r2c_input(seed);
-  else make_c2r_input(seed, spectrum);
+      precision_(precision),
+      input_(input_bytes_of(size, kind, placement, precision)),
+      got_(output_bytes_of(size, kind, placement, precision)),
+      buffers_{DeviceBuffer(input_bytes_of(size, kind, placement, precision)),
+               DeviceBuffer(output_bytes_of(size, kind, placement, precision))} {
+  const bool fp64 = precision_ == Precision::fp64;
+  if (kind_ == TransformKind::r2c) fp64 ? make_r2c_input<double>(seed) : make_r2c_input<float>(seed);
+  else fp64 ? make_c2r_input<double>(seed, spectrum) : make_c2r_input<float>(seed, spectrum);
   restore_input();
 }
 
+template <class Real>
 void RealCheck::make_r2c_input(std::uint64_t seed) {
-  reals_ = random_reals(size_.elements(), seed);
-  float* host = reinterpret_cast<float*>(input_.data());
+  reals_ = random_reals<Real>(size_.elements(), seed);
+  Real* host = reinterpret_cast<Real*>(input_.data());
   const std::int64_t pitch = real_row_pitch(size_, placement_), rows = size_.ny * size_.nz;
   for (std::int64_t row = 0; row < rows; ++row)
     for (std::int64_t x = 0; x < pitch; ++x)
       host[count(row * pitch + x)] =
-          x < size_.nx ? static_cast<float>(reals_[count(row * size_.nx + x)]) : padding_value;
+          x < size_.nx ? static_cast<Real>(reals_[count(row * size_.nx + x)]) : padding_value<Real>;
   spectrum_.resize(count(half_spectrum_elements(size_)));
   cufft_r2c_reference(size_, reals_, spectrum_);
 }
 
+template <class Real>
 void RealCheck::make_c2r_input(std::uint64_t seed, SpectrumInput spectrum) {
   std::vector<std::complex<double>> half(count(half_spectrum_elements(size_)));
-  cufft_r2c_reference(size_, random_reals(size_.elements(), seed), half);
+  cufft_r2c_reference(size_, random_reals<Real>(size_.elements(), seed), half);
   keep_hermitian_part(size_, half);
   if (spectrum == SpectrumInput::non_hermitian_x_planes) add_anti_hermitian_part(size_, half, seed + 1, rms(half));
+  std::complex<Real>* host = reinterpret_cast<std::complex<Real>*>(input_.data());
   for (std::size_t i = 0; i < half.size(); ++i) {
-    input_[i] = std::complex<float>(half[i]);
-    half[i] = std::complex<double>(input_[i]);
+    host[i] = std::complex<Real>(half[i]);
+    half[i] = std::complex<double>(host[i]);
   }
   keep_hermitian_part(size_, half);  // what the reference transforms: the Hermitian part of what the GPU reads
   reals_.resize(count(size_.elements()));
@@ -192,22 +205,26 @@ ErrorReport RealCheck::check(RealBuffers& buffers, const std::function<void()>& 
   else buffers.out.poison_nan();
   transform();
   buffers.out.download(got_.data());
-  return compare_output(scaling);
+  return precision_ == Precision::fp64 ? compare_output<double>(scaling) : compare_output<float>(scaling);
 }
 
-ErrorReport RealCheck::compare_output(Scaling scaling) {
+template <class Real>
+ErrorReport RealCheck::compare_output(Scaling scaling) const {
   const double scale = scale_of(scaling, size_);
   if (kind_ == TransformKind::c2r)
-    return compare_reals(reinterpret_cast<const float*>(got_.data()), real_row_pitch(size_, placement_), size_,
+    return compare_reals(reinterpret_cast<const Real*>(got_.data()), real_row_pitch(size_, placement_), size_,
                          reals_, scale);
-  if (scaling == Scaling::none) return compare(got_, spectrum_);
+  const std::span<const std::complex<Real>> got(reinterpret_cast<const std::complex<Real>*>(got_.data()),
+                                                spectrum_.size());
+  if (scaling == Scaling::none) return compare(got, spectrum_);
   std::vector<std::complex<double>> scaled(spectrum_);
   for (std::complex<double>& value : scaled) value *= scale;
-  return compare(got_, scaled);
+  return compare(got, scaled);
 }
 
 ErrorReport RealCheck::check_round_trip(const std::function<void(float* reals_back)>& transforms) {
-  if (kind_ != TransformKind::r2c) throw UsageError("RealCheck::check_round_trip: an R2C check's");
+  if (kind_ != TransformKind::r2c || precision_ != Precision::fp32)
+    throw UsageError("RealCheck::check_round_trip: an fp32 R2C check's");
   std::optional<DeviceBuffer> own;  // out of place: the reals come back into a buffer of their own
   if (placement_ == Placement::in_place) {
     buffers_.out.copy_from(buffers_.in);
@@ -225,7 +242,7 @@ ErrorReport RealCheck::check_round_trip(const std::function<void(float* reals_ba
 }
 
 bool RealCheck::input_unchanged(const RealBuffers& buffers) const {
-  std::vector<std::complex<float>> now(input_.size());
+  std::vector<std::byte> now(input_.size());
   buffers.in.download(now.data());
   return std::memcmp(now.data(), input_.data(), input_bytes()) == 0;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -38,29 +39,36 @@ struct RealBuffers {
   DeviceBuffer out;
 };
 
-// The device pointers one run takes, typed for both kinds: an R2C run takes reals_in() and spectrum_out(), a C2R run
-// spectrum_in() and reals_out(). In place `in` and `out` are one address.
+// The device pointers one run takes, typed for both kinds and the check's real type (float for fp32, double for
+// fp64): an R2C run takes reals_in() and spectrum_out(), a C2R run spectrum_in() and reals_out(). In place `in` and
+// `out` are one address.
 struct RealRun {
   void* in = nullptr;
   void* out = nullptr;
-  const float* reals_in() const { return static_cast<const float*>(in); }
-  std::complex<float>* spectrum_out() const { return static_cast<std::complex<float>*>(out); }
-  const std::complex<float>* spectrum_in() const { return static_cast<const std::complex<float>*>(in); }
-  float* reals_out() const { return static_cast<float*>(out); }
+  template <class Real = float>
+  const Real* reals_in() const { return static_cast<const Real*>(in); }
+  template <class Real = float>
+  std::complex<Real>* spectrum_out() const { return static_cast<std::complex<Real>*>(out); }
+  template <class Real = float>
+  const std::complex<Real>* spectrum_in() const { return static_cast<const std::complex<Real>*>(in); }
+  template <class Real = float>
+  Real* reals_out() const { return static_cast<Real*>(out); }
 };
 
-// Random input rounded to fp32 (so the oracle transforms exactly what the GPU reads) in device buffers of the
-// placement's layout, and its fp64 cuFFT transform as the reference. R2C: NX*NY*NZ random reals in [-1, 1) (the
+// Random input rounded to the precision's reals (so the oracle transforms exactly what the GPU reads) in device
+// buffers of the placement's layout and precision (fp32: float reals and complex<float>; fp64: double and
+// complex<double>), and its fp64 cuFFT transform as the reference. R2C: NX*NY*NZ random reals in [-1, 1) (the
 // padding of in-place rows holds NaN, so a transform that reads it into a result fails). C2R: a half spectrum as
 // `spectrum` says. Throws UsageError for c2c or an odd NX; OutOfMemory, CudaError.
 class RealCheck {
  public:
   RealCheck(const Extents& size, TransformKind kind, Placement placement, std::uint64_t seed,
-            SpectrumInput spectrum = SpectrumInput::hermitian);
+            SpectrumInput spectrum = SpectrumInput::hermitian, Precision precision = Precision::fp32);
 
   const Extents& size() const { return size_; }
   TransformKind kind() const { return kind_; }
   Placement placement() const { return placement_; }
+  Precision precision() const { return precision_; }
   std::size_t input_bytes() const { return buffers_.in.bytes(); }
   std::size_t output_bytes() const { return buffers_.out.bytes(); }
 
@@ -76,7 +84,7 @@ class RealCheck {
   ErrorReport check(const std::function<void()>& transform, Scaling scaling = Scaling::none);
   ErrorReport check(RealBuffers& buffers, const std::function<void()>& transform, Scaling scaling = Scaling::none);
 
-  // R2C only. The round trip: `transforms(reals_back)` runs the R2C of run() and then the C2R (full scaling) of its
+  // R2C in fp32 only (UsageError otherwise). The round trip: `transforms(reals_back)` runs the R2C of run() and then the C2R (full scaling) of its
   // spectrum into `reals_back`, in the check's layout: out of place a buffer of its own (poisoned first), in place
   // run().out itself. The reals are compared with the input.
   ErrorReport check_round_trip(const std::function<void(float* reals_back)>& transforms);
@@ -91,24 +99,28 @@ class RealCheck {
   RealBuffers make_buffers() const;
 
  private:
+  template <class Real>
   void make_r2c_input(std::uint64_t seed);
+  template <class Real>
   void make_c2r_input(std::uint64_t seed, SpectrumInput spectrum);
-  ErrorReport compare_output(Scaling scaling);
+  template <class Real>
+  ErrorReport compare_output(Scaling scaling) const;
 
   Extents size_;
   TransformKind kind_;
   Placement placement_;
-  std::vector<std::complex<float>> input_;            // the device input's bytes (reals viewed in pairs for R2C)
+  Precision precision_;
+  std::vector<std::byte> input_;                      // the device input's bytes
   std::vector<double> reals_;                         // R2C: the input; C2R: the reference, unpadded
   std::vector<std::complex<double>> spectrum_;        // R2C: the reference half spectrum
-  std::vector<std::complex<float>> got_;              // the output, downloaded
+  std::vector<std::byte> got_;                        // the output's bytes, downloaded
   RealBuffers buffers_;
 };
 
 // The layout of a real transform's real array: reals a row, padded in place to 2*(NX/2+1).
 std::int64_t real_row_pitch(const Extents& size, Placement placement);
-// Bytes of the real array (fp32) and of the half spectrum (fp32 complex).
-std::size_t real_array_bytes(const Extents& size, Placement placement);
-std::size_t half_spectrum_bytes(const Extents& size);
+// Bytes of the real array (reals of `precision`) and of the half spectrum (complex values of `precision`).
+std::size_t real_array_bytes(const Extents& size, Placement placement, Precision precision = Precision::fp32);
+std::size_t half_spectrum_bytes(const Extents& size, Precision precision = Precision::fp32);
 
 }  // namespace fft3d::validate
