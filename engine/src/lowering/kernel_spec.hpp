@@ -55,6 +55,10 @@ struct AxisTile {
   // first kernel's stores would land on rows other tiles have yet to load, so such runs keep the reorder pass.
   std::vector<std::int64_t> sorted_radices;
   bool sorted_loads = false;
+  // X only, in the two kernels of an X axis split over two (x_transposed_store.cpp): in the sorted layout the load
+  // and store phases walk the X tile's two modes swapped (the second fastest), the order in which the sorted
+  // positions are consecutive: whole 128-byte segments.
+  bool swapped_walk = false;
 
   std::int64_t extent() const;
   std::int64_t tiles() const;

@@ -117,7 +117,8 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, 
     for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
       std::vector<std::int64_t> offsets;
       for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e)
-        offsets.push_back(load ? load_offset(spec, block, e, sorted) : store_offset(spec, block, e, false, sorted));
+        offsets.push_back(load ? load_offset(spec, block, walked_element(spec, e, sorted), sorted)
+                               : store_offset(spec, block, walked_element(spec, e, sorted), false, sorted));
       check_request(spec, std::move(offsets), spec.x_run_elements, [&] {
         return "block " + std::to_string(block) + (load ? " load" : " store") + layout_name(sorted) + " elements " +
                std::to_string(first) + "+";

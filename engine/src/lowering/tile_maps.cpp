@@ -196,6 +196,17 @@ std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64
   return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
 }
 
+std::int64_t walked_element(const KernelSpec& spec, std::int64_t e, bool sorted) {
+  const AxisTile& x = spec.axes[axis_index(Axis::x)];
+  if (!sorted || !x.swapped_walk) return e;
+  const std::int64_t stride = axis_linear_stride(spec, Axis::x);
+  const std::int64_t first = x.tile.front().extent;  // a: the fastest mode's extent
+  const std::int64_t second = x.extent() / first;    // b
+  const std::int64_t walked = e / stride % x.extent();                          // j + b*i
+  const std::int64_t held = walked / second + first * (walked % second);       // i + a*j
+  return e + (held - walked) * stride;
+}
+
 std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool sorted) {
   std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
   for (const AxisTile& tile : spec.axes)

@@ -80,6 +80,10 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
 // maps p to sorted_position(axis, p).
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural,
                           bool sorted = false);
+// The tile element the load or store phase's element e moves: e itself, except that with `sorted` an X tile with
+// a swapped walk (AxisTile::swapped_walk: two modes of extents a, b) is walked second mode first: X-local index
+// j + b*i moves the element i + a*j, so consecutive threads touch consecutive sorted positions.
+std::int64_t walked_element(const KernelSpec& spec, std::int64_t e, bool sorted);
 // Global element index the load reads tile element e of block `block` from: global_offset, except that with
 // `sorted` the axes the kernel loads sorted (AxisTile::sorted_loads) map p to sorted_position(axis, p).
 std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool sorted);
