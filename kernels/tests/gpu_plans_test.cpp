@@ -67,10 +67,7 @@ void check_plan_on_gpu(const NamedPlan& named, std::uint64_t seed) {
   GpuTransform engine(named.plan, named.name);
   const Extents& size = named.plan.size;
   const std::size_t elements = static_cast<std::size_t>(size.elements());
-  std::vector<std::complex<double>> exact(elements);
-  validate::fill_random(exact, seed);
-  const std::vector<std::complex<float>> input(exact.begin(), exact.end());
-  std::copy(input.begin(), input.end(), exact.begin());  // the oracle transforms exactly what the engine reads
+  const auto [input, exact] = rounded_random_input(elements, seed);
   std::vector<std::complex<double>> forward(elements), inverse(elements);
   validate::cufft_reference(size, exact, forward, Direction::forward);
   validate::cufft_reference(size, exact, inverse, Direction::inverse, Scaling::full);

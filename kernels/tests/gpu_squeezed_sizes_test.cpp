@@ -24,10 +24,7 @@ void check_on_gpu(const Extents& size, Placement placement) {
   GpuTransform engine({.extents = size, .placement = placement});
   EXPECT_EQ(engine.plan().size, squeezed_extents(size)) << to_string(size) << ": " << engine.plan_source();
   const std::size_t elements = static_cast<std::size_t>(size.elements());
-  std::vector<std::complex<double>> exact(elements);
-  validate::fill_random(exact, seed);
-  const std::vector<std::complex<float>> input(exact.begin(), exact.end());
-  std::copy(input.begin(), input.end(), exact.begin());  // the oracle transforms exactly what the engine reads
+  const auto [input, exact] = rounded_random_input(elements, seed);
   const std::size_t bytes = elements * sizeof(input[0]);
   validate::DeviceBuffer d_in(bytes), d_out(bytes);
   std::vector<std::complex<float>> got(elements);
