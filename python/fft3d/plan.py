@@ -136,7 +136,6 @@ class Plan:
         # The input and output of each kind: (shape, dtype).
         self.input = {"c2c": (self.shape, complex_), "r2c": (self.shape, real), "c2r": (spectrum, complex_)}[self.kind]
         self.output = {"c2c": (self.shape, complex_), "r2c": (spectrum, complex_), "c2r": (self.shape, real)}[self.kind]
-        self.elements = math.prod(self.shape)
 
     def __del__(self):
         try:
