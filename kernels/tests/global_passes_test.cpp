@@ -2,6 +2,7 @@
 // those passes use (natural_destination, last_pass_store_offset) against the staged load and store they replace.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "fft3d/arch_profile.hpp"
@@ -96,6 +97,57 @@ TEST(GlobalPasses, LastPassOutputsCoverTheTileOnce) {
       EXPECT_EQ(*outputs.rbegin(), spec.tile_elements - 1) << named.name;
     }
   }
+}
+
+// Mixed-radix kernels reach global memory from their passes where the emitter's split offsets (a butterfly's first
+// offset plus a constant per k) are exact. The rule checks that along the pass's axis only; here every butterfly
+// of every part is checked in the first, a middle and the last block, so the per-axis reduction is tested too.
+TEST(GlobalPasses, MixedKernelsSplitTheirOffsetsExactly) {
+  std::vector<NamedPlan> plans = mixed_radix_plans();
+  for (NamedPlan& named : mixed_bench_plans()) plans.push_back(std::move(named));
+  int loading = 0, storing = 0;
+  for (const NamedPlan& named : plans) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
+      if (spec.role != KernelRole::tile || tile::bit_fields(spec)) continue;
+      const bool has_sorted = std::any_of(spec.axes.begin(), spec.axes.end(),
+                                          [](const AxisTile& axis) { return !axis.sorted_radices.empty(); });
+      const std::vector<bool> sorted_layouts = has_sorted ? std::vector<bool>{false, true} : std::vector<bool>{false};
+      for (std::int64_t block : {std::int64_t{0}, spec.tiles / 2, spec.tiles - 1})
+        for (bool sorted : sorted_layouts) {
+          if (spec.load_in_first_pass) {
+            const tile::ButterflyPass first = tile::first_pass(spec);
+            for (std::int64_t b = 0; b < spec.tile_elements / first.radix; ++b) {
+              const std::int64_t base = tile::butterfly_base(first.element_step, first.radix, b);
+              for (std::int64_t k = 0; k < first.radix; ++k)
+                ASSERT_EQ(tile::load_offset(spec, block, base + k * first.element_step, sorted),
+                          tile::load_offset(spec, block, base, sorted) +
+                              tile::load_offset(spec, 0, k * first.element_step, sorted))
+                    << named.name << " kernel " << spec.kernel_index << " block " << block << " base " << base;
+            }
+          }
+          if (!spec.store_in_last_pass) continue;
+          const tile::ButterflyPass last = tile::last_pass(spec);
+          for (bool natural : {false, true})
+            for (std::int64_t b = 0; b < spec.tile_elements / last.radix; ++b) {
+              const std::int64_t base = tile::butterfly_base(last.element_step, last.radix, b);
+              const std::int64_t p0 = tile::last_pass_output_element(spec, base, 0);
+              for (std::int64_t m = 0; m < last.radix; ++m) {
+                const std::int64_t p = tile::last_pass_output_element(spec, base, m);
+                ASSERT_EQ(tile::last_pass_store_offset(spec, block, p, natural, sorted),
+                          tile::last_pass_store_offset(spec, block, p0, natural, sorted) +
+                              tile::last_pass_store_offset(spec, 0, p - p0, natural, sorted))
+                    << named.name << " kernel " << spec.kernel_index << " block " << block << " base " << base;
+              }
+            }
+        }
+      loading += spec.load_in_first_pass;
+      storing += spec.store_in_last_pass;
+    }
+  }
+  EXPECT_GT(loading, 10);
+  EXPECT_GT(storing, 10);
 }
 
 }  // namespace

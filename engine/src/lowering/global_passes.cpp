@@ -56,8 +56,10 @@ void reach_global_from_passes(KernelSpec& spec) {
   spec.load_in_first_pass = spec.store_in_last_pass = false;
   if (spec.role != KernelRole::tile || tile::butterfly_passes(spec) < 2) return;
   // The passes' global offsets add the tile offsets of a butterfly's base and of its input steps (emit_tile_kernel),
-  // which holds for bit-field digits; tiles with other digits load and store in phases of their own.
-  if (!tile::bit_fields(spec)) return;
+  // which holds for bit-field digits, and for other digits where the exhaustive check finds no carry (complex
+  // kernels: real ones split their offsets into X and row parts, which have no such check).
+  const bool bits = tile::bit_fields(spec);
+  if (!bits && spec.real.kind != TransformKind::c2c) return;
   // A tile spread over a cluster: each block loads the inputs of its share of the first pass's butterflies (when
   // that pass crosses parts, its writes reach the other blocks' shared memory), and stores from a split last pass
   // only, whose cluster barrier between its reads and its writes keeps every block's loads ahead of every store.
@@ -67,10 +69,12 @@ void reach_global_from_passes(KernelSpec& spec) {
   // the tests run, checks the last block too.) The check is what lowering spends most of its time on.
   const bool cluster_store = spec.tiles_per_cluster() > 1;
   const bool load = (!cluster_store || tile::exchanges_across_cluster(spec)) &&
-                    tile::check_first_pass_loads(spec, 0).coalesced();
+                    tile::check_first_pass_loads(spec, 0).coalesced() &&
+                    (bits || tile::first_pass_offsets_add(spec));
   KernelSpec storing = spec;  // the last pass's butterflies as they run when it writes global memory
   storing.store_in_last_pass = true;
-  const bool store = spread_store && !cluster_store && tile::check_last_pass_stores(storing, 0).coalesced();
+  const bool store = spread_store && !cluster_store && tile::check_last_pass_stores(storing, 0).coalesced() &&
+                     (bits || tile::last_pass_offsets_add(storing));
   spec.load_in_first_pass = load;
   spec.store_in_last_pass = store;
 }

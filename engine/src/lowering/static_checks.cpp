@@ -205,6 +205,72 @@ CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t blo
 
 namespace {
 
+// The offsets add over the three axes (each axis's position depends on its own local index and its tile's origin
+// only), and a pass's butterflies step along one axis: so `exact(block, base, k)` against `split(block, base, k)`,
+// the form the emitter computes, is checked for every butterfly base along that axis (the other axes' indices zero)
+// in every tile along it. False at the first difference.
+template <class Exact, class Split>
+bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& pass, Exact exact, Split split) {
+  const std::int64_t stride = axis_linear_stride(spec, axis);
+  const AxisTile& tile = spec.axes[axis_index(axis)];
+  std::int64_t block_weight = 1;  // blocks walk the axes in grid_order (block_origin)
+  for (Axis a : spec.grid_order) {
+    if (a == axis) break;
+    block_weight *= spec.axes[axis_index(a)].tiles();
+  }
+  for (std::int64_t t = 0; t < tile.tiles(); ++t)
+    for (std::int64_t l = 0; l < tile.extent(); ++l) {
+      const std::int64_t base = l * stride;
+      if (base / pass.element_step % pass.radix != 0) continue;  // not a butterfly's first input
+      for (std::int64_t k = 0; k < pass.radix; ++k)
+        if (exact(t * block_weight, base, k) != split(t * block_weight, base, k)) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+bool first_pass_offsets_add(const KernelSpec& spec) {
+  if (spec.role != KernelRole::tile) return false;
+  const ButterflyPass first = first_pass(spec);
+  const std::int64_t step = first.element_step;
+  for (bool sorted : layouts(spec))
+    if (!pass_offsets_match(
+            spec, spec.stages.front().sub.axis, first,
+            [&](std::int64_t block, std::int64_t base, std::int64_t k) {
+              return load_offset(spec, block, base + k * step, sorted);
+            },
+            [&](std::int64_t block, std::int64_t base, std::int64_t k) {
+              return load_offset(spec, block, base, sorted) + load_offset(spec, 0, k * step, sorted);
+            }))
+      return false;
+  return true;
+}
+
+bool last_pass_offsets_add(const KernelSpec& spec) {
+  if (spec.role != KernelRole::tile) return false;
+  const ButterflyPass last = last_pass(spec);
+  for (bool sorted : layouts(spec))
+    for (bool natural : {false, true}) {
+      const auto store = [&](std::int64_t block, std::int64_t p) {
+        return last_pass_store_offset(spec, block, p, natural, sorted);
+      };
+      if (!pass_offsets_match(
+              spec, spec.stages.back().sub.axis, last,
+              [&](std::int64_t block, std::int64_t base, std::int64_t m) {
+                return store(block, last_pass_output_element(spec, base, m));
+              },
+              [&](std::int64_t block, std::int64_t base, std::int64_t m) {
+                const std::int64_t first = last_pass_output_element(spec, base, 0);
+                return store(block, first) + store(0, last_pass_output_element(spec, base, m) - first);
+              }))
+        return false;
+    }
+  return true;
+}
+
+namespace {
+
 // Clusters of `tiles` consecutive tiles, the first and the last, storing in natural order (sorted: in the sorted
 // layout): the elements they store are those they load.
 void check_cluster_stores(const KernelSpec& spec, std::int64_t tiles, bool sorted, ClusterStoreReport& report) {

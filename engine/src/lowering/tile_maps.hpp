@@ -209,6 +209,12 @@ CoalescingReport check_coalescing(const KernelSpec& spec);
 // KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).
 CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block);
 CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t block);
+// Whether the passes' global offsets split as the emitter writes them: a butterfly's first offset plus a constant
+// for each input or output k (its offset in block 0, whose origin is zero). For bit fields this holds by
+// construction; for other digits it holds when no step of a butterfly carries into another digit of the tile or of
+// the maps (natural order, sorted layout), which these check exhaustively along the pass's axis, in every tile along it.
+bool first_pass_offsets_add(const KernelSpec& spec);
+bool last_pass_offsets_add(const KernelSpec& spec);
 
 // In-place safety of a natural-order store across a cluster: the global elements the cluster stores (natural
 // order) are exactly those it loads, so with a cluster barrier between loads and stores no block overwrites an
