@@ -8,6 +8,8 @@
 #include "fft3d/arch_profile.hpp"
 #include "lowering/tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {
@@ -99,12 +101,17 @@ TEST(GlobalPasses, LastPassOutputsCoverTheTileOnce) {
   }
 }
 
-// Mixed-radix kernels reach global memory from their passes where the emitter's split offsets (a butterfly's first
+// Mixed-radix kernels (complex and real) reach global memory from their passes where the emitter's split offsets (a butterfly's first
 // offset plus a constant per k) are exact. The rule checks that along the pass's axis only; here every butterfly
 // of every part is checked in the first, a middle and the last block, so the per-axis reduction is tested too.
 TEST(GlobalPasses, MixedKernelsSplitTheirOffsetsExactly) {
   std::vector<NamedPlan> plans = mixed_radix_plans();
   for (NamedPlan& named : mixed_bench_plans()) plans.push_back(std::move(named));
+  for (const Extents& size : {Extents{96, 96, 96}, Extents{384, 384, 256}, Extents{120, 36, 20}})
+    for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r})
+      for (bool in_place : {false, true})
+        plans.push_back({to_string(size) + " " + to_string(kind) + (in_place ? " in place" : ""),
+                         default_plan_of_kind(size, "hopper", kind, {}, in_place)});
   int loading = 0, storing = 0;
   for (const NamedPlan& named : plans) {
     const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);

@@ -56,10 +56,10 @@ void reach_global_from_passes(KernelSpec& spec) {
   spec.load_in_first_pass = spec.store_in_last_pass = false;
   if (spec.role != KernelRole::tile || tile::butterfly_passes(spec) < 2) return;
   // The passes' global offsets add the tile offsets of a butterfly's base and of its input steps (emit_tile_kernel),
-  // which holds for bit-field digits, and for other digits where the exhaustive check finds no carry (complex
-  // kernels: real ones split their offsets into X and row parts, which have no such check).
+  // which holds for bit-field digits, and for other digits where the exhaustive check finds no carry. (A real
+  // kernel splits its offsets into X and row parts; a pass steps along one axis, so only one part moves, and the
+  // check of the whole offset checks that part.)
   const bool bits = tile::bit_fields(spec);
-  if (!bits && spec.real.kind != TransformKind::c2c) return;
   // A tile spread over a cluster: each block loads the inputs of its share of the first pass's butterflies (when
   // that pass crosses parts, its writes reach the other blocks' shared memory), and stores from a split last pass
   // only, whose cluster barrier between its reads and its writes keeps every block's loads ahead of every store.
