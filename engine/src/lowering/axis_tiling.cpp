@@ -53,36 +53,15 @@ std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
   return 1;
 }
 
-// X runs of a tile without X stages: one chunk where chunks divide the row; otherwise the shortest run of at least a
-// chunk that divides it (243: 27, 100: 20), up to max_run_chunks chunks and while the tile (the run times the other
-// axes' lines, `lines` elements) stays within max_long_run_tile elements; else the longest shorter run (343: 7).
-// Why: a run that does not fill its segments shares its first and last ones with the neighbouring tiles, so the
-// longer the run, the smaller the share of the segments it fetches for others; the cap keeps such tiles small
-// enough for several blocks a multiprocessor (343 and 1000 would otherwise take 134-160 KB tiles).
-constexpr std::int64_t max_run_chunks = 4;
-constexpr std::int64_t max_long_run_tile = 8192;
-std::int64_t x_run_without_stages(std::int64_t n, std::int64_t lines) {
-  if (n % chunk == 0) return chunk;
-  for (std::int64_t d = chunk + 1; d <= std::min(n, max_run_chunks * chunk) && d * lines <= max_long_run_tile; ++d)
-    if (n % d == 0) return d;
-  return largest_divisor_at_most(n, chunk);
-}
-
-// The tile extent of an axis with stages in this kernel (whole butterfly groups: span / stride), else 1.
-std::int64_t staged_extent(const Kernel& kernel, Axis axis) {
-  const std::vector<SubComputation> stages = stages_in(kernel, axis);
-  return stages.empty() ? 1 : stages.front().span / stages.back().stride;
-}
-
 // An axis without stages: one position (Y, Z), one chunk (X; where chunks do not divide the row, the longest run
 // up to a chunk that does: such runs share segments with the neighbouring tiles' runs), or, when X is shorter than
 // a chunk, enough Y rows to fill one 128-byte segment (as many as divide the Y length).
 // Why not whole rows here: a tile without X stages holds its Y and Z lines behind each X value, and a whole row of
 // a few hundred values times those lines is over a block's shared memory.
-AxisTile tile_without_stages(const Plan& plan, const Kernel& kernel, Axis axis) {
+AxisTile tile_without_stages(const Plan& plan, Axis axis) {
   const std::int64_t n = plan.size[axis];
   std::int64_t extent = 1;
-  if (axis == Axis::x) extent = x_run_without_stages(n, staged_extent(kernel, Axis::y) * staged_extent(kernel, Axis::z));
+  if (axis == Axis::x) extent = largest_divisor_at_most(n, chunk);
   if (axis == Axis::y && plan.size.nx < chunk) extent = largest_divisor_at_most(n, chunk / plan.size.nx);
   AxisTile tile;
   tile.axis = axis;
@@ -96,7 +75,7 @@ AxisTile tile_without_stages(const Plan& plan, const Kernel& kernel, Axis axis) 
 
 AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis) {
   const std::vector<SubComputation> stages = stages_in(kernel, axis);
-  if (stages.empty()) return tile_without_stages(plan, kernel, axis);
+  if (stages.empty()) return tile_without_stages(plan, axis);
   const std::int64_t n = plan.size[axis];
   const std::int64_t span = stages.front().span;
   const std::int64_t stride = stages.back().stride;

@@ -9,40 +9,13 @@
 #include <algorithm>
 
 #include "lowering_rules.hpp"
-#include "lowering/tile_maps.hpp"
 
 namespace fft3d::lowering {
 namespace {
 constexpr std::int64_t max_elements_per_thread = 16;
 }
 
-namespace {
-constexpr std::int64_t warp_threads = 32;
-
-// The most butterflies of a split stage's last pass (the pass that holds its values across a barrier).
-std::int64_t held_butterflies(const KernelSpec& spec) {
-  std::int64_t butterflies = 0;
-  for (const TileStage& stage : spec.stages)
-    if (stage.is_split()) butterflies = std::max(butterflies, spec.part_elements() / stage.split_radices.back());
-  return butterflies;
-}
-
-int power_of_two_threads(const KernelSpec& spec, const ArchProfile& profile);
-}  // namespace
-
-// Mixed radices: where the power-of-two block leaves a thread more than one butterfly of a held pass (243-point
-// lines behind 27 X: 729 radix-9 butterflies on 512 threads), one thread a butterfly instead, in whole warps. Why:
-// the threads holding two butterflies' values set the pass's time while the others wait at its barrier.
 int block_threads(const KernelSpec& spec, const ArchProfile& profile) {
-  const int threads = power_of_two_threads(spec, profile);
-  const std::int64_t held = held_butterflies(spec);
-  if (tile::bit_fields(spec) || held <= threads) return threads;
-  const std::int64_t mixed = (held + warp_threads - 1) / warp_threads * warp_threads;
-  return mixed <= profile.max_threads_per_block ? static_cast<int>(mixed) : threads;
-}
-
-namespace {
-int power_of_two_threads(const KernelSpec& spec, const ArchProfile& profile) {
   int threads = profile.threads_per_block;
   bool split = false;
   std::int64_t per_thread = max_elements_per_thread;
@@ -55,6 +28,5 @@ int power_of_two_threads(const KernelSpec& spec, const ArchProfile& profile) {
     threads *= 2;
   return threads;
 }
-}  // namespace
 
 }  // namespace fft3d::lowering
