@@ -101,9 +101,41 @@ TEST(GlobalPasses, LastPassOutputsCoverTheTileOnce) {
   }
 }
 
-// Mixed-radix kernels (complex and real) reach global memory from their passes where the emitter's split offsets (a butterfly's first
-// offset plus a constant per k) are exact. The rule checks that along the pass's axis only; here every butterfly
-// of every part is checked in the first, a middle and the last block, so the per-axis reduction is tested too.
+// The first pass's loads of `block`: each butterfly's offset plus block 0's offset of its step k, as emitted.
+void expect_loads_split_exactly(const KernelSpec& spec, std::int64_t block, bool sorted, const std::string& name) {
+  const tile::ButterflyPass first = tile::first_pass(spec);
+  for (std::int64_t b = 0; b < spec.tile_elements / first.radix; ++b) {
+    const std::int64_t base = tile::butterfly_base(first.element_step, first.radix, b);
+    for (std::int64_t k = 0; k < first.radix; ++k)
+      ASSERT_EQ(tile::load_offset(spec, block, base + k * first.element_step, sorted),
+                tile::load_offset(spec, block, base, sorted) +
+                    tile::load_offset(spec, 0, k * first.element_step, sorted))
+          << name << " kernel " << spec.kernel_index << " block " << block << " base " << base;
+  }
+}
+
+// The last pass's stores of `block` in both orders: each butterfly's first output's offset plus block 0's offset
+// of output m's distance from it, as emitted.
+void expect_stores_split_exactly(const KernelSpec& spec, std::int64_t block, bool sorted, const std::string& name) {
+  const tile::ButterflyPass last = tile::last_pass(spec);
+  for (bool natural : {false, true})
+    for (std::int64_t b = 0; b < spec.tile_elements / last.radix; ++b) {
+      const std::int64_t base = tile::butterfly_base(last.element_step, last.radix, b);
+      const std::int64_t p0 = tile::last_pass_output_element(spec, base, 0);
+      for (std::int64_t m = 0; m < last.radix; ++m) {
+        const std::int64_t p = tile::last_pass_output_element(spec, base, m);
+        ASSERT_EQ(tile::last_pass_store_offset(spec, block, p, natural, sorted),
+                  tile::last_pass_store_offset(spec, block, p0, natural, sorted) +
+                      tile::last_pass_store_offset(spec, 0, p - p0, natural, sorted))
+            << name << " kernel " << spec.kernel_index << " block " << block << " base " << base;
+      }
+    }
+}
+
+// Mixed-radix kernels, complex and real, reach global memory from their passes where the emitter's split offsets
+// (a butterfly's first offset plus a constant per k) are exact. The rule checks that along the pass's axis only;
+// here every butterfly of every part is checked in the first, a middle and the last block, so the per-axis
+// reduction is tested too.
 TEST(GlobalPasses, MixedKernelsSplitTheirOffsetsExactly) {
   std::vector<NamedPlan> plans = mixed_radix_plans();
   for (NamedPlan& named : mixed_bench_plans()) plans.push_back(std::move(named));
@@ -120,34 +152,10 @@ TEST(GlobalPasses, MixedKernelsSplitTheirOffsetsExactly) {
       if (spec.role != KernelRole::tile || tile::bit_fields(spec)) continue;
       const bool has_sorted = std::any_of(spec.axes.begin(), spec.axes.end(),
                                           [](const AxisTile& axis) { return !axis.sorted_radices.empty(); });
-      const std::vector<bool> sorted_layouts = has_sorted ? std::vector<bool>{false, true} : std::vector<bool>{false};
       for (std::int64_t block : {std::int64_t{0}, spec.tiles / 2, spec.tiles - 1})
-        for (bool sorted : sorted_layouts) {
-          if (spec.load_in_first_pass) {
-            const tile::ButterflyPass first = tile::first_pass(spec);
-            for (std::int64_t b = 0; b < spec.tile_elements / first.radix; ++b) {
-              const std::int64_t base = tile::butterfly_base(first.element_step, first.radix, b);
-              for (std::int64_t k = 0; k < first.radix; ++k)
-                ASSERT_EQ(tile::load_offset(spec, block, base + k * first.element_step, sorted),
-                          tile::load_offset(spec, block, base, sorted) +
-                              tile::load_offset(spec, 0, k * first.element_step, sorted))
-                    << named.name << " kernel " << spec.kernel_index << " block " << block << " base " << base;
-            }
-          }
-          if (!spec.store_in_last_pass) continue;
-          const tile::ButterflyPass last = tile::last_pass(spec);
-          for (bool natural : {false, true})
-            for (std::int64_t b = 0; b < spec.tile_elements / last.radix; ++b) {
-              const std::int64_t base = tile::butterfly_base(last.element_step, last.radix, b);
-              const std::int64_t p0 = tile::last_pass_output_element(spec, base, 0);
-              for (std::int64_t m = 0; m < last.radix; ++m) {
-                const std::int64_t p = tile::last_pass_output_element(spec, base, m);
-                ASSERT_EQ(tile::last_pass_store_offset(spec, block, p, natural, sorted),
-                          tile::last_pass_store_offset(spec, block, p0, natural, sorted) +
-                              tile::last_pass_store_offset(spec, 0, p - p0, natural, sorted))
-                    << named.name << " kernel " << spec.kernel_index << " block " << block << " base " << base;
-              }
-            }
+        for (bool sorted : has_sorted ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+          if (spec.load_in_first_pass) expect_loads_split_exactly(spec, block, sorted, named.name);
+          if (spec.store_in_last_pass) expect_stores_split_exactly(spec, block, sorted, named.name);
         }
       loading += spec.load_in_first_pass;
       storing += spec.store_in_last_pass;

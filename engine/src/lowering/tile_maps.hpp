@@ -212,7 +212,8 @@ CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t blo
 // Whether the passes' global offsets split as the emitter writes them: a butterfly's first offset plus a constant
 // for each input or output k (its offset in block 0, whose origin is zero). For bit fields this holds by
 // construction; for other digits it holds when no step of a butterfly carries into another digit of the tile or of
-// the maps (natural order, sorted layout), which these check exhaustively along the pass's axis, in every tile along it.
+// the maps (natural order, sorted layout), which these check exhaustively along the pass's axis, in every tile
+// along it.
 bool first_pass_offsets_add(const KernelSpec& spec);
 bool last_pass_offsets_add(const KernelSpec& spec);
 
