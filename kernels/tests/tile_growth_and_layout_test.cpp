@@ -133,8 +133,9 @@ TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
         EXPECT_GT(2 * spec.tile_elements, limit);
       }
       if (spec.tile_elements > ungrown) {
-        // A grown tile stays within the limit and keeps the profile's block size: threads loop over more work.
-        EXPECT_LE(spec.tile_elements, limit);
+        // A grown tile stays within the limit (or, after an odd factor's step from at most half of it, the cap) and
+        // keeps the profile's block size: threads loop over more work.
+        EXPECT_LE(spec.tile_elements, lowering::grown_tile_cap(spec.kernel, profile));
         EXPECT_EQ(spec.threads, profile.threads_per_block);
       }
     }

@@ -4,7 +4,8 @@
 // doubled along an axis that has no stage in the kernel (Y first, then Z, then X by whole 128-byte chunks) until it
 // reaches target_elements (16 KB of fp32 complex), half the profile's shared memory (room for the layout's padding),
 // or the axis's length. Along an axis whose length is not a power of two, each step multiplies the extent by the
-// smallest prime factor left in length / extent, so the grid stays exact. The block size does not grow: each thread takes more
+// smallest prime factor left in length / extent, so the grid stays exact, and a step from at most half the target
+// may pass it (up to the cap: half the shared memory, or the split stages' elements per thread). The block size does not grow: each thread takes more
 // butterflies and elements (the emitter's loops are thread-strided); a kernel with a split stage keeps at most
 // block_threads.cpp's 16 elements per thread of the profile's block size, since its last pass holds them all in
 // registers.
@@ -72,25 +73,34 @@ void take_whole_rows(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
 
 }  // namespace
 
-std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile, Precision precision) {
+std::int64_t grown_tile_cap(const Kernel& kernel, const ArchProfile& profile, Precision precision) {
   const std::int64_t complex_bytes = precision == Precision::fp64 ? 16 : 8;
-  std::int64_t limit = std::min<std::int64_t>(target_elements, profile.shared_memory_per_block / 2 / complex_bytes);
+  std::int64_t cap = profile.shared_memory_per_block / 2 / complex_bytes;
   const std::int64_t radix_limit = register_radix_limit(profile, precision);
   const bool split = std::any_of(kernel.subs.begin(), kernel.subs.end(),
                                  [radix_limit](const SubComputation& sub) { return sub.radix > radix_limit; });
-  if (split) limit = std::min<std::int64_t>(limit, split_elements_per_thread * profile.threads_per_block);
-  return limit;
+  if (split) cap = std::min<std::int64_t>(cap, split_elements_per_thread * profile.threads_per_block);
+  return cap;
+}
+
+std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile, Precision precision) {
+  return std::min(target_elements, grown_tile_cap(kernel, profile, precision));
 }
 
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
   take_whole_rows(spec, kernel, profile);
   const std::int64_t limit = grown_tile_limit(kernel, profile, spec.precision);
+  const std::int64_t cap = grown_tile_cap(kernel, profile, spec.precision);
   for (Axis axis : {Axis::y, Axis::z, Axis::x}) {
     if (has_stages(kernel, axis)) continue;
     AxisTile& tile = spec.axes[axis_index(axis)];
     for (std::int64_t grown = 1;;) {
       AxisTile larger = tile;
-      if (!grow_stageless_axis(larger, grown) || grown * spec.tile_elements > limit) break;
+      if (!grow_stageless_axis(larger, grown)) break;
+      // Past the limit only from at most half of it, within the cap: an odd factor would otherwise leave the tile
+      // far below it (a 343-point X line: 343 elements, where 7 lines make 2401).
+      const std::int64_t elements = grown * spec.tile_elements;
+      if (elements > limit && (2 * spec.tile_elements > limit || elements > cap)) break;
       tile = larger;
       spec.tile_elements *= grown;
       spec.tiles /= grown;

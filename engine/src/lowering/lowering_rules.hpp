@@ -23,6 +23,9 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
 // chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.tiles follow.
 std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile,
                               Precision precision = Precision::fp32);
+// The most a grown tile may hold when a step from at most half the limit passes it (odd factors).
+std::int64_t grown_tile_cap(const Kernel& kernel, const ArchProfile& profile,
+                            Precision precision = Precision::fp32);
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile);
 
 // tile_stages.cpp: each sub-computation with the tile-linear step between its butterfly inputs.
