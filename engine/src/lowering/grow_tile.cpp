@@ -4,11 +4,11 @@
 // doubled along an axis that has no stage in the kernel (Y first, then Z, then X by whole 128-byte chunks) until it
 // reaches target_elements (16 KB of fp32 complex), half the profile's shared memory (room for the layout's padding),
 // or the axis's length. Along an axis whose length is not a power of two, each step multiplies the extent by the
-// smallest prime factor left in length / extent, so the grid stays exact, and a step from at most half the target
-// may pass it (up to the cap: half the shared memory, or the split stages' elements per thread). The block size does not grow: each thread takes more
-// butterflies and elements (the emitter's loops are thread-strided); a kernel with a split stage keeps at most
-// block_threads.cpp's 16 elements per thread of the profile's block size, since its last pass holds them all in
-// registers.
+// smallest prime factor left in length / extent, so the grid stays exact, and in a complex kernel a step from at
+// most half the target may pass it (up to the cap: half the shared memory, or the split stages' elements per
+// thread). The block size does not grow: each thread takes more butterflies and elements (the emitter's loops are
+// thread-strided); a kernel with a split stage keeps at most block_threads.cpp's 16 elements per thread of the
+// profile's block size, since its last pass holds them all in registers.
 #include <algorithm>
 #include <numeric>
 
@@ -87,7 +87,7 @@ std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile, 
   return std::min(target_elements, grown_tile_cap(kernel, profile, precision));
 }
 
-void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
+void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile, bool real) {
   take_whole_rows(spec, kernel, profile);
   const std::int64_t limit = grown_tile_limit(kernel, profile, spec.precision);
   const std::int64_t cap = grown_tile_cap(kernel, profile, spec.precision);
@@ -98,9 +98,11 @@ void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
       AxisTile larger = tile;
       if (!grow_stageless_axis(larger, grown)) break;
       // Past the limit only from at most half of it, within the cap: an odd factor would otherwise leave the tile
-      // far below it (a 343-point X line: 343 elements, where 7 lines make 2401).
+      // far below it (a 343-point X line: 343 elements, where 7 lines make 2401). Complex kernels only: real ones
+      // (Nyquist tiles, row pitches) were measured and checked on the GPU with the limit alone.
       const std::int64_t elements = grown * spec.tile_elements;
-      if (elements > limit && (2 * spec.tile_elements > limit || elements > cap)) break;
+      const bool past_limit = !real && 2 * spec.tile_elements <= limit && elements <= cap;
+      if (elements > limit && !past_limit) break;
       tile = larger;
       spec.tile_elements *= grown;
       spec.tiles /= grown;

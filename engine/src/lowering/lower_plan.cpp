@@ -53,7 +53,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
     spec.tiles *= tile.tiles();
   }
   lowering::narrow_x_runs(spec, kernel, profile);
-  lowering::grow_small_tile(spec, kernel, profile);
+  lowering::grow_small_tile(spec, kernel, profile, real_plan != nullptr);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);
   spec.stages = lowering::tile_stages(spec, kernel);

@@ -26,7 +26,8 @@ std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile,
 // The most a grown tile may hold when a step from at most half the limit passes it (odd factors).
 std::int64_t grown_tile_cap(const Kernel& kernel, const ArchProfile& profile,
                             Precision precision = Precision::fp32);
-void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile);
+// `real`: a kernel of a real plan (its tiles keep the limit; see grow_tile.cpp).
+void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile, bool real);
 
 // tile_stages.cpp: each sub-computation with the tile-linear step between its butterfly inputs.
 std::vector<TileStage> tile_stages(const KernelSpec& spec, const Kernel& kernel);
