@@ -10,8 +10,6 @@
 namespace fft3d::bench {
 namespace {
 
-constexpr double fp32_real_bytes = sizeof(float), fp64_real_bytes = sizeof(double);
-constexpr double values_per_complex = 2.0;  // a real and an imaginary part
 constexpr double paper_flops_per_n_log2_n = 5.0;          // c2c: the paper's formula
 constexpr double real_flops_share = 0.5;                  // r2c and c2r: half of c2c's
 
@@ -66,11 +64,6 @@ double credited_flops(TransformKind transform, const Extents& size) {
   const double n = static_cast<double>(size.elements());
   return (is_real(transform) ? real_flops_share : 1.0) * paper_flops_per_n_log2_n * n * std::log2(n);
 }
-
-double real_value_bytes(Precision precision) {
-  return precision == Precision::fp64 ? fp64_real_bytes : fp32_real_bytes;
-}
-double complex_value_bytes(Precision precision) { return values_per_complex * real_value_bytes(precision); }
 
 double floor_bytes(TransformKind transform, const Extents& size, Precision precision) {
   const double n = static_cast<double>(size.elements());

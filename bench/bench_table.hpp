@@ -14,9 +14,6 @@ namespace fft3d::bench {
 // The flops a transform is credited with: the paper's 5 N log2 N for c2c (N = NX*NY*NZ), half that, 2.5 N log2 N,
 // for r2c and c2r (the usual convention for real transforms).
 double credited_flops(TransformKind transform, const Extents& size);
-// Bytes of one real value and of one complex value in `precision`: 4 and 8 in fp32, 8 and 16 in fp64.
-double real_value_bytes(Precision precision);
-double complex_value_bytes(Precision precision);
 // The floor of a transform's traffic: one read of its input and one write of its output, in values of `precision`
 // (fp32: c2c 8N + 8N; r2c reads 4N bytes of reals and writes 8 (NX/2+1) NY NZ bytes of half spectrum; c2r the
 // reverse; fp64 twice each).

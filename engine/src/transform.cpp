@@ -43,7 +43,7 @@ void require_batch_supported(const TransformDesc& desc) {
 }  // namespace
 
 std::int64_t batch_bytes(const TransformDesc& desc) {
-  const std::int64_t bytes_per_value = desc.precision == Precision::fp64 ? 16 : 8;
+  const auto bytes_per_value = static_cast<std::int64_t>(complex_value_bytes(desc.precision));
   const std::int64_t last = volume_values(desc);  // the last volume needs no more than its own values
   const std::int64_t distance = desc.batch_stride > 0 ? desc.batch_stride : last;
   const std::int64_t limit = std::numeric_limits<std::int64_t>::max() / bytes_per_value;

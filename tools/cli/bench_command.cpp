@@ -147,8 +147,8 @@ int bench_command(const Args& args) {
   po::variables_map vm;
   if (!parse_options("bench",
                      "[--sizes LIST] [--batch B] [--transform c2c|r2c] [--in-place] [--precision fp32|fp64] [--arch A] "
-                     "[--order O] [--repeat N] [--buffer-pairs N] [--out DIR]  |  bench --gpus G [--sizes LIST] [--layout natural|y_slabs] "
-                     "[--in-place] [--repeat N] [--out DIR]",
+                     "[--order O] [--repeat N] [--buffer-pairs N] [--out DIR]  |  bench --gpus G [--sizes LIST] "
+                     "[--layout natural|y_slabs] [--in-place] [--repeat N] [--out DIR]",
                      args, options, {}, vm))
     return exit_ok;
   if (vm.count("gpus") && !vm["batch"].defaulted()) throw UsageError("--batch: single-GPU c2c sweeps only");

@@ -10,8 +10,7 @@ ForwardCheck::ForwardCheck(const Extents& size, std::uint64_t seed, Precision pr
       reference_(static_cast<std::size_t>(size.elements() * batch)),
       result_(reference_.size()),
       got_(precision == Precision::fp32 ? reference_.size() : 0),
-      in_(reference_.size() *
-          (precision == Precision::fp64 ? sizeof(std::complex<double>) : sizeof(std::complex<float>))),
+      in_(reference_.size() * complex_value_bytes(precision)),
       out_(in_.bytes()) {
   std::vector<std::complex<double>> input(reference_.size());
   fill_random(input, seed);

@@ -16,8 +16,6 @@ namespace {
 template <class Real>
 constexpr Real padding_value = std::numeric_limits<Real>::quiet_NaN();
 
-std::size_t real_bytes(Precision precision) { return precision == Precision::fp64 ? sizeof(double) : sizeof(float); }
-
 std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
 std::int64_t half_row(const Extents& size) { return size.nx / 2 + 1; }
 std::int64_t half_spectrum_elements(const Extents& size) { return half_row(size) * size.ny * size.nz; }
@@ -138,10 +136,10 @@ std::int64_t real_row_pitch(const Extents& size, Placement placement) {
   return placement == Placement::in_place ? 2 * half_row(size) : size.nx;
 }
 std::size_t real_array_bytes(const Extents& size, Placement placement, Precision precision) {
-  return count(real_row_pitch(size, placement) * size.ny * size.nz) * real_bytes(precision);
+  return count(real_row_pitch(size, placement) * size.ny * size.nz) * real_value_bytes(precision);
 }
 std::size_t half_spectrum_bytes(const Extents& size, Precision precision) {
-  return count(half_spectrum_elements(size)) * 2 * real_bytes(precision);
+  return count(half_spectrum_elements(size)) * complex_value_bytes(precision);
 }
 
 RealCheck::RealCheck(const Extents& size, TransformKind kind, Placement placement, std::uint64_t seed,

@@ -84,9 +84,9 @@ class RealCheck {
   ErrorReport check(const std::function<void()>& transform, Scaling scaling = Scaling::none);
   ErrorReport check(RealBuffers& buffers, const std::function<void()>& transform, Scaling scaling = Scaling::none);
 
-  // R2C in fp32 only (UsageError otherwise). The round trip: `transforms(reals_back)` runs the R2C of run() and then the C2R (full scaling) of its
-  // spectrum into `reals_back`, in the check's layout: out of place a buffer of its own (poisoned first), in place
-  // run().out itself. The reals are compared with the input.
+  // R2C in fp32 only (UsageError otherwise). The round trip: `transforms(reals_back)` runs the R2C of run() and
+  // then the C2R (full scaling) of its spectrum into `reals_back`, in the check's layout: out of place a buffer of
+  // its own (poisoned first), in place run().out itself. The reals are compared with the input.
   ErrorReport check_round_trip(const std::function<void(float* reals_back)>& transforms);
 
   // Whether the input buffer holds the input byte for byte (a C2R out of place must leave it so; cuFFT's need not).

@@ -65,6 +65,11 @@ struct Kernel {
 
 // The precision of the data and of the arithmetic: fp32 (complex float) or fp64 (complex double).
 enum class Precision { fp64, fp32 };
+// Bytes of one real value (float or double) and of one complex value (two of them) in `precision`.
+constexpr std::size_t real_value_bytes(Precision precision) {
+  return precision == Precision::fp64 ? sizeof(double) : sizeof(float);
+}
+constexpr std::size_t complex_value_bytes(Precision precision) { return 2 * real_value_bytes(precision); }
 
 // Volume extents, X contiguous: element (x, y, z) lives at x + nx * (y + ny * z).
 struct Extents {

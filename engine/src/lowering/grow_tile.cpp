@@ -74,8 +74,7 @@ void take_whole_rows(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
 }  // namespace
 
 std::int64_t grown_tile_cap(const Kernel& kernel, const ArchProfile& profile, Precision precision) {
-  const std::int64_t complex_bytes = precision == Precision::fp64 ? 16 : 8;
-  std::int64_t cap = profile.shared_memory_per_block / 2 / complex_bytes;
+  std::int64_t cap = profile.shared_memory_per_block / 2 / static_cast<std::int64_t>(complex_value_bytes(precision));
   const std::int64_t radix_limit = register_radix_limit(profile, precision);
   const bool split = std::any_of(kernel.subs.begin(), kernel.subs.end(),
                                  [radix_limit](const SubComputation& sub) { return sub.radix > radix_limit; });

@@ -184,7 +184,7 @@ struct KernelSpec {
   std::int64_t batch = 1;
 
   std::string entry_name() const;  // the extern "C" kernel name, unique per spec text
-  std::int64_t real_bytes() const { return precision == Precision::fp64 ? 8 : 4; }  // one real or imaginary part
+  std::int64_t real_bytes() const { return static_cast<std::int64_t>(real_value_bytes(precision)); }  // one part
   std::int64_t complex_bytes() const { return 2 * real_bytes(); }
   std::int64_t launch_blocks() const { return (tiles + real.nyquist_tiles) * tile_blocks; }
   // Values of the side array of a kernel with the real step (one per tile row: the Nyquist column); 0 otherwise.
