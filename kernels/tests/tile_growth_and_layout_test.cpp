@@ -111,6 +111,7 @@ TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
     const ArchProfile profile = *find_arch_profile(named.plan.arch);
     const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
     if (!lowered) continue;
+    const bool real = real_step_of(named.plan).has_value();
     for (const KernelSpec& spec : lowered->kernels) {
       SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
       const std::int64_t limit = lowering::grown_tile_limit(spec.kernel, profile);
@@ -119,7 +120,7 @@ TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
         const AxisTile& tile = spec.axes[axis_index(axis)];
         EXPECT_EQ(tile.extent() * tile.tiles(), tile.length);
         if (has_stages(spec.kernel, axis)) {
-          const AxisTile ungrown = lowering::tile_axis(named.plan, spec.kernel, axis);
+          const AxisTile ungrown = lowering::tile_axis(named.plan, spec.kernel, axis, real);
           EXPECT_EQ(tile.tile, ungrown.tile);
           EXPECT_EQ(tile.grid, ungrown.grid);
         } else {
@@ -128,7 +129,7 @@ TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
       }
       EXPECT_EQ(spec.tile_elements * spec.tiles, named.plan.size.elements());
       std::int64_t ungrown = 1;
-      for (Axis axis : all_axes) ungrown *= lowering::tile_axis(named.plan, spec.kernel, axis).extent();
+      for (Axis axis : all_axes) ungrown *= lowering::tile_axis(named.plan, spec.kernel, axis, real).extent();
       if (can_grow) {
         EXPECT_GT(2 * spec.tile_elements, limit);
       }

@@ -48,7 +48,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   spec.tiles = 1;
   spec.tile_elements = 1;
   for (Axis axis : all_axes) {
-    AxisTile& tile = spec.axes[axis_index(axis)] = lowering::tile_axis(plan, kernel, axis);
+    AxisTile& tile = spec.axes[axis_index(axis)] = lowering::tile_axis(plan, kernel, axis, real_plan != nullptr);
     spec.tile_elements *= tile.extent();
     spec.tiles *= tile.tiles();
   }

@@ -12,8 +12,9 @@
 
 namespace fft3d::lowering {
 
-// axis_tiling.cpp: the tile and grid modes of one axis for this kernel (the Tile rule of kernel_spec.hpp).
-AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis);
+// axis_tiling.cpp: the tile and grid modes of one axis for this kernel (the Tile rule of kernel_spec.hpp); real: the
+// kernel belongs to a real plan (`plan` is then its complex stage plan).
+AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis, bool real);
 
 // narrow_x_runs.cpp: 8-element (64-byte) X runs for a kernel without X stages whose tile then fits one block and
 // otherwise would not (profiles with narrow_x_run_bytes); spec.tile_elements, spec.tiles and x_run_elements follow.
