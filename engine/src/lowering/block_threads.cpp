@@ -7,15 +7,63 @@
 // A kernel whose passes hold more values (radix-32 passes of a one-block tile, split_radix.cpp) keeps that many per
 // thread: 512 threads of 32 for the same tile.
 #include <algorithm>
+#include <vector>
 
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
 namespace {
 constexpr std::int64_t max_elements_per_thread = 16;
+constexpr int warp_threads = 32;
+constexpr int min_balanced_warps = 2;
+
+// Work items of each round a block takes through its tile: the load and store sweeps (one element each), then
+// every pass of every stage (one butterfly each).
+std::vector<std::int64_t> round_items(const KernelSpec& spec) {
+  const std::int64_t part = spec.part_elements();
+  std::vector<std::int64_t> items{part};
+  for (const TileStage& stage : spec.stages) {
+    if (!stage.is_split()) items.push_back(part / stage.sub.radix);
+    for (std::int64_t radix : stage.split_radices) items.push_back(part / radix);
+  }
+  return items;
 }
 
-int block_threads(const KernelSpec& spec, const ArchProfile& profile) {
+// Thread slots a block holds through its sweeps and passes: sum of ceil(items / threads) * threads.
+std::int64_t held_slots(const std::vector<std::int64_t>& items, std::int64_t threads) {
+  std::int64_t slots = 0;
+  for (std::int64_t n : items) slots += (n + threads - 1) / threads * threads;
+  return slots;
+}
+
+bool is_power_of_two(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+bool has_mixed_radix(const KernelSpec& spec) {
+  for (const TileStage& stage : spec.stages) {
+    if (!is_power_of_two(stage.sub.radix)) return true;
+    for (std::int64_t radix : stage.split_radices)
+      if (!is_power_of_two(radix)) return true;
+  }
+  return false;
+}
+
+// Rule: a complex one-block tile with a radix other than a power of two whose passes have fewer butterflies than threads (mixed radices: a 300-point row's
+// radix-15 pass has 80 butterflies a row) takes the warp multiple, at most the block size above, that holds the
+// fewest thread slots through its sweeps and passes (the larger on ties), keeping at most `per_thread` elements a
+// thread. Why: idle threads wait at each pass's barrier while holding registers that could host other blocks.
+int balanced_threads(const KernelSpec& spec, int threads, std::int64_t per_thread) {
+  const std::vector<std::int64_t> items = round_items(spec);
+  const std::int64_t fewest = (spec.part_elements() + per_thread - 1) / per_thread;
+  const std::int64_t lowest = std::max<std::int64_t>(min_balanced_warps * warp_threads,
+                                                     (fewest + warp_threads - 1) / warp_threads * warp_threads);
+  int best = threads;
+  for (std::int64_t t = threads - warp_threads; t >= lowest; t -= warp_threads)
+    if (held_slots(items, t) < held_slots(items, best)) best = static_cast<int>(t);
+  return best;
+}
+}  // namespace
+
+int block_threads(const KernelSpec& spec, const ArchProfile& profile, bool real) {
   int threads = profile.threads_per_block;
   bool split = false;
   std::int64_t per_thread = max_elements_per_thread;
@@ -26,7 +74,8 @@ int block_threads(const KernelSpec& spec, const ArchProfile& profile) {
   if (!split) return threads;
   while (spec.part_elements() > per_thread * threads && 2 * threads <= profile.max_threads_per_block)
     threads *= 2;
-  return threads;
+  if (real || spec.tile_blocks > 1 || !has_mixed_radix(spec)) return threads;
+  return balanced_threads(spec, threads, per_thread);
 }
 
 }  // namespace fft3d::lowering

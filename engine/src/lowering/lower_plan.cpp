@@ -62,7 +62,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
                                lowering::pass_radix_limit(spec, profile));
   lowering::distribute_large_tile(spec, profile);
   lowering::widen_shared_spread_passes(spec, unsplit, profile);
-  spec.threads = lowering::block_threads(spec, profile);
+  spec.threads = lowering::block_threads(spec, profile, real_plan != nullptr);
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * spec.real_bytes();

@@ -67,8 +67,9 @@ std::int64_t pass_radix_limit(const KernelSpec& spec, const ArchProfile& profile
 void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, const ArchProfile& profile);
 
 // block_threads.cpp: the block size: the profile's, raised for kernels with split stages whose tiles would leave a
-// thread too many elements.
-int block_threads(const KernelSpec& spec, const ArchProfile& profile);
+// thread too many elements, lowered for complex one-block tiles whose passes would leave threads idle (real: a
+// real plan's kernel, which keeps the first).
+int block_threads(const KernelSpec& spec, const ArchProfile& profile, bool real);
 
 // global_passes.cpp: whether the first butterfly pass loads the tile from global memory and the last stores it
 // there (KernelSpec::load_in_first_pass, store_in_last_pass), each where its accesses stay whole 128-byte segments.
