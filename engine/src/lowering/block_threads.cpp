@@ -47,17 +47,17 @@ bool has_mixed_radix(const KernelSpec& spec) {
   return false;
 }
 
-// Rule: a complex one-block tile with a radix other than a power of two whose passes have fewer butterflies than threads (mixed radices: a 300-point row's
-// radix-15 pass has 80 butterflies a row) takes the warp multiple, at most the block size above, that holds the
-// fewest thread slots through its sweeps and passes (the larger on ties), keeping at most `per_thread` elements a
-// thread. Why: idle threads wait at each pass's barrier while holding registers that could host other blocks.
+// Rule: a complex one-block tile with a radix other than a power of two takes the power of two of threads, at most
+// the block size above, that holds the fewest thread slots through its sweeps and passes (the larger on ties),
+// keeping at most `per_thread` elements a thread (300^3's X tile: 128 threads; its radix-15 pass has 80
+// butterflies). Why: idle threads wait at each pass's barrier while holding registers that could host other blocks.
 int balanced_threads(const KernelSpec& spec, int threads, std::int64_t per_thread) {
   const std::vector<std::int64_t> items = round_items(spec);
   const std::int64_t fewest = (spec.part_elements() + per_thread - 1) / per_thread;
   const std::int64_t lowest = std::max<std::int64_t>(min_balanced_warps * warp_threads,
                                                      (fewest + warp_threads - 1) / warp_threads * warp_threads);
   int best = threads;
-  for (std::int64_t t = threads - warp_threads; t >= lowest; t -= warp_threads)
+  for (std::int64_t t = threads / 2; t >= lowest; t /= 2)
     if (held_slots(items, t) < held_slots(items, best)) best = static_cast<int>(t);
   return best;
 }
