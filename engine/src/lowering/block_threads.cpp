@@ -16,6 +16,10 @@ namespace {
 constexpr std::int64_t max_elements_per_thread = 16;
 constexpr int warp_threads = 32;
 constexpr int min_balanced_warps = 2;
+// A grid fills the GPU for balanced threads when it holds this many waves of the threads the GPU runs at once at
+// assumed_registers a thread.
+constexpr std::int64_t min_balanced_waves = 4;
+constexpr std::int64_t assumed_registers = 64;
 
 // Work items of each round a block takes through its tile: the load and store sweeps (one element each), then
 // every pass of every stage (one butterfly each).
@@ -49,13 +53,15 @@ bool has_mixed_radix(const KernelSpec& spec) {
 
 // Rule: a complex one-block tile with a radix other than a power of two takes the power of two of threads, at most
 // the block size above, that holds the fewest thread slots through its sweeps and passes (the larger on ties),
-// keeping at most `per_thread` elements a thread (300^3's X tile: 128 threads; its radix-15 pass has 80
-// butterflies). Why: idle threads wait at each pass's barrier while holding registers that could host other blocks.
-int balanced_threads(const KernelSpec& spec, int threads, std::int64_t per_thread) {
+// keeping at most `per_thread` elements a thread and a grid of min_balanced_waves (300^3's X tile: 128 threads; its
+// radix-15 pass has 80 butterflies). Why: idle threads wait at each pass's barrier while holding registers that
+// could host other blocks; a grid that does not fill the GPU has no other blocks to host.
+int balanced_threads(const KernelSpec& spec, const ArchProfile& profile, int threads, std::int64_t per_thread) {
   const std::vector<std::int64_t> items = round_items(spec);
   const std::int64_t fewest = (spec.part_elements() + per_thread - 1) / per_thread;
-  const std::int64_t lowest = std::max<std::int64_t>(min_balanced_warps * warp_threads,
-                                                     (fewest + warp_threads - 1) / warp_threads * warp_threads);
+  const std::int64_t gpu_threads = profile.multiprocessors * (profile.registers_per_sm / assumed_registers);
+  const std::int64_t filling = (min_balanced_waves * gpu_threads + spec.tiles - 1) / spec.tiles;
+  const std::int64_t lowest = std::max({min_balanced_warps * std::int64_t{warp_threads}, fewest, filling});
   int best = threads;
   for (std::int64_t t = threads / 2; t >= lowest; t /= 2)
     if (held_slots(items, t) < held_slots(items, best)) best = static_cast<int>(t);
@@ -75,7 +81,7 @@ int block_threads(const KernelSpec& spec, const ArchProfile& profile, bool real)
   while (spec.part_elements() > per_thread * threads && 2 * threads <= profile.max_threads_per_block)
     threads *= 2;
   if (real || spec.tile_blocks > 1 || !has_mixed_radix(spec)) return threads;
-  return balanced_threads(spec, threads, per_thread);
+  return balanced_threads(spec, profile, threads, per_thread);
 }
 
 }  // namespace fft3d::lowering
