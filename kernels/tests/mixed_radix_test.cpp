@@ -218,6 +218,62 @@ TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRo
   }
 }
 
+bool has_x_stage(const Kernel& kernel) {
+  return std::any_of(kernel.subs.begin(), kernel.subs.end(),
+                     [](const SubComputation& sub) { return sub.axis == Axis::x; });
+}
+
+// Kernels without X stages on rows that are whole 32-byte sectors (fp32: 100, 120, 300, 1000 values; fp64: 120)
+// take the longest X run up to 16 values that divides the row and covers whole sectors, so no run shares a sector
+// with the next tile's; odd rows (243) have none and take the longest divisor. Real plans keep their runs.
+TEST(MixedRadix, StagelessXRunsCoverWholeSectorsWhereTheRowsDo) {
+  constexpr std::int64_t sector_bytes = 32, chunk = 16;
+  struct Case {
+    std::int64_t n;
+    Precision precision;
+    std::int64_t run;
+  };
+  for (const Case c : {Case{100, Precision::fp32, 4}, Case{120, Precision::fp32, 12}, Case{300, Precision::fp32, 12},
+                       Case{1000, Precision::fp32, 8}, Case{120, Precision::fp64, 12}, Case{243, Precision::fp32, 9}}) {
+    Plan plan = default_plan({c.n, c.n, c.n}, "hopper");
+    plan.precision = c.precision;
+    SCOPED_TRACE(std::to_string(c.n) + (c.precision == Precision::fp64 ? " fp64" : " fp32"));
+    const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"), "sector runs");
+    int stageless = 0;
+    for (const KernelSpec& spec : lowered.kernels) {
+      if (has_x_stage(spec.kernel)) continue;
+      ++stageless;
+      const std::int64_t run = spec.axes[0].extent(), bytes = static_cast<std::int64_t>(spec.complex_bytes());
+      EXPECT_EQ(run, c.run) << "kernel " << spec.kernel_index;
+      EXPECT_EQ(c.n % run, 0);
+      if (c.n * bytes % sector_bytes != 0) continue;
+      EXPECT_EQ(run * bytes % sector_bytes, 0) << "kernel " << spec.kernel_index;
+      for (std::int64_t longer = run + 1; longer <= chunk; ++longer)
+        EXPECT_FALSE(c.n % longer == 0 && longer * bytes % sector_bytes == 0) << longer << " would do";
+    }
+    EXPECT_GT(stageless, 0);
+  }
+}
+
+// Mixed one-block tiles whose passes leave threads idle take fewer threads (a power of two) where the grid still
+// fills the GPU: 300^3's X kernel (its radix-15 pass has 80 butterflies a row) runs 128 threads; 100^3's Z kernel,
+// 625 tiles, keeps the profile's 256; power-of-two plans keep their block sizes.
+TEST(MixedRadix, OneBlockMixedTilesLeaveFewerThreadsIdleWhereTheGridFillsTheGpu) {
+  const ArchProfile& hopper = *find_arch_profile("hopper");
+  const LoweredPlan p300 = lower_plan(default_plan({300, 300, 300}, "hopper"), hopper, "300");
+  const LoweredPlan p100 = lower_plan(default_plan({100, 100, 100}, "hopper"), hopper, "100");
+  const LoweredPlan p64 = lower_plan(default_plan({64, 64, 64}, "hopper"), hopper, "64");
+  for (const LoweredPlan* lowered : {&p300, &p100, &p64})
+    for (const KernelSpec& spec : lowered->kernels)
+      EXPECT_TRUE(std::has_single_bit(static_cast<unsigned>(spec.threads)));
+  ASSERT_EQ(p300.kernels.size(), 3u);
+  EXPECT_TRUE(has_x_stage(p300.kernels[2].kernel));
+  EXPECT_EQ(p300.kernels[2].threads, 128);
+  ASSERT_EQ(p100.kernels.size(), 2u);
+  EXPECT_EQ(p100.kernels[1].threads, hopper.threads_per_block);
+  for (const KernelSpec& spec : p64.kernels) EXPECT_GE(spec.threads, hopper.threads_per_block);
+}
+
 // Every (part, local butterfly) of a pass names a distinct butterfly of the tile; without crossing, all its
 // elements are the part's own; crossing or not, the part maps are a bijection of the tile.
 void check_part_maps(const KernelSpec& spec) {

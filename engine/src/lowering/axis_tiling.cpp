@@ -57,8 +57,8 @@ std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
 // The X run of a tile without X stages: a chunk where chunks divide the row, else the longest divisor of the row up
 // to a chunk whose runs cover whole 32-byte sectors (rows and runs both multiples of a sector: 1000 takes 8, not
 // 10), else the longest divisor. Complex plans only: a real plan's half-spectrum rows (NX/2 + 1 values) are not the
-// stage plan's rows. Why: a run that ends inside a sector shares it with the next tile, whose store then costs the
-// L2 a partial-sector write; 1000^3's 10-value runs made its copy twins 1.7-2.0 floors.
+// stage plan's rows. Why: a run that ends inside a sector shares it with the next tile's run, and both tiles then
+// write part of that sector (docs/performance.md L108).
 std::int64_t x_run_without_stages(const Plan& plan, bool real) {
   const std::int64_t n = plan.size.nx;
   const std::int64_t value_bytes = static_cast<std::int64_t>(complex_value_bytes(plan.precision));
@@ -68,9 +68,9 @@ std::int64_t x_run_without_stages(const Plan& plan, bool real) {
   return largest_divisor_at_most(n, chunk);
 }
 
-// An axis without stages: one position (Y, Z), one chunk (X; where chunks do not divide the row, the longest run
-// up to a chunk that does: such runs share segments with the neighbouring tiles' runs), or, when X is shorter than
-// a chunk, enough Y rows to fill one 128-byte segment (as many as divide the Y length).
+// An axis without stages: one position (Y, Z), one chunk (X; where chunks do not divide the row, the run of
+// x_run_without_stages: such runs share segments with the neighbouring tiles' runs), or, when X is shorter than a
+// chunk, enough Y rows to fill one 128-byte segment (as many as divide the Y length).
 // Why not whole rows here: a tile without X stages holds its Y and Z lines behind each X value, and a whole row of
 // a few hundred values times those lines is over a block's shared memory.
 AxisTile tile_without_stages(const Plan& plan, Axis axis, bool real) {
