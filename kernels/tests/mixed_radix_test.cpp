@@ -18,6 +18,7 @@
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "emit/cuda_source.hpp"
+#include "lowering/lowering_rules.hpp"
 #include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 #include "tile_interpreter.hpp"
@@ -218,11 +219,6 @@ TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRo
   }
 }
 
-bool has_x_stage(const Kernel& kernel) {
-  return std::any_of(kernel.subs.begin(), kernel.subs.end(),
-                     [](const SubComputation& sub) { return sub.axis == Axis::x; });
-}
-
 // Kernels without X stages on rows that are whole 32-byte sectors (fp32: 100, 120, 300, 1000 values; fp64: 120)
 // take the longest X run up to 16 values that divides the row and covers whole sectors, so no run shares a sector
 // with the next tile's; odd rows (243) have none and take the longest divisor. Real plans keep their runs.
@@ -241,7 +237,7 @@ TEST(MixedRadix, StagelessXRunsCoverWholeSectorsWhereTheRowsDo) {
     const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"), "sector runs");
     int stageless = 0;
     for (const KernelSpec& spec : lowered.kernels) {
-      if (has_x_stage(spec.kernel)) continue;
+      if (lowering::has_stages(spec.kernel, Axis::x)) continue;
       ++stageless;
       const std::int64_t run = spec.axes[0].extent(), bytes = static_cast<std::int64_t>(spec.complex_bytes());
       EXPECT_EQ(run, c.run) << "kernel " << spec.kernel_index;
@@ -267,7 +263,7 @@ TEST(MixedRadix, OneBlockMixedTilesLeaveFewerThreadsIdleWhereTheGridFillsTheGpu)
     for (const KernelSpec& spec : lowered->kernels)
       EXPECT_TRUE(std::has_single_bit(static_cast<unsigned>(spec.threads)));
   ASSERT_EQ(p300.kernels.size(), 3u);
-  EXPECT_TRUE(has_x_stage(p300.kernels[2].kernel));
+  EXPECT_TRUE(lowering::has_stages(p300.kernels[2].kernel, Axis::x));
   EXPECT_EQ(p300.kernels[2].threads, 128);
   ASSERT_EQ(p100.kernels.size(), 2u);
   EXPECT_EQ(p100.kernels[1].threads, hopper.threads_per_block);

@@ -15,10 +15,6 @@
 namespace fft3d::testing {
 namespace {
 
-bool has_stages(const Kernel& kernel, Axis axis) {
-  return std::any_of(kernel.subs.begin(), kernel.subs.end(), [axis](const SubComputation& s) { return s.axis == axis; });
-}
-
 std::vector<NamedPlan> layout_test_plans() {
   std::vector<NamedPlan> plans = shipped_plans();
   for (const NamedPlan& named : gpu_random_plans()) plans.push_back(named);
@@ -119,7 +115,7 @@ TEST(TileGrowth, OnlyStagelessAxesGrowAndBlocksKeepTheProfileSize) {
       for (Axis axis : all_axes) {
         const AxisTile& tile = spec.axes[axis_index(axis)];
         EXPECT_EQ(tile.extent() * tile.tiles(), tile.length);
-        if (has_stages(spec.kernel, axis)) {
+        if (lowering::has_stages(spec.kernel, axis)) {
           const AxisTile ungrown = lowering::tile_axis(named.plan, spec.kernel, axis, real);
           EXPECT_EQ(tile.tile, ungrown.tile);
           EXPECT_EQ(tile.grid, ungrown.grid);

@@ -7,6 +7,8 @@
 // A kernel whose passes hold more values (radix-32 passes of a one-block tile, split_radix.cpp) keeps that many per
 // thread: 512 threads of 32 for the same tile.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <vector>
 
 #include "lowering_rules.hpp"
@@ -40,13 +42,11 @@ std::int64_t held_slots(const std::vector<std::int64_t>& items, std::int64_t thr
   return slots;
 }
 
-bool is_power_of_two(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
-
 bool has_mixed_radix(const KernelSpec& spec) {
   for (const TileStage& stage : spec.stages) {
-    if (!is_power_of_two(stage.sub.radix)) return true;
+    if (!std::has_single_bit(static_cast<std::uint64_t>(stage.sub.radix))) return true;
     for (std::int64_t radix : stage.split_radices)
-      if (!is_power_of_two(radix)) return true;
+      if (!std::has_single_bit(static_cast<std::uint64_t>(radix))) return true;
   }
   return false;
 }

@@ -20,11 +20,6 @@ namespace {
 constexpr std::int64_t target_elements = 2048;         // 16 KB of fp32 complex
 constexpr std::int64_t split_elements_per_thread = 16;  // block_threads.cpp's max_elements_per_thread
 
-bool has_stages(const Kernel& kernel, Axis axis) {
-  return std::any_of(kernel.subs.begin(), kernel.subs.end(),
-                     [axis](const SubComputation& sub) { return sub.axis == axis; });
-}
-
 // The smallest prime factor of n > 1 (2 for every power of two).
 std::int64_t smallest_factor(std::int64_t n) {
   for (std::int64_t f = 2; f * f <= n; ++f)
@@ -72,6 +67,11 @@ void take_whole_rows(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
 }
 
 }  // namespace
+
+bool has_stages(const Kernel& kernel, Axis axis) {
+  return std::any_of(kernel.subs.begin(), kernel.subs.end(),
+                     [axis](const SubComputation& sub) { return sub.axis == axis; });
+}
 
 std::int64_t grown_tile_cap(const Kernel& kernel, const ArchProfile& profile, Precision precision) {
   std::int64_t cap = profile.shared_memory_per_block / 2 / static_cast<std::int64_t>(complex_value_bytes(precision));

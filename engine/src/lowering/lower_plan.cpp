@@ -35,6 +35,7 @@ void check_profile_limits(const KernelSpec& spec, const ArchProfile& profile) {
 KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name,
                         const Plan* real_plan) {
   const Kernel& kernel = plan.kernels[index];
+  const bool real = real_plan != nullptr;
   KernelSpec spec;
   spec.plan_name = plan_name;
   spec.plan_hash = stable_hash(plan);
@@ -48,12 +49,12 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   spec.tiles = 1;
   spec.tile_elements = 1;
   for (Axis axis : all_axes) {
-    AxisTile& tile = spec.axes[axis_index(axis)] = lowering::tile_axis(plan, kernel, axis, real_plan != nullptr);
+    AxisTile& tile = spec.axes[axis_index(axis)] = lowering::tile_axis(plan, kernel, axis, real);
     spec.tile_elements *= tile.extent();
     spec.tiles *= tile.tiles();
   }
   lowering::narrow_x_runs(spec, kernel, profile);
-  lowering::grow_small_tile(spec, kernel, profile, real_plan != nullptr);
+  lowering::grow_small_tile(spec, kernel, profile, real);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);
   spec.stages = lowering::tile_stages(spec, kernel);
@@ -62,7 +63,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
                                lowering::pass_radix_limit(spec, profile));
   lowering::distribute_large_tile(spec, profile);
   lowering::widen_shared_spread_passes(spec, unsplit, profile);
-  spec.threads = lowering::block_threads(spec, profile, real_plan != nullptr);
+  spec.threads = lowering::block_threads(spec, profile, real);
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * spec.real_bytes();

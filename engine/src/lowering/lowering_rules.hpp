@@ -24,6 +24,8 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
 // chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.tiles follow.
 std::int64_t grown_tile_limit(const Kernel& kernel, const ArchProfile& profile,
                               Precision precision = Precision::fp32);
+// Whether the kernel has a sub-computation along `axis`.
+bool has_stages(const Kernel& kernel, Axis axis);
 // The most a grown tile may hold when a step from at most half the limit passes it (odd factors).
 std::int64_t grown_tile_cap(const Kernel& kernel, const ArchProfile& profile,
                             Precision precision = Precision::fp32);
