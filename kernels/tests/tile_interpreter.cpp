@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "lowering/tile_maps.hpp"
@@ -59,7 +60,17 @@ void run_tile_kernel(const KernelSpec& spec, const std::vector<Complex>& in, std
 }
 
 void run_reorder(const KernelSpec& spec, std::vector<Complex>& data) {
-  std::vector<Complex> out(data.size());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Complex> out(data.size(), Complex(nan, nan));  // poisoned: an element no block writes shows
+  if (spec.reorder_tile.transposes()) {  // the blocks' moves, as the kernel makes them
+    for (std::int64_t block = 0; block < spec.tiles; ++block)
+      for (std::int64_t e = 0; e < spec.reorder_tile.elements(); ++e) {
+        const tile::ReorderMove move = tile::reorder_move(spec, block, e);
+        out[move.to] = data[move.from];
+      }
+    data = out;
+    return;
+  }
   const Extents& n = spec.size;
   auto position = [&](Axis axis, std::int64_t f) {
     const auto& radices = spec.reorder_radices[axis_index(axis)];

@@ -115,6 +115,18 @@ struct RealKernel {
 // The most volumes one launch of a batch covers: CUDA's limit on gridDim.y, where the volume index lives.
 constexpr std::int64_t max_volumes_per_launch = 65535;
 
+// The digit-reversal pass with X reversed (lowering rule natural_order.cpp): each block transposes, through shared
+// memory, `frequency_run` consecutive frequencies (the digit of X's first radix) by `position_run` consecutive
+// positions (the digit of its last radix) of one row, so its loads are runs of positions and its stores runs of
+// frequencies (tile::reorder_move). Zero: the pass gathers one value a thread (X natural, or runs too short).
+struct ReorderTile {
+  std::int64_t frequency_run = 0;
+  std::int64_t position_run = 0;
+  bool transposes() const { return frequency_run > 0; }
+  std::int64_t elements() const { return frequency_run * position_run; }
+  friend bool operator==(const ReorderTile&, const ReorderTile&) = default;
+};
+
 struct KernelSpec {
   KernelRole role = KernelRole::tile;
   std::string plan_name;          // the plan's file or "<plan>"
@@ -136,6 +148,7 @@ struct KernelSpec {
   std::vector<TileStage> stages;  // in kernel order (tile role only)
   // Digit-reversal pass: radices of each axis to undo (empty: the axis is already natural).
   std::array<std::vector<std::int64_t>, 3> reorder_radices;
+  ReorderTile reorder_tile;
   SharedLayout shared;
   int threads = 0;                // block size
   std::int64_t tile_elements = 0;

@@ -3,7 +3,11 @@
 // - across a thread-block cluster, when the kernel holding the axis's last stage can take as one cluster all the
 //   tiles of the axes up to this one (at most the profile's portable cluster size): the store writes each value to
 //   its frequency's global position, which stays within the positions the cluster loaded;
-// - otherwise in a digit-reversal pass after the last kernel (through a workspace), and explain says so.
+// - otherwise in a digit-reversal pass after the last kernel (through a workspace), and explain says so. Where
+//   that pass reverses X, consecutive frequencies lie N/r1 positions apart (r1 the first radix), so it transposes
+//   tiles of runs of both through shared memory (reorder_tile): a gather would read one value a sector.
+#include <algorithm>
+
 #include "fft3d/index_maps.hpp"
 #include "lowering_rules.hpp"
 
@@ -27,6 +31,27 @@ int last_kernel_of(const Plan& plan, Axis axis) {
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
     if (stages_here(plan.kernels[k], axis) > 0) last = k;
   return last;
+}
+
+// The transpose tile's side: 32 values (256 bytes in fp32), one warp's walk along a run.
+constexpr std::int64_t transpose_side = 32;
+// Runs shorter than one 32-byte sector in fp32 transpose no better than the gather does.
+constexpr std::int64_t shortest_transpose_run = 4;
+constexpr int gather_threads = 256;  // a gather, one thread per element: no tile, the profile's block size aside
+constexpr int warp_threads = 32;
+
+// The longest run up to transpose_side values that divides the radix (tiles must not straddle a digit).
+std::int64_t run_within(std::int64_t radix) {
+  for (std::int64_t run = std::min(transpose_side, radix); run > 1; --run)
+    if (radix % run == 0) return run;
+  return 1;
+}
+
+ReorderTile x_transpose_tile(const std::vector<std::int64_t>& x_radices) {
+  if (x_radices.size() < 2) return {};
+  const ReorderTile tile{run_within(x_radices.front()), run_within(x_radices.back())};
+  if (std::min(tile.frequency_run, tile.position_run) < shortest_transpose_run) return {};
+  return tile;
 }
 
 }  // namespace
@@ -81,7 +106,15 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
     }
   }
   if (!needed) return std::nullopt;
-  pass.threads = 256;  // a gather, one thread per element: no tile, so the profile's block size does not apply
+  pass.reorder_tile = x_transpose_tile(pass.reorder_radices[axis_index(Axis::x)]);
+  if (pass.reorder_tile.transposes()) {
+    const std::int64_t elements = pass.reorder_tile.elements();
+    pass.threads = static_cast<int>(std::min<std::int64_t>(
+        gather_threads, (elements + warp_threads - 1) / warp_threads * warp_threads));
+    pass.tiles = plan.size.elements() / elements;
+    return pass;
+  }
+  pass.threads = gather_threads;
   pass.tiles = (plan.size.elements() + pass.threads - 1) / pass.threads;
   return pass;
 }

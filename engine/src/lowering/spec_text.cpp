@@ -138,6 +138,14 @@ std::string to_string(const KernelSpec& spec) {
       if (!spec.reorder_radices[axis_index(axis)].empty())
         text << "reverse " << axis_letter(axis) << " radices " << radices_text(spec.reorder_radices[axis_index(axis)])
              << "\n";
+    if (spec.reorder_tile.transposes())
+      text << "transpose through shared memory: tiles of " << spec.reorder_tile.frequency_run
+           << " consecutive frequencies x " << spec.reorder_tile.position_run
+           << " consecutive positions of X (loads and stores in runs of "
+           << spec.reorder_tile.position_run * spec.complex_bytes() << " and "
+           << spec.reorder_tile.frequency_run * spec.complex_bytes() << " bytes)\n";
+    else
+      text << "gather: one thread an output value\n";
   }
   text << "launch " << spec.launch_blocks() << " blocks x " << spec.threads << " threads";
   if (spec.tile_blocks > 1)

@@ -184,6 +184,34 @@ bool loads_sorted(const KernelSpec& spec) {
   return false;
 }
 
+ReorderMove reorder_move(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
+  const std::vector<std::int64_t>& x = spec.reorder_radices[axis_index(Axis::x)];
+  const ReorderTile& tile = spec.reorder_tile;
+  const std::int64_t nx = spec.size.nx, ny = spec.size.ny;
+  const std::int64_t frequency_tiles = x.front() / tile.frequency_run, position_tiles = x.back() / tile.position_run;
+  const std::int64_t middle = nx / (x.front() * x.back());
+  std::int64_t rest = block;
+  const std::int64_t frequency_tile = rest % frequency_tiles;
+  rest /= frequency_tiles;
+  const std::int64_t position_tile = rest % position_tiles;
+  rest /= position_tiles;
+  const std::int64_t middle_digits = rest % middle;
+  rest /= middle;
+  const std::int64_t fy = rest % ny, fz = rest / ny;
+  // Frequency fx0 + a + (nx / r_last) * c lies at position reverse(fx0) + a * (nx / r_first) + c: the digit
+  // reversal adds over digits, and a and c stay within the first and the last digit.
+  const std::int64_t fx0 = frequency_tile * tile.frequency_run + x.front() * middle_digits +
+                           nx / x.back() * position_tile * tile.position_run;
+  auto position = [&](Axis axis, std::int64_t f) {
+    const std::vector<std::int64_t>& radices = spec.reorder_radices[axis_index(axis)];
+    return radices.empty() ? f : digit_reversed_position(f, radices);
+  };
+  const std::int64_t a = e / tile.position_run, c = e % tile.position_run;
+  return {.from = position(Axis::x, fx0) + a * (nx / x.front()) + c +
+                  nx * (position(Axis::y, fy) + ny * position(Axis::z, fz)),
+          .to = fx0 + a + nx / x.back() * c + nx * (fy + ny * fz)};
+}
+
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural, bool sorted) {
   std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
   for (Axis axis : all_axes) {

@@ -88,6 +88,16 @@ std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_
 std::int64_t sorted_position(const AxisTile& axis, std::int64_t p);
 // Whether some axis of the kernel loads in its sorted layout (AxisTile::sorted_loads).
 bool loads_sorted(const KernelSpec& spec);
+
+// The digit-reversal pass in its transposed form (KernelSpec::reorder_tile): the global element block `block`
+// loads as its tile element e, and the one it stores that value to. Element e is frequency e / position_run of
+// the block's frequency run and position e % position_run of its position run; consecutive blocks walk the
+// frequency runs, then the position runs, then X's middle digits, then the rows (Y, Z) in natural order.
+struct ReorderMove {
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+};
+ReorderMove reorder_move(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 // Global coordinate along `axis` of tile element e in block `block`.
 std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e);
 
