@@ -35,10 +35,10 @@ int last_kernel_of(const Plan& plan, Axis axis) {
 
 // The transpose tile's side: 32 values (256 bytes in fp32), one warp's walk along a run.
 constexpr std::int64_t transpose_side = 32;
-// Runs shorter than one 32-byte sector in fp32 transpose no better than the gather does.
-constexpr std::int64_t shortest_transpose_run = 4;
-constexpr int gather_threads = 256;  // a gather, one thread per element: no tile, the profile's block size aside
-constexpr int warp_threads = 32;
+constexpr int gather_threads = 256;  // the pass has no stage tile: its block size is its own, not the profile's
+// Smaller tiles (runs of 4-8 values) keep too few loads in flight a multiprocessor, whose resident blocks are
+// capped: they take the gather. A tile as large as a gather's block keeps its runs at 8 values (64 bytes) or more.
+constexpr std::int64_t smallest_transpose_tile = gather_threads;
 
 // The longest run up to transpose_side values that divides the radix (tiles must not straddle a digit).
 std::int64_t run_within(std::int64_t radix) {
@@ -50,7 +50,7 @@ std::int64_t run_within(std::int64_t radix) {
 ReorderTile x_transpose_tile(const std::vector<std::int64_t>& x_radices) {
   if (x_radices.size() < 2) return {};
   const ReorderTile tile{run_within(x_radices.front()), run_within(x_radices.back())};
-  if (std::min(tile.frequency_run, tile.position_run) < shortest_transpose_run) return {};
+  if (tile.elements() < smallest_transpose_tile) return {};
   return tile;
 }
 
@@ -107,15 +107,9 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
   }
   if (!needed) return std::nullopt;
   pass.reorder_tile = x_transpose_tile(pass.reorder_radices[axis_index(Axis::x)]);
-  if (pass.reorder_tile.transposes()) {
-    const std::int64_t elements = pass.reorder_tile.elements();
-    pass.threads = static_cast<int>(std::min<std::int64_t>(
-        gather_threads, (elements + warp_threads - 1) / warp_threads * warp_threads));
-    pass.tiles = plan.size.elements() / elements;
-    return pass;
-  }
   pass.threads = gather_threads;
-  pass.tiles = (plan.size.elements() + pass.threads - 1) / pass.threads;
+  const std::int64_t block_elements = pass.reorder_tile.transposes() ? pass.reorder_tile.elements() : pass.threads;
+  pass.tiles = (plan.size.elements() + block_elements - 1) / block_elements;
   return pass;
 }
 

@@ -144,8 +144,6 @@ std::string to_string(const KernelSpec& spec) {
            << " consecutive positions of X (loads and stores in runs of "
            << spec.reorder_tile.position_run * spec.complex_bytes() << " and "
            << spec.reorder_tile.frequency_run * spec.complex_bytes() << " bytes)\n";
-    else
-      text << "gather: one thread an output value\n";
   }
   text << "launch " << spec.launch_blocks() << " blocks x " << spec.threads << " threads";
   if (spec.tile_blocks > 1)
