@@ -104,7 +104,8 @@ std::optional<Axis> long_axis_of_1d(const Extents& size) {
 
 // A family of candidates of one kernel count: candidate_plan for every X split of `x_stages` stages, or with
 // `first_radix` > 0 the one split_axis_plan, or with `four_step` the four-step plans of every two-stage split of the
-// long axis, or with `whole_volume` the one whole_volume_plan. With `shifted`, candidate_plan builds the plan of
+// long axis, or with `whole_volume` the one whole_volume_plan, or with `axis_per_kernel` the one
+// axis_per_kernel_plan. With `shifted`, candidate_plan builds the plan of
 // the size with X dropped (Y, Z planned as X, Y) and then names its axes Y, Z: for a size of X length 1, so that Y
 // stages ride in the Z kernels as X stages ride in the Y kernels.
 struct CandidateFamily {
@@ -117,6 +118,7 @@ struct CandidateFamily {
   bool four_step = false;
   bool shifted = false;
   bool whole_volume = false;
+  bool axis_per_kernel = false;
 };
 
 // The largest volume the planner offers as one kernel holding every axis whole (whole_volume_plan): a tile of that
@@ -135,6 +137,25 @@ Plan whole_volume_plan(const Extents& size, const std::string& arch) {
 // The radices a four-step stage may have: a stage held whole in one tile, which the lowering spreads over a cluster
 // where one block's shared memory cannot hold it.
 constexpr std::int64_t max_four_step_radix = std::int64_t{1} << 14;
+
+// A 2D size (two axes longer than 1), each axis whole in a kernel of its own, the outer axis first: two passes in
+// natural order from the kernels' own stores, where the planner's radices would cut the outer axis in two stages and
+// take a third pass. The outer axis's tile (its whole line by one X run) spreads over a cluster where it must.
+Plan axis_per_kernel_plan(const Extents& size, const std::string& arch) {
+  Plan plan{size, arch, {}};
+  for (Axis axis : {Axis::z, Axis::y, Axis::x})
+    if (size[axis] > 1) plan.kernels.push_back({{dif_stages(axis, size[axis], {size[axis]}).front()}});
+  return plan;
+}
+
+bool is_2d_within_whole_stages(const Extents& size) {
+  int long_axes = 0;
+  for (Axis axis : all_axes) {
+    if (size[axis] > max_four_step_radix) return false;
+    long_axes += size[axis] > 1;
+  }
+  return long_axes == 2;
+}
 
 // (1, NY, NZ) as (NY, NZ, 1).
 Extents without_x(const Extents& size) { return {size.ny, size.nz, 1}; }
@@ -168,9 +189,9 @@ void add_riding_families(const Extents& size, const PlannerLimits& limits, bool 
 }
 
 // Candidates in order of preference: fewer kernels first, then the riding families of the size, those of the size
-// without X, the split-axis and the four-step families, each in its own order (the X splits in x_radix_splits's
-// order). They are listed as families of equal kernel count and built one at a time, so a search that stops early
-// builds few.
+// without X, the four-step, the axis-per-kernel and the split-axis families, each in its own order (the X splits in
+// x_radix_splits's order). They are listed as families of equal kernel count and built one at a time, so a search
+// that stops early builds few.
 std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchProfile& profile) {
   const PlannerLimits limits = planner_limits(profile);
   std::vector<CandidateFamily> families;
@@ -182,6 +203,7 @@ std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchP
     const std::optional<int> stages = planning::stages_needed(size[*axis], limit);
     if (stages && *stages > 2) families.push_back({2, 0, 0, 0, *axis, 0, true, false});
   }
+  if (is_2d_within_whole_stages(size)) families.push_back({.kernels = 2, .axis_per_kernel = true});
   for (Axis split : {Axis::y, Axis::z}) {
     const bool fits = size.nx <= limits.max_x_radix && size[split == Axis::y ? Axis::z : Axis::y] <= limits.max_yz_radix;
     if (!fits || profile.max_cluster_size == 1 || size[split] < 4) continue;
@@ -248,6 +270,10 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
     if (done(family.kernels)) break;
     if (family.whole_volume) {
       weigh(whole_volume_plan(size, arch));
+      continue;
+    }
+    if (family.axis_per_kernel) {
+      weigh(axis_per_kernel_plan(size, arch));
       continue;
     }
     if (family.first_radix > 0) {

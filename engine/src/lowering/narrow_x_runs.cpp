@@ -5,7 +5,9 @@
 // - the narrowed tile fits one block: its passes then all stay in the block and reach global memory themselves,
 //   instead of a tile spread over 2 blocks whose first pass writes the other block's shared memory; or
 // - the tile fills a cluster of the portable maximum (8 blocks of 128 KB on hopper) and its first pass is radix 8 or
-//   16: the halved tile spreads over fewer blocks, or over smaller parts (distribute_tile.cpp).
+//   16: the halved tile spreads over fewer blocks, or over smaller parts (distribute_tile.cpp); or
+// - the tile is one line of Y or Z by the X run, over such a cluster, and the halved tile fits one: the kernel lowers
+//   instead of being refused (a 16384-point line, 2 MB by 16 X, in a 2D plan of one axis a kernel).
 // Contract: the blocks holding the two halves of a 128-byte line are consecutive (X tiles are walked first), and every
 // access still covers whole 64-byte runs (KernelSpec::x_run_elements, which the coalescing checker reads).
 // Why: a copy of 64-byte runs costs 1.03-1.08 times one of 128-byte runs, where a kernel spread over 2 blocks costs
@@ -30,9 +32,12 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   if (spec.tile_elements * bytes <= limit) return;
   const bool fits_one_block = spec.tile_elements / factor * bytes <= limit;
   const std::int64_t first_radix = kernel.subs.front().radix;
-  const bool fills_a_cluster = spec.tile_elements * bytes == limit * profile.max_cluster_size &&
-                               (first_radix == 8 || first_radix == 16);
-  if (!fits_one_block && !fills_a_cluster) return;
+  const std::int64_t cluster_limit = limit * profile.max_cluster_size;
+  const bool fills_a_cluster = spec.tile_elements * bytes == cluster_limit && (first_radix == 8 || first_radix == 16);
+  const bool one_line = spec.axes[axis_index(Axis::y)].extent() == 1 || spec.axes[axis_index(Axis::z)].extent() == 1;
+  const bool fits_a_cluster_only_narrowed = one_line && spec.tile_elements * bytes > cluster_limit &&
+                                            spec.tile_elements / factor * bytes <= cluster_limit;
+  if (!fits_one_block && !fills_a_cluster && !fits_a_cluster_only_narrowed) return;
   x.tile = {{narrow, 1}};
   x.grid = {{x.length / narrow, narrow}};
   spec.tile_elements /= factor;
