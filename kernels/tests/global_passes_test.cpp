@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "emit/cuda_source.hpp"
 #include "fft3d/arch_profile.hpp"
 #include "lowering/tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
@@ -33,6 +34,42 @@ TEST(GlobalPasses, LongYLineLoadsAndStoresInItsPasses) {
     EXPECT_EQ(phase.find("store"), std::string::npos) << phase;
   }
   EXPECT_TRUE(tile::check_coalescing(spec).coalesced()) << tile::check_coalescing(spec).first_problem;
+}
+
+// A split stage of one pass first in the kernel (8192x1024x1's planner plan before L111: X radix 32 at stride 256 in
+// a 16 x 32 tile) is its own last pass, which reads the tile from shared memory: that kernel keeps its load phase.
+// It had taken the first-pass load, so no code read global memory and the GPU transformed shared memory's leftovers.
+TEST(GlobalPasses, ASplitStageOfOnePassFirstKeepsTheLoadPhase) {
+  const KernelSpec spec = lower_kernel_of("size: [8192, 1024, 1]\narch: hopper\nplan: \"{X(256, 32, 256, 8192, tw), "
+                                          "Y(32, 32, 32, 1024, tw)} {X(32, 256, 1, 256, no-tw), Y(32, 32, 1, 32, "
+                                          "no-tw)}\"\n", 0);
+  ASSERT_TRUE(spec.stages.front().is_split());
+  EXPECT_EQ(spec.stages.front().split_radices.size(), 1u);
+  EXPECT_FALSE(spec.load_in_first_pass);
+  EXPECT_TRUE(spec.store_in_last_pass);
+}
+
+// Every tile kernel reads its input from global memory: a load phase or a first pass that loads (the emitted source
+// indexes `in`). Hopper's shipped complex plans, random hopper plans and the plan above.
+TEST(GlobalPasses, EveryTileKernelReadsItsInput) {
+  std::vector<NamedPlan> plans = random_plans(40, 19, 64, "hopper");
+  for (NamedPlan& named : shipped_plans())
+    if (named.plan.arch == "hopper") plans.push_back(std::move(named));
+  plans.push_back({"8192x1024x1 split first stage",
+                   parse_plan("size: [8192, 1024, 1]\narch: hopper\nplan: \"{X(256, 32, 256, 8192, tw), "
+                              "Y(32, 32, 32, 1024, tw)} {X(32, 256, 1, 256, no-tw), Y(32, 32, 1, 32, no-tw)}\"\n")
+                       .plan});
+  int kernels = 0;
+  for (const NamedPlan& named : plans) {
+    SCOPED_TRACE(named.name);
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
+      ++kernels;
+      EXPECT_NE(emit_cuda_source(spec).find("in["), std::string::npos) << "kernel " << spec.kernel_index;
+    }
+  }
+  EXPECT_GT(kernels, 60);
 }
 
 // A first pass along X inside the 16-element runs (radix 64 at stride 1) would split segments: that kernel keeps

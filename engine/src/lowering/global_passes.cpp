@@ -5,6 +5,8 @@
 // whole 128-byte segments: a butterfly's inputs are element_step apart, so a pass whose step is at least one
 // 16-element X run keeps the 32 threads of a warp on whole runs. Conditions:
 // - at least two passes, so a barrier separates the last global load from the first global store (in place);
+// - the load: a first pass that the emitter lets load, an in-register stage's or a split stage's inner pass (a split
+//   stage of one pass is its own last pass, which reads the tile from shared memory);
 // - the load: no strided natural-order store across a cluster (its arrive follows a load phase);
 // - the store: no natural order across a cluster (the exchange and strided forms store from shared memory after
 //   cluster barriers); in a tile spread over a cluster's blocks, a split last stage (see below).
@@ -68,7 +70,9 @@ void reach_global_from_passes(KernelSpec& spec) {
   // X runs (and of rows), which keeps every segment whole or split alike. (check_coalescing, which `explain` and
   // the tests run, checks the last block too.) The check is what lowering spends most of its time on.
   const bool cluster_store = spec.tiles_per_cluster() > 1;
-  const bool load = (!cluster_store || tile::exchanges_across_cluster(spec)) &&
+  const TileStage& first = spec.stages.front();
+  const bool first_pass_loads = !first.is_split() || first.split_radices.size() > 1;
+  const bool load = first_pass_loads && (!cluster_store || tile::exchanges_across_cluster(spec)) &&
                     tile::check_first_pass_loads(spec, 0).coalesced() &&
                     (bits || tile::first_pass_offsets_add(spec));
   KernelSpec storing = spec;  // the last pass's butterflies as they run when it writes global memory
