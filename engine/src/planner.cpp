@@ -138,9 +138,11 @@ Plan whole_volume_plan(const Extents& size, const std::string& arch) {
 // where one block's shared memory cannot hold it.
 constexpr std::int64_t max_four_step_radix = std::int64_t{1} << 14;
 
-// A 2D size (two axes longer than 1), each axis whole in a kernel of its own, the outer axis first: two passes in
-// natural order from the kernels' own stores, where the planner's radices would cut the outer axis in two stages and
-// take a third pass. The outer axis's tile (its whole line by one X run) spreads over a cluster where it must.
+// A 2D size (X and one other axis longer than 1), each axis whole in a kernel of its own, the outer axis first: two
+// passes in natural order from the kernels' own stores, where the planner's radices would cut the outer axis in two
+// stages and take a third pass. The outer axis's tile (its whole line by one X run) spreads over a cluster where it
+// must. Offered where the outer axis is no longer than X: with a shorter X, the plans that ride X stages in the
+// outer axis's kernels ran faster (docs/performance.md, L111).
 Plan axis_per_kernel_plan(const Extents& size, const std::string& arch) {
   Plan plan{size, arch, {}};
   for (Axis axis : {Axis::z, Axis::y, Axis::x})
@@ -148,13 +150,10 @@ Plan axis_per_kernel_plan(const Extents& size, const std::string& arch) {
   return plan;
 }
 
-bool is_2d_within_whole_stages(const Extents& size) {
-  int long_axes = 0;
-  for (Axis axis : all_axes) {
-    if (size[axis] > max_four_step_radix) return false;
-    long_axes += size[axis] > 1;
-  }
-  return long_axes == 2;
+bool is_2d_with_outer_axis_within_x(const Extents& size) {
+  const std::int64_t outer = std::max(size.ny, size.nz);
+  return size.nx > 1 && std::min(size.ny, size.nz) == 1 && outer > 1 && outer <= size.nx &&
+         size.nx <= max_four_step_radix;
 }
 
 // (1, NY, NZ) as (NY, NZ, 1).
@@ -203,7 +202,7 @@ std::vector<CandidateFamily> candidate_families(const Extents& size, const ArchP
     const std::optional<int> stages = planning::stages_needed(size[*axis], limit);
     if (stages && *stages > 2) families.push_back({2, 0, 0, 0, *axis, 0, true, false});
   }
-  if (is_2d_within_whole_stages(size)) families.push_back({.kernels = 2, .axis_per_kernel = true});
+  if (is_2d_with_outer_axis_within_x(size)) families.push_back({.kernels = 2, .axis_per_kernel = true});
   for (Axis split : {Axis::y, Axis::z}) {
     const bool fits = size.nx <= limits.max_x_radix && size[split == Axis::y ? Axis::z : Axis::y] <= limits.max_yz_radix;
     if (!fits || profile.max_cluster_size == 1 || size[split] < 4) continue;
