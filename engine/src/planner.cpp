@@ -105,9 +105,9 @@ std::optional<Axis> long_axis_of_1d(const Extents& size) {
 // A family of candidates of one kernel count: candidate_plan for every X split of `x_stages` stages, or with
 // `first_radix` > 0 the one split_axis_plan, or with `four_step` the four-step plans of every two-stage split of the
 // long axis, or with `whole_volume` the one whole_volume_plan, or with `axis_per_kernel` the one
-// axis_per_kernel_plan. With `shifted`, candidate_plan builds the plan of
-// the size with X dropped (Y, Z planned as X, Y) and then names its axes Y, Z: for a size of X length 1, so that Y
-// stages ride in the Z kernels as X stages ride in the Y kernels.
+// axis_per_kernel_plan. With `shifted`, candidate_plan builds the plan of the size with X dropped (Y, Z planned as
+// X, Y) and then names its axes Y, Z: for a size of X length 1, so that Y stages ride in the Z kernels as X stages
+// ride in the Y kernels.
 struct CandidateFamily {
   std::size_t kernels = 0;
   std::int64_t yz_radix = 0;

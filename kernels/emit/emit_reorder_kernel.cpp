@@ -33,6 +33,14 @@ std::string position(const KernelSpec& spec, Axis axis, const std::string& f) {
   return spec.reorder_radices[axis_index(axis)].empty() ? f : "reverse_" + axis_suffix(axis) + "(" + f + ")";
 }
 
+// Element index x + NX * (y + NY * z) of the frequencies fx, fy, fz: at their positions where `reversed` (the
+// source), else in natural order (the destination).
+std::string element_index(const KernelSpec& spec, const std::string& fx, bool reversed) {
+  const auto at = [&](Axis axis, const std::string& f) { return reversed ? position(spec, axis, f) : f; };
+  return at(Axis::x, fx) + " + " + long_literal(spec.size.nx) + " * (" + at(Axis::y, "fy") + " + " +
+         long_literal(spec.size.ny) + " * " + at(Axis::z, "fz") + ")";
+}
+
 void write_gather(SourceWriter& out, const KernelSpec& spec) {
   const Extents& n = spec.size;
   out.line("const long long i = (long long)blockIdx.x * " + std::to_string(spec.threads) + " + threadIdx.x;");
@@ -40,10 +48,7 @@ void write_gather(SourceWriter& out, const KernelSpec& spec) {
   out.line("const long long fx = i % " + long_literal(n.nx) + ";");
   out.line("const long long fy = (i / " + long_literal(n.nx) + ") % " + long_literal(n.ny) + ";");
   out.line("const long long fz = i / " + long_literal(n.nx * n.ny) + ";");
-  write_scaled_store(out,
-                     "in[" + position(spec, Axis::x, "fx") + " + " + long_literal(n.nx) + " * (" + position(spec, Axis::y, "fy") +
-                         " + " + long_literal(n.ny) + " * " + position(spec, Axis::z, "fz") + ")]",
-                     "i");
+  write_scaled_store(out, "in[" + element_index(spec, "fx", true) + "]", "i");
 }
 
 void write_transpose(SourceWriter& out, const KernelSpec& spec) {
@@ -61,21 +66,23 @@ void write_transpose(SourceWriter& out, const KernelSpec& spec) {
   const std::int64_t middle = n.nx / (x.front() * x.back());
   out.line("const long long middle = block % " + long_literal(middle) + "; block /= " + long_literal(middle) + ";");
   out.line("const long long fy = block % " + long_literal(n.ny) + ", fz = block / " + long_literal(n.ny) + ";");
-  out.line("const long long fx0 = frequency_tile * " + long_literal(frequencies) + " + " + long_literal(x.front()) + " * middle + " +
-           long_literal(n.nx / x.back() * positions) + " * position_tile;");
-  out.line("const long long from = " + position(spec, Axis::x, "fx0") + " + " + long_literal(n.nx) + " * (" +
-           position(spec, Axis::y, "fy") + " + " + long_literal(n.ny) + " * " + position(spec, Axis::z, "fz") + ");");
-  out.line("const long long to = fx0 + " + long_literal(n.nx) + " * (fy + " + long_literal(n.ny) + " * fz);");
+  out.line("const long long fx0 = frequency_tile * " + long_literal(frequencies) + " + " + long_literal(x.front()) +
+           " * middle + " + long_literal(n.nx / x.back() * positions) + " * position_tile;");
+  out.line("const long long from = " + element_index(spec, "fx0", true) + ";");
+  out.line("const long long to = " + element_index(spec, "fx0", false) + ";");
+  // Loads walk the positions (e % positions) fastest, stores the frequencies (e % frequencies).
+  const std::string load_frequency = "e / " + std::to_string(positions);
+  const std::string load_position = "e % " + std::to_string(positions);
   out.open("for (int e = threadIdx.x; e < " + elements + "; e += " + threads + ")");
-  out.line("tile[e / " + std::to_string(positions) + "][e % " + std::to_string(positions) + "] = in[from + (e / " +
-           std::to_string(positions) + ") * " + long_literal(n.nx / x.front()) + " + e % " + std::to_string(positions) + "];");
+  out.line("tile[" + load_frequency + "][" + load_position + "] = in[from + (" + load_frequency + ") * " +
+           long_literal(n.nx / x.front()) + " + " + load_position + "];");
   out.close();
   out.line("__syncthreads();");
+  const std::string store_frequency = "e % " + std::to_string(frequencies);
+  const std::string store_position = "e / " + std::to_string(frequencies);
   out.open("for (int e = threadIdx.x; e < " + elements + "; e += " + threads + ")");
-  write_scaled_store(out,
-                     "tile[e % " + std::to_string(frequencies) + "][e / " + std::to_string(frequencies) + "]",
-                     "to + e % " + std::to_string(frequencies) + " + " + long_literal(n.nx / x.back()) + " * (e / " +
-                         std::to_string(frequencies) + ")");
+  write_scaled_store(out, "tile[" + store_frequency + "][" + store_position + "]",
+                     "to + " + store_frequency + " + " + long_literal(n.nx / x.back()) + " * (" + store_position + ")");
   out.close();
 }
 

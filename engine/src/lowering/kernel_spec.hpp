@@ -118,7 +118,8 @@ constexpr std::int64_t max_volumes_per_launch = 65535;
 // The digit-reversal pass with X reversed (lowering rule natural_order.cpp): each block transposes, through shared
 // memory, `frequency_run` consecutive frequencies (the digit of X's first radix) by `position_run` consecutive
 // positions (the digit of its last radix) of one row, so its loads are runs of positions and its stores runs of
-// frequencies (tile::reorder_move). Zero: the pass gathers one value a thread (X natural, or runs too short).
+// frequencies (tile::reorder_move). Zero: the pass gathers one value a thread (X natural, or a tile under a
+// gather's block of 256 values).
 struct ReorderTile {
   std::int64_t frequency_run = 0;
   std::int64_t position_run = 0;

@@ -127,7 +127,8 @@ std::string to_string(const KernelSpec& spec) {
          << spec.shared_bytes << " B\n";
     if (spec.x_run_elements != 16)
       text << "X runs of " << spec.x_run_elements * spec.complex_bytes() << " bytes: "
-           << (spec.tile_blocks == 1 ? "one block holds the tile" : "the tile fits its cluster") << " (narrow_x_runs)\n";
+           << (spec.tile_blocks == 1 ? "one block holds the tile" : "the tile fits its cluster")
+           << " (narrow_x_runs)\n";
     write_real(text, spec);
     if (spec.load_in_first_pass || spec.store_in_last_pass)
       text << "global memory from the passes:"
