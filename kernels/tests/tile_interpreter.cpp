@@ -6,7 +6,6 @@
 #include <numbers>
 
 #include "lowering/tile_maps.hpp"
-#include "fft3d/index_maps.hpp"
 
 namespace fft3d::testing {
 namespace {
@@ -71,16 +70,7 @@ void run_reorder(const KernelSpec& spec, std::vector<Complex>& data) {
     data = out;
     return;
   }
-  const Extents& n = spec.size;
-  auto position = [&](Axis axis, std::int64_t f) {
-    const auto& radices = spec.reorder_radices[axis_index(axis)];
-    return radices.empty() ? f : digit_reversed_position(f, radices);
-  };
-  for (std::int64_t z = 0; z < n.nz; ++z)
-    for (std::int64_t y = 0; y < n.ny; ++y)
-      for (std::int64_t x = 0; x < n.nx; ++x)
-        out[x + n.nx * (y + n.ny * z)] =
-            data[position(Axis::x, x) + n.nx * (position(Axis::y, y) + n.ny * position(Axis::z, z))];
+  for (std::int64_t to = 0; to < spec.size.elements(); ++to) out[to] = data[tile::reorder_source(spec, to)];
   data = out;
 }
 

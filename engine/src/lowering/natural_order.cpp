@@ -36,8 +36,8 @@ int last_kernel_of(const Plan& plan, Axis axis) {
 // The transpose tile's side: 32 values (256 bytes in fp32), one warp's walk along a run.
 constexpr std::int64_t transpose_side = 32;
 constexpr int gather_threads = 256;  // the pass has no stage tile: its block size is its own, not the profile's
-// Smaller tiles (runs of 4-8 values) keep too few loads in flight a multiprocessor, whose resident blocks are
-// capped: they take the gather. A tile as large as a gather's block keeps its runs at 8 values (64 bytes) or more.
+// Tiles under a gather's block of values take the gather: 4-frequency runs (32-byte stores) transposed slower than
+// it gathered (docs/performance.md, L110). Such a tile keeps both runs at 8 values (64 bytes) or more.
 constexpr std::int64_t smallest_transpose_tile = gather_threads;
 
 // The longest run up to transpose_side values that divides the radix (tiles must not straddle a digit).

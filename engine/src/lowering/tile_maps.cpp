@@ -184,6 +184,17 @@ bool loads_sorted(const KernelSpec& spec) {
   return false;
 }
 
+std::int64_t reorder_source(const KernelSpec& spec, std::int64_t to) {
+  const Extents& n = spec.size;
+  const std::array<std::int64_t, 3> f = {to % n.nx, to / n.nx % n.ny, to / (n.nx * n.ny)};
+  std::array<std::int64_t, 3> p{};
+  for (Axis axis : all_axes) {
+    const std::vector<std::int64_t>& radices = spec.reorder_radices[axis_index(axis)];
+    p[axis_index(axis)] = radices.empty() ? f[axis_index(axis)] : digit_reversed_position(f[axis_index(axis)], radices);
+  }
+  return p[0] + n.nx * (p[1] + n.ny * p[2]);
+}
+
 ReorderMove reorder_move(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
   const std::vector<std::int64_t>& x = spec.reorder_radices[axis_index(Axis::x)];
   const ReorderTile& tile = spec.reorder_tile;
@@ -202,14 +213,9 @@ ReorderMove reorder_move(const KernelSpec& spec, std::int64_t block, std::int64_
   // reversal adds over digits, and a and c stay within the first and the last digit.
   const std::int64_t fx0 = frequency_tile * tile.frequency_run + x.front() * middle_digits +
                            nx / x.back() * position_tile * tile.position_run;
-  auto position = [&](Axis axis, std::int64_t f) {
-    const std::vector<std::int64_t>& radices = spec.reorder_radices[axis_index(axis)];
-    return radices.empty() ? f : digit_reversed_position(f, radices);
-  };
+  const std::int64_t to0 = fx0 + nx * (fy + ny * fz);
   const std::int64_t a = e / tile.position_run, c = e % tile.position_run;
-  return {.from = position(Axis::x, fx0) + a * (nx / x.front()) + c +
-                  nx * (position(Axis::y, fy) + ny * position(Axis::z, fz)),
-          .to = fx0 + a + nx / x.back() * c + nx * (fy + ny * fz)};
+  return {.from = reorder_source(spec, to0) + a * (nx / x.front()) + c, .to = to0 + a + nx / x.back() * c};
 }
 
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural, bool sorted) {

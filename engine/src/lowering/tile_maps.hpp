@@ -89,6 +89,9 @@ std::int64_t sorted_position(const AxisTile& axis, std::int64_t p);
 // Whether some axis of the kernel loads in its sorted layout (AxisTile::sorted_loads).
 bool loads_sorted(const KernelSpec& spec);
 
+// The digit-reversal pass: the element it reads for output element `to` (natural order), each reversed axis's
+// frequency at its digit-reversed position.
+std::int64_t reorder_source(const KernelSpec& spec, std::int64_t to);
 // The digit-reversal pass in its transposed form (KernelSpec::reorder_tile): the global element block `block`
 // loads as its tile element e, and the one it stores that value to. Element e is frequency e / position_run of
 // the block's frequency run and position e % position_run of its position run; consecutive blocks walk the
