@@ -73,6 +73,25 @@ void write_sorted_layout_maps(SourceWriter& out, const KernelSpec& spec) {
   out.close();
 }
 
+// walk_order(e): the tile element the sorted load and store phases' element e moves (tile::walked_in_part): an X
+// tile of two modes a, b walked second mode first, X-local j + b*i -> i + a*j; in a spread tile e and the result
+// are part-local, and a, b the modes as the part holds them.
+void write_walk_order(SourceWriter& out, const KernelSpec& spec) {
+  const AxisTile& x = spec.axes[axis_index(Axis::x)];
+  if (!x.swapped_walk) return;
+  const std::int64_t stride = tile::axis_linear_stride(spec, Axis::x);
+  const auto [first, second] = tile::part_walk_modes(spec).value();
+  out.line("// The sorted layout's load and store phases walk the X tile's " + str(second) + " x " + str(first) +
+           " modes swapped" + (spec.tile_blocks > 1 ? " (as one part holds them; e part-local)" : "") +
+           ": consecutive threads touch consecutive sorted positions.");
+  out.open("__device__ __forceinline__ unsigned walk_order(unsigned e)");
+  out.line("const unsigned walked = e / " + str(stride) + "u % " + str(first * second) + "u;");
+  out.line("const unsigned held = walked / " + str(second) + "u + " + str(first) + "u * (walked % " + str(second) +
+           "u);");
+  out.line("return e + (held - walked) * " + str(stride) + "u;");
+  out.close();
+}
+
 void write_shared_address(SourceWriter& out, const SharedLayout& layout) {
   out.line("// shared layout: " + to_string(layout));
   out.open("__device__ __forceinline__ unsigned smem(unsigned e)");
@@ -187,6 +206,7 @@ void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
   for (const AxisTile& axis : spec.axes) write_tile_position(out, spec, axis);
   if (spec.load_in_first_pass) write_tile_offset(out, spec);
   write_sorted_layout_maps(out, spec);
+  write_walk_order(out, spec);
   write_shared_address(out, spec.shared);
   for (const AxisTile& axis : spec.axes) {
     if (axis.reversal_radices.empty()) continue;

@@ -42,6 +42,8 @@ void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t
 std::int64_t held_iterations(const KernelSpec& spec, std::int64_t radix);
 void open_held_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step,
                               std::int64_t radix, bool cross, std::int64_t iterations);
+// The tile-wide index of this block's part-local element `local` (tile::part_element), as an expression.
+std::string part_element_index(const KernelSpec& spec, const std::string& local);
 // The tile-wide index of the part's `local`-th such butterfly (tile::part_butterfly), as an expression.
 std::string part_butterfly_index(const KernelSpec& spec, std::int64_t element_step, std::int64_t radix, bool cross,
                                  const std::string& local);

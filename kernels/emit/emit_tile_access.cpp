@@ -49,12 +49,16 @@ std::string part_butterfly_index(const KernelSpec& spec, std::int64_t element_st
   return insert_part(spec, local, tile::part_butterfly_stride(spec, element_step, radix));
 }
 
+std::string part_element_index(const KernelSpec& spec, const std::string& local) {
+  return insert_part(spec, local, spec.part_stride);
+}
+
 void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll) {
   if (spec.tile_blocks == 1) {
     open_strided_loop(out, "e", spec.tile_elements, spec.threads, unroll);
     return;
   }
-  open_part_loop(out, spec, "e", spec.part_elements(), unroll, insert_part(spec, "e_in_part", spec.part_stride));
+  open_part_loop(out, spec, "e", spec.part_elements(), unroll, part_element_index(spec, "e_in_part"));
 }
 
 void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,

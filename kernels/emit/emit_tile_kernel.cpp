@@ -112,18 +112,33 @@ bool store_crosses_parts(const KernelSpec& spec) {
   return false;
 }
 
+// The tile element a load or store phase's element e moves ("e", or "w" declared here): in the sorted layout of an
+// X tile with a swapped walk, walk_order(e) (tile::walked_element), so a warp's accesses stay whole segments.
+std::string write_walked_element(SourceWriter& out, const KernelSpec& spec, bool store) {
+  const AxisTile& x = spec.axes[axis_index(Axis::x)];
+  if (!x.swapped_walk || !(store || x.sorted_loads)) return "e";
+  if (spec.tile_blocks == 1) {
+    out.line("const unsigned w = " + when_flag(kernel_flag_sorted_layout, "walk_order", "(e)") + ";");
+  } else {  // each block walks its own part
+    out.line("const unsigned w = (flags & " + str(kernel_flag_sorted_layout) + ") ? " +
+             part_element_index(spec, "walk_order(e_in_part)") + " : e;");
+  }
+  return "w";
+}
+
 void write_load(SourceWriter& out, const KernelSpec& spec) {
   if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
   open_element_loop(out, spec, element_unroll(spec));
+  const std::string element = write_walked_element(out, spec, false);
   if (is_real(spec)) {
     write_row_position(out, spec, "e", GlobalAccess::load);
     out.line("float2 v = " + real_load("x", "row", spec) + ";");
   } else {
-    write_global_offset(out, spec, "e", GlobalAccess::load);
+    write_global_offset(out, spec, element, GlobalAccess::load);
     out.line("float2 v = in[g];");
   }
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
-  const TileWord word = declare_tile_word(out, spec, "e", false);
+  const TileWord word = declare_tile_word(out, spec, element, false);
   out.line(word.store("v"));
   out.close();
   out.line("__syncthreads();");
@@ -167,8 +182,10 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
   const bool cross = store_crosses_parts(spec);
   if (cross) write_barrier(out, true);
   open_element_loop(out, spec, element_unroll(spec));
+  const std::string element = write_walked_element(out, spec, true);
   const TileWord word = declare_tile_word(
-      out, spec, "(flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e", cross);
+      out, spec, "(flags & " + str(kernel_flag_natural_store) + ") ? natural_source(" + element + ") : " + element,
+      cross);
   out.line("float2 v = " + word.load() + ";");
   out.line("v.x *= scale; v.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
@@ -176,7 +193,7 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
     write_row_position(out, spec, "e", GlobalAccess::store);
     out.line(real_store("x", "row", spec, "v"));
   } else {
-    write_global_offset(out, spec, "e", GlobalAccess::store);
+    write_global_offset(out, spec, element, GlobalAccess::store);
     out.line("out[g] = v;");
   }
   out.close();

@@ -170,6 +170,66 @@ TEST(Lowering, SortedLayoutGivesNaturalOrder) {
   EXPECT_GT(oracle.error(half_cluster, false), 0.1);
 }
 
+// An X axis split over two kernels (the four-step shape): X takes the sorted layout, the first kernel storing each
+// position at its frequency's place and the last loading and storing there, its tile holding 16 consecutive groups;
+// both walk their X tile's modes swapped. Natural order out of place then needs no reorder pass and every access
+// stays whole 128-byte segments; in place keeps the pass. Without the swapped walk the same accesses are strided,
+// and without the first kernel's sorted store the result is wrong.
+TEST(Lowering, XSplitOverTwoKernelsTakesTheSortedLayout) {
+  // More X tiles than a cluster holds (16 and 16), so the cluster reversal cannot serve.
+  for (const char* text : {"size: [16384, 1, 1]\narch: hopper\nplan: \"{X(64, 256, 64, 16384, tw)} "
+                           "{X(256, 64, 1, 64, no-tw)}\"\n",
+                           "size: [8192, 2, 2]\narch: hopper\nplan: \"{X(32, 256, 32, 8192, tw), Y(1, 2, 1, 2, no-tw)} "
+                           "{X(256, 32, 1, 32, no-tw), Z(1, 2, 1, 2, no-tw)}\"\n"}) {
+    SCOPED_TRACE(text);
+    const Plan plan = parse_plan(text).plan;
+    const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"));
+    const AxisTile& first = lowered.kernels[0].axes[axis_index(Axis::x)];
+    const AxisTile& last = lowered.kernels[1].axes[axis_index(Axis::x)];
+    ASSERT_EQ(last.tile.size(), 2u);
+    EXPECT_EQ(last.tile[1].extent, 16);  // 16 consecutive groups
+    EXPECT_TRUE(first.swapped_walk && last.swapped_walk);
+    EXPECT_FALSE(first.sorted_radices.empty() || first.sorted_loads);
+    EXPECT_TRUE(last.sorted_loads);
+    ASSERT_TRUE(lowered.sorted_layout);
+    EXPECT_FALSE(lowered.sorted_layout_in_place);
+    EXPECT_FALSE(lowered.reorders(true));
+    EXPECT_TRUE(lowered.reorders(false));
+    for (const KernelSpec& spec : lowered.kernels) EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
+    const ForwardOracle oracle(plan.size, 13);
+    EXPECT_LT(oracle.error(lowered, true), 1e-12);
+    EXPECT_LT(oracle.error(lowered, false), 1e-12);
+    LoweredPlan unsorted = lowered;
+    unsorted.kernels[0].axes[axis_index(Axis::x)].sorted_radices.clear();
+    EXPECT_GT(oracle.error(unsorted, true), 0.1);
+    LoweredPlan unwalked = lowered;
+    unwalked.kernels[1].axes[axis_index(Axis::x)].swapped_walk = false;
+    EXPECT_FALSE(tile::check_coalescing(unwalked.kernels[1]).coalesced());
+  }
+}
+
+// The same over clusters (a profile of 16 KB blocks, so that tiles of 16 groups by 256 values spread): the last
+// kernel's part digit lies inside the group, so every part keeps the 16 groups, and each block walks its own part;
+// its sorted loads and stores stay whole 128-byte segments and the result is the DFT.
+TEST(Lowering, XSplitOverTwoKernelsSortsSpreadTiles) {
+  ArchProfile small = *find_arch_profile("hopper");
+  small.shared_memory_per_block = 16 * 1024;
+  const Plan plan = parse_plan("size: [65536, 1, 1]\narch: hopper\nplan: \"{X(256, 256, 256, 65536, tw)} "
+                               "{X(256, 256, 1, 256, no-tw)}\"\n")
+                        .plan;
+  const LoweredPlan lowered = lower_plan(plan, small);
+  ASSERT_TRUE(lowered.sorted_layout);
+  EXPECT_FALSE(lowered.reorders(true));
+  for (const KernelSpec& spec : lowered.kernels) {
+    EXPECT_GT(spec.tile_blocks, 1);
+    EXPECT_TRUE(tile::check_coalescing(spec).coalesced());
+  }
+  const KernelSpec& last = lowered.kernels[1];
+  EXPECT_LE(last.part_stride * last.tile_blocks, last.axes[axis_index(Axis::x)].tile.front().extent);
+  const ForwardOracle oracle(plan.size, 17);
+  EXPECT_LT(oracle.error(lowered, true), 1e-12);
+}
+
 // Z split: the first kernel's Y tiles lie between its Z tiles in the usual block order, so it walks the Z tiles
 // first (grid_order), which makes the 4 Z tiles of a cluster consecutive blocks. In the usual order those 4 blocks
 // would be Y tiles, whose stores land on rows the cluster did not load, and the in-place result would be wrong.

@@ -51,9 +51,11 @@ void run_tile_kernel(const KernelSpec& spec, const std::vector<Complex>& in, std
           data[tile::last_pass_store_offset(spec, block, e, natural, sorted)] = conj_store ? std::conj(v) : v;
           continue;
         }
-        const auto [source_block, source] = exchange ? tile::exchange_source(spec, block, e) : std::pair(block, e);
+        const std::int64_t stored = tile::walked_element(spec, e, sorted);  // the emitted walk_order
+        const auto [source_block, source] =
+            exchange ? tile::exchange_source(spec, block, stored) : std::pair(block, stored);
         Complex v = tiles[source_block - first][natural ? tile::natural_source(spec, source) : source] * scale;
-        data[tile::store_offset(spec, block, e, natural, sorted)] = conj_store ? std::conj(v) : v;
+        data[tile::store_offset(spec, block, stored, natural, sorted)] = conj_store ? std::conj(v) : v;
       }
   }
 }
@@ -99,8 +101,7 @@ void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const Tra
     std::fill(data.begin(), data.end(), Complex(std::nan(""), std::nan("")));
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
     const bool last = k + 1 == lowered.kernels.size();
-    const double scale = last && options.scaling == Scaling::full
-                             ? 1.0 / static_cast<double>(lowered.kernels[k].size.elements()) : 1.0;
+    const double scale = last ? scale_factor(options.scaling, lowered.kernels[k].size.elements()) : 1.0;
     const bool ordered_stores = natural && lowered.orders_stores_in_clusters(k, out_of_place);
     run_tile_kernel(lowered.kernels[k], k == 0 && out_of_place ? input : data, data, inverse && k == 0,
                     inverse && last, scale, natural, sorted, ordered_stores);

@@ -84,7 +84,8 @@ std::tuple<int, int, std::int64_t> spread_bit_field(KernelSpec& spec, int most_b
   }
   std::tuple<int, int, std::int64_t> best = no_spread;
   if (spec.tile_blocks == 1) return best;
-  const int top = tile::log2_exact(spec.tile_elements) - tile::log2_exact(spec.tile_blocks);
+  const std::int64_t bound = spec.part_digit_bound > 0 ? spec.part_digit_bound : spec.tile_elements;
+  const int top = tile::log2_exact(bound) - tile::log2_exact(spec.tile_blocks);
   for (int shift = std::min(tile::log2_exact(spec.x_run_elements), top); shift <= top; ++shift) {
     const std::int64_t stride = std::int64_t{1} << shift;
     const std::tuple<int, int, std::int64_t> cost = crossing_cost(spec, stride);

@@ -55,6 +55,10 @@ struct AxisTile {
   // first kernel's stores would land on rows other tiles have yet to load, so such runs keep the reorder pass.
   std::vector<std::int64_t> sorted_radices;
   bool sorted_loads = false;
+  // X only, in the two kernels of an X axis split over two (x_transposed_store.cpp): in the sorted layout the load
+  // and store phases walk the X tile's two modes swapped (the second fastest), the order in which the sorted
+  // positions are consecutive: whole 128-byte segments.
+  bool swapped_walk = false;
 
   std::int64_t extent() const;
   std::int64_t tiles() const;
@@ -163,6 +167,10 @@ struct KernelSpec {
   // 1: one block.
   int tile_blocks = 1;
   std::int64_t part_stride = 1;
+  // 0, or the tile-linear stride the part digit must stay under (part_stride * tile_blocks <= it): a tile of 16 X
+  // groups gathered for the sorted layout (x_transposed_store.cpp) keeps all 16 in every part, so that its sorted
+  // loads and stores stay runs of 16 groups (128 bytes).
+  std::int64_t part_digit_bound = 0;
   // Blocks of this kernel that must fit one multiprocessor together: the second argument of __launch_bounds__, which
   // caps the registers a thread may take (1: not asked). Parts of a spread tile may be cut small for two blocks to
   // share a multiprocessor (distribute_tile.cpp).

@@ -53,6 +53,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
     spec.tile_elements *= tile.extent();
     spec.tiles *= tile.tiles();
   }
+  if (!real_plan) lowering::gather_x_groups(plan, index, spec, profile);
   lowering::narrow_x_runs(spec, kernel, profile);
   lowering::grow_small_tile(spec, kernel, profile, real);
   lowering::mark_in_tile_reversals(plan, kernel, spec);

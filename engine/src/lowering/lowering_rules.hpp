@@ -47,6 +47,14 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
 // lowered.sorted_layout; with the first kernel's sorted_store_cluster, lowered.sorted_layout_in_place.
 void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfile& profile);
 
+// x_transposed_store.cpp: natural order of an X axis split over two kernels without the reorder pass (out of place):
+// gather_x_groups gives the last X kernel's tile 16 consecutive groups (where the tile stays within one block's
+// part); sort_x_over_two_kernels then gives X its sorted layout in both kernels (AxisTile::sorted_radices,
+// sorted_loads, swapped_walk) where every access stays whole 128-byte segments, and says whether it did.
+void gather_x_groups(const Plan& plan, int kernel_index, KernelSpec& spec, const ArchProfile& profile);
+bool sort_x_over_two_kernels(const Plan& plan, LoweredPlan& lowered, const std::vector<std::int64_t>& radices,
+                             const ArchProfile& profile);
+
 // distribute_tile.cpp: a tile over part_bytes_limit (the largest power of two within a block's shared memory)
 // spread over 2, 4, ... blocks of one cluster (a mixed tile: the fewest blocks that divide it) (spec.tile_blocks;
 // spec.cluster_blocks grows with it), within the profile's portable cluster size (a mixed tile that no portable

@@ -74,6 +74,8 @@ SharedAccesses shared_accesses(const KernelSpec& spec) {
   SharedAccesses out;
   if (spec.role != KernelRole::tile) return out;
   if (!spec.load_in_first_pass) element_phase(spec, "load", [](std::int64_t e) { return e; }, out);
+  if (!spec.load_in_first_pass && spec.axes[axis_index(Axis::x)].swapped_walk && loads_sorted(spec))
+    element_phase(spec, "load swapped walk", [&spec](std::int64_t e) { return walked_element(spec, e, true); }, out);
   for (std::size_t s = 0; s < spec.stages.size(); ++s) stage_phase(spec, s, out);
   if (spec.store_in_last_pass) return out;  // the last pass writes global memory, not the tile
   element_phase(spec, "store digit-reversed", [](std::int64_t e) { return e; }, out);
@@ -81,6 +83,8 @@ SharedAccesses shared_accesses(const KernelSpec& spec) {
   for (const AxisTile& axis : spec.axes) reverses |= !axis.reversal_radices.empty();
   if (reverses)
     element_phase(spec, "store natural", [&spec](std::int64_t e) { return natural_source(spec, e); }, out);
+  if (spec.axes[axis_index(Axis::x)].swapped_walk)
+    element_phase(spec, "store swapped walk", [&spec](std::int64_t e) { return walked_element(spec, e, true); }, out);
   return out;
 }
 

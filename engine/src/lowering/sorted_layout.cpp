@@ -5,7 +5,8 @@
 // stages of the axis loads and stores at f(p) (the same rows it reads), so what the last stage leaves at p lies at
 // f(p): natural order. f only moves whole rows (Y) or planes (Z), so every access stays whole 128-byte X runs; it
 // is a bit permutation, so it adds over disjoint bit fields and the emitter keeps its constant-offset loads. X keeps
-// the other forms: a permutation along X would split the runs.
+// the other forms (a permutation along X would split the runs), except an X split over two kernels whose tiles walk
+// the sorted positions in runs (x_transposed_store.cpp), which this rule then combines with Y's and Z's layouts.
 // Out of place the first kernel reads the input and writes `out`, so its stores may go anywhere. In place they land
 // on rows other tiles have yet to load; the tiles that differ only along the sorted axes load exactly the rows they
 // store. The first kernel walks the sorted axes' tiles first (KernelSpec::grid_order), so those tiles are
@@ -42,7 +43,10 @@ std::int64_t tiles_of_sorted_axes(const KernelSpec& spec) {
 
 void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfile& profile) {
   lowered.sorted_layout = lowered.sorted_layout_in_place = false;
-  if (!lowered.reorder || !lowered.reorder->reorder_radices[axis_index(Axis::x)].empty()) return;
+  if (!lowered.reorder) return;
+  const std::vector<std::int64_t>& x_radices = lowered.reorder->reorder_radices[axis_index(Axis::x)];
+  const bool x_sorted = !x_radices.empty();
+  if (x_sorted && !sort_x_over_two_kernels(plan, lowered, x_radices, profile)) return;
   for (Axis axis : {Axis::y, Axis::z}) {
     const std::vector<std::int64_t>& radices = lowered.reorder->reorder_radices[axis_index(axis)];
     if (radices.empty()) continue;
@@ -56,6 +60,7 @@ void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfi
     }
   }
   lowered.sorted_layout = true;
+  if (x_sorted) return;  // X's first kernel stores into rows other tiles load: in place keeps the reorder pass
   KernelSpec& first = lowered.kernels.front();
   const std::int64_t cluster = tiles_of_sorted_axes(first);
   if (first.cluster_blocks == 1 && cluster > 1 && cluster <= profile.max_cluster_size_opt_in) {

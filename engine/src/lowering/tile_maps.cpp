@@ -230,6 +230,32 @@ std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64
   return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> part_walk_modes(const KernelSpec& spec) {
+  const AxisTile& x = spec.axes[axis_index(Axis::x)];
+  const std::int64_t stride = axis_linear_stride(spec, Axis::x);
+  std::int64_t first = x.tile.front().extent, second = x.extent() / first;
+  if (spec.tile_blocks == 1) return std::pair(first, second);
+  const std::int64_t low = spec.part_stride, high = spec.part_stride * spec.tile_blocks;
+  if (high <= stride * first) return std::pair(first / spec.tile_blocks, second);  // the digit in the first mode
+  if (low >= stride * first && high <= stride * x.extent()) return std::pair(first, second / spec.tile_blocks);
+  if (low >= stride * x.extent()) return std::pair(first, second);  // above X
+  return std::nullopt;
+}
+
+std::int64_t walked_in_part(const KernelSpec& spec, std::int64_t local) {
+  const auto [first, second] = part_walk_modes(spec).value();  // a, b of the part
+  const std::int64_t stride = axis_linear_stride(spec, Axis::x);
+  const std::int64_t walked = local / stride % (first * second);          // j + b*i
+  const std::int64_t held = walked / second + first * (walked % second);  // i + a*j
+  return local + (held - walked) * stride;
+}
+
+std::int64_t walked_element(const KernelSpec& spec, std::int64_t e, bool sorted) {
+  if (!sorted || !spec.axes[axis_index(Axis::x)].swapped_walk) return e;
+  if (spec.tile_blocks == 1) return walked_in_part(spec, e);
+  return part_element(spec, element_part(spec, e), walked_in_part(spec, part_local_element(spec, e)));
+}
+
 std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool sorted) {
   std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
   for (const AxisTile& tile : spec.axes)

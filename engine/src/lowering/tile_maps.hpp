@@ -6,6 +6,7 @@
 #include <bit>
 #include <utility>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,16 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
 // maps p to sorted_position(axis, p).
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural,
                           bool sorted = false);
+// The tile element the load or store phase's element e moves: e itself, except that with `sorted` an X tile with
+// a swapped walk (AxisTile::swapped_walk: two modes of extents a, b) is walked second mode first: X-local index
+// j + b*i moves the element i + a*j, so consecutive threads touch consecutive sorted positions.
+// Each block walks its own part (spread tiles): the swap is of the X modes as the part holds them.
+std::int64_t walked_element(const KernelSpec& spec, std::int64_t e, bool sorted);
+// The X tile's two modes (a, b) as one part holds them: the part digit divides the mode it lies in; nullopt where
+// it straddles the two (no walk within a part then keeps runs).
+std::optional<std::pair<std::int64_t, std::int64_t>> part_walk_modes(const KernelSpec& spec);
+// The part-local element the walk's part-local index `local` moves (walked_element within one part).
+std::int64_t walked_in_part(const KernelSpec& spec, std::int64_t local);
 // Global element index the load reads tile element e of block `block` from: global_offset, except that with
 // `sorted` the axes the kernel loads sorted (AxisTile::sorted_loads) map p to sorted_position(axis, p).
 std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool sorted);
