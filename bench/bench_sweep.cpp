@@ -92,7 +92,7 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
   row.precision = settings.precision;
   SizedPlan chosen =
       plan_for_size(size, settings.arch, false, passes_on_its_profile, TransformKind::c2c, settings.precision,
-                    settings.batch);
+                    settings.batch, current_device_name());
   chosen.parsed.plan.batch = settings.batch;
   const Plan& plan = chosen.parsed.plan;
   // The batch rides in the plan column (table, CSV and JSON alike): the figures count every volume.

@@ -1,6 +1,7 @@
 #include "fft3d/plan_table.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <tuple>
@@ -54,7 +55,7 @@ struct TableFileName {
 
 // "<NX>x<NY>x<NZ>[-r2c|-c2r][-in-place].yaml": the size, the kind and whether the plan is for runs in place; nothing
 // for another name.
-std::optional<TableFileName> table_file_name(std::string name) {
+std::optional<TableFileName> parse_table_file_name(std::string name) {
   const std::string yaml = ".yaml", in_place = "-in-place";
   if (!name.ends_with(yaml)) return std::nullopt;
   name.resize(name.size() - yaml.size());
@@ -84,7 +85,7 @@ std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch
   for (const fs::directory_entry& dir : fs::directory_iterator(root, ec)) {
     if (!dir.is_directory() || (!arch.empty() && dir.path().filename() != arch)) continue;
     for (const fs::directory_entry& file : fs::directory_iterator(dir.path(), ec)) {
-      const auto named = table_file_name(file.path().filename().string());
+      const auto named = parse_table_file_name(file.path().filename().string());
       if (!named || (kind && named->kind != *kind)) continue;
       entries.push_back(
           {dir.path().filename().string(), named->size, file.path().string(), named->in_place_only, named->kind});
@@ -96,6 +97,40 @@ std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch
 }  // namespace
 
 std::string kind_suffix(TransformKind kind) { return kind == TransformKind::c2c ? "" : "-" + to_string(kind); }
+
+std::string table_file_name(const Extents& size, bool in_place, TransformKind kind) {
+  return to_string(size) + kind_suffix(kind) + (in_place ? "-in-place" : "") + ".yaml";
+}
+
+std::string gpu_table_folder(const std::string& device_name) {
+  std::string folder;
+  for (const char c : device_name) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) folder += static_cast<char>(std::tolower(u));
+    else if (!folder.empty() && folder.back() != '-') folder += '-';
+  }
+  while (!folder.empty() && folder.back() == '-') folder.pop_back();
+  return folder;
+}
+
+std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
+                                               const Extents& size, bool in_place, TransformKind kind) {
+  require_arch_profile(arch);
+  const std::string folder = gpu_table_folder(device_name);
+  if (folder.empty()) return std::nullopt;
+  for (const std::string& dir : plan_table_dirs()) {
+    const fs::path gpu = fs::path(dir) / arch / "gpus" / folder;
+    std::error_code ec;
+    if (!fs::is_directory(gpu, ec)) continue;
+    for (const bool in_place_file : {true, false}) {
+      if (in_place_file && !in_place) continue;
+      const fs::path file = gpu / table_file_name(size, in_place_file, kind);
+      if (fs::is_regular_file(file, ec)) return file.string();
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 std::vector<TableEntry> table_entries(const std::string& arch, std::optional<TransformKind> kind) {
   if (!arch.empty()) require_arch_profile(arch);

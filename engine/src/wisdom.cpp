@@ -112,15 +112,34 @@ SizedPlan table_or_planner(SizedPlan table, const Extents& size, const std::stri
   return table_cost && (!planned_cost || *table_cost <= *planned_cost) ? std::move(table) : std::move(planned);
 }
 
-// plan_for_size for a size squeezed_extents leaves as it is: its wisdom, else its table plan, else the planner's.
+// The GPU table's plan for one fp32 volume on `gpu` (a device name; empty: none), if it has one.
+std::optional<SizedPlan> gpu_table_plan(const Extents& size, const std::string& arch, bool in_place,
+                                        TransformKind kind, Precision precision, std::int64_t batch,
+                                        const std::string& gpu) {
+  // Measured planning times one fp32 volume: a batch or fp64 is ranked as the arch's table is (below).
+  if (gpu.empty() || precision != Precision::fp32 || batch != 1) return std::nullopt;
+  const std::optional<std::string> path = find_gpu_table_plan(arch, gpu, size, in_place, kind);
+  if (!path) return std::nullopt;
+  ParsedPlan parsed = load_plan_file(*path);
+  require_kind(parsed, *path, "the " + arch + " table for " + gpu, kind);
+  if (parsed.plan.size != size || parsed.plan.arch != arch)
+    throw UsageError(*path + ": the " + arch + " table for " + gpu + " files it under " + to_string(size) +
+                     ", but it holds a plan for " + to_string(parsed.plan.size) + " on " + parsed.plan.arch);
+  return SizedPlan{std::move(parsed), *path + " (the " + arch + " table for " + gpu + ")"};
+}
+
+// plan_for_size for a size squeezed_extents leaves as it is: its wisdom, else its GPU table's plan, else its table
+// plan, else the planner's.
 SizedPlan plan_for_squeezed_size(const Extents& size, const std::string& arch, bool in_place,
                                  const PlanPasses& passes, TransformKind kind, Precision precision,
-                                 std::int64_t batch) {
+                                 std::int64_t batch, const std::string& gpu) {
   if (std::optional<ParsedPlan> wisdom = load_wisdom_plan(arch, size, in_place, kind, precision)) {
     wisdom->plan.precision = precision;
     return {std::move(*wisdom), wisdom_path(arch, size, in_place, kind, precision) +
                                     " (wisdom: measured on this machine" + (in_place ? ", in place)" : ")")};
   }
+  if (std::optional<SizedPlan> measured = gpu_table_plan(size, arch, in_place, kind, precision, batch, gpu))
+    return std::move(*measured);
   const PlanPasses weigh = passes_in_precision(passes ? passes : PlanPasses(passes_on_its_profile), precision);
   if (const std::optional<std::string> path = find_table_plan(arch, size, in_place, kind)) {
     ParsedPlan parsed = load_plan_file(*path);
@@ -146,22 +165,23 @@ SizedPlan plan_for_squeezed_size(const Extents& size, const std::string& arch, b
 }  // namespace
 
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
-                        TransformKind kind, Precision precision, std::int64_t batch) {
+                        TransformKind kind, Precision precision, std::int64_t batch, const std::string& gpu) {
   require_arch_profile(arch);
   check_size_limits(size);
   planned_stage_extents(size, kind);  // an odd NX of a real kind is refused before any file is read
   const Extents squeezed = squeezed_extents(size, kind);
-  SizedPlan chosen = plan_for_squeezed_size(squeezed, arch, in_place, passes, kind, precision, batch);
+  SizedPlan chosen = plan_for_squeezed_size(squeezed, arch, in_place, passes, kind, precision, batch, gpu);
   if (squeezed != size)
     chosen.source += " (" + to_string(size) + " planned as " + to_string(squeezed) + ": the same memory)";
   return chosen;
 }
 
-SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu) {
+SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu,
+                              const std::string& gpu) {
   require_supported(desc, on_gpu);
   SizedPlan chosen = plan_for_size(desc.extents, arch, desc.placement == Placement::in_place,
                                    on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind, desc.precision,
-                                   desc.batch);
+                                   desc.batch, gpu);
   chosen.parsed.plan.batch = desc.batch;  // one volume's plan, run over the batch
   return chosen;
 }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
@@ -61,6 +62,65 @@ TEST_F(PlanTableTest, AnInPlaceFileServesInPlaceOnlyAndThePlainFileServesBoth) {
   EXPECT_EQ(plan_for_size(cube, "tesla", false, {}).parsed.plan, load_plan_file(both).plan);
   EXPECT_EQ(plan_for_size(cube, "tesla", true, {}).parsed.plan, load_plan_file(in_place).plan);
   EXPECT_NE(load_plan_file(both).plan, load_plan_file(in_place).plan);
+}
+
+// A GPU's own table (`fft3d table --measure`): <arch>/gpus/<folder of its device name>/, taken on that GPU only,
+// before the arch's table, for one fp32 volume (its plans were timed so); in place, its in-place file first.
+TEST_F(PlanTableTest, AGpuTableServesThatGpuBeforeTheArchTable) {
+  EXPECT_EQ(gpu_table_folder("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(gpu_table_folder("  NVIDIA  H200 (NVL)"), "nvidia-h200-nvl");
+  const Extents cube{64, 64, 64};
+  const std::string gpu = "NVIDIA H100 80GB HBM3";
+  const std::string table = write_plan(cube, "64x64x64.yaml", 0);
+  const fs::path folder = dir_ / "plans" / "tesla" / "gpus" / "nvidia-h100-80gb-hbm3";
+  fs::create_directories(folder);
+  const std::string measured = (folder / "64x64x64.yaml").string();
+  fs::copy_file(write_plan(cube, "rank1.yaml", 1), measured);
+  fs::remove(dir_ / "plans" / "tesla" / "rank1.yaml");
+
+  EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube), measured);
+  EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, true), measured);  // no in-place file: the plan for both
+  EXPECT_FALSE(find_gpu_table_plan("tesla", "NVIDIA H200", cube));
+  EXPECT_FALSE(find_gpu_table_plan("tesla", gpu, Extents{64, 32, 16}));
+  EXPECT_EQ(table_entries("tesla").size(), 1u);  // the GPU's folder is not part of the arch's table
+
+  const SizedPlan on_gpu = plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 1, gpu);
+  EXPECT_EQ(on_gpu.parsed.plan, load_plan_file(measured).plan);
+  EXPECT_EQ(on_gpu.source, measured + " (the tesla table for " + gpu + ")");
+  EXPECT_NE(load_plan_file(measured).plan, load_plan_file(table).plan);
+  // Elsewhere, in fp64 and for a batch the arch's table serves as before.
+  EXPECT_EQ(plan_for_size(cube, "tesla", false, {}).parsed.plan, load_plan_file(table).plan);
+  EXPECT_EQ(plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 1, "NVIDIA H200").source,
+            table + " (the tesla table)");
+  EXPECT_EQ(plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 4, gpu).parsed.plan,
+            plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 4).parsed.plan);
+
+  // A file filed under the wrong size is refused by name, never run.
+  fs::copy_file(measured, folder / "32x32x32.yaml");
+  EXPECT_THROW(plan_for_size({32, 32, 32}, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 1, gpu),
+               UsageError);
+}
+
+// Every shipped GPU table (plans/<arch>/gpus/<gpu>/) holds plans filed under their own size and arch, each lowering
+// on its profile (passes_on_its_profile), with the measured time its writer recorded.
+TEST(ShippedGpuTables, HoldPlansOfTheirSizeThatLowerOnTheirArch) {
+  int files = 0;
+  for (const fs::directory_entry& arch : fs::directory_iterator(fs::path(FFT3D_SOURCE_DIR) / "plans")) {
+    const fs::path gpus = arch.path() / "gpus";
+    if (!fs::is_directory(gpus)) continue;
+    for (const fs::directory_entry& file : fs::recursive_directory_iterator(gpus)) {
+      if (!file.is_regular_file()) continue;
+      SCOPED_TRACE(file.path().string());
+      const std::string text = (std::ostringstream() << std::ifstream(file.path()).rdbuf()).str();
+      EXPECT_NE(text.find("# Written by `fft3d table --measure"), std::string::npos);
+      const Plan plan = load_plan_file(file.path().string()).plan;
+      EXPECT_EQ(table_file_name(plan.size), file.path().filename().string());
+      EXPECT_EQ(plan.arch, arch.path().filename().string());
+      EXPECT_TRUE(passes_on_its_profile(plan).has_value());
+      ++files;
+    }
+  }
+  EXPECT_GT(files, 0);
 }
 
 TEST_F(PlanTableTest, AnInPlaceFileAloneLeavesOutOfPlaceToThePlanner) {

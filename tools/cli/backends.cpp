@@ -9,6 +9,9 @@
 #include "fft3d/cpu_transform.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "validate/oracle.hpp"
+#ifdef FFT3D_HAVE_CUDA
+#include "fft3d/gpu_transform.hpp"
+#endif
 
 namespace fft3d::cli {
 namespace {
@@ -97,7 +100,17 @@ Backend cpu_backend(const Plan& plan) {
 
 }  // namespace
 
-#ifndef FFT3D_HAVE_CUDA
+#ifdef FFT3D_HAVE_CUDA
+std::string gpu_device_name() {
+  try {
+    return current_device_name();
+  } catch (const Error&) {
+    return {};
+  }
+}
+#else
+std::string gpu_device_name() { return {}; }
+
 Backend make_cuda_backend(const Plan&, const std::string&) {
   Backend backend;
   backend.name = "cuda";

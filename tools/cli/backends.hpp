@@ -72,4 +72,8 @@ std::optional<double> cuda_error_bound(Precision precision);
 // The CUDA backend (cuda_backend.cpp), or an unavailable one saying why: a build without CUDA, no GPU here.
 Backend make_cuda_backend(const Plan& plan, const std::string& plan_name);
 
+// The current GPU's device name (current_device_name), which names its own tuning table; empty where this build
+// has no CUDA backend or the machine no GPU (the plan then comes from the arch's table, as on the CPU).
+std::string gpu_device_name();
+
 }  // namespace fft3d::cli

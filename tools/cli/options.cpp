@@ -1,4 +1,5 @@
 #include "options.hpp"
+#include "backends.hpp"
 
 #include <iostream>
 
@@ -27,7 +28,8 @@ std::optional<std::string> optional_string(const po::variables_map& vm, const ch
 
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how, bool in_place, TransformKind kind,
-                     const PlanPasses& passes, std::optional<Precision> precision, std::int64_t batch) {
+                     const PlanPasses& passes, std::optional<Precision> precision, std::int64_t batch,
+                     const std::string& gpu) {
   if (file && size) throw UsageError("give a plan file or --size, not both");
   if (file) {
     how = *file;
@@ -37,7 +39,7 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
   }
   if (!size) throw UsageError("give a plan file or --size NXxNYxNZ");
   SizedPlan chosen = plan_for_size(parse_extents(*size), arch, in_place, passes, kind,
-                                   precision.value_or(Precision::fp32), batch);
+                                   precision.value_or(Precision::fp32), batch, gpu);
   how = std::move(chosen.source);
   return std::move(chosen.parsed);
 }
@@ -70,7 +72,8 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(),
                                 how, in_place, kind, on_cpu ? passes_on_any_backend : passes_on_its_profile,
-                                precision ? std::optional(parse_precision(*precision)) : std::nullopt, batch);
+                                precision ? std::optional(parse_precision(*precision)) : std::nullopt, batch,
+                                on_cpu ? std::string() : gpu_device_name());
   if (vm.count("batch")) parsed.plan.batch = batch;
   const TransformKind holds = kind_of(parsed.plan);
   if (!vm["transform"].defaulted() && holds != kind)

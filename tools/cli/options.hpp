@@ -35,14 +35,16 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
 TransformKind requested_kind(const po::variables_map& vm, bool inverse = false);
 
 // A plan from a file, or for --size from the wisdom measured on this machine for the arch, size and placement
-// (wisdom.hpp), else from the arch's table if it has one, else from the default planner. `how` receives where the
+// (wisdom.hpp), else from the table of `gpu` (a device name; empty: none) if it has one, else from the arch's table
+// if it has one, else from the default planner. `how` receives where the
 // plan came from ("plans/tesla/128x128x128.yaml", "default planner"). The default planner weighs its candidates by
 // `passes`: passes_on_its_profile, or passes_on_any_backend for a backend that runs every legal plan (the CPU);
 // a size's plan is ranked as a run of `batch` volumes does (plan_for_size).
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,
                      const std::string& arch, std::string& how, bool in_place = false,
                      TransformKind kind = TransformKind::c2c, const PlanPasses& passes = passes_on_its_profile,
-                     std::optional<Precision> precision = std::nullopt, std::int64_t batch = 1);
+                     std::optional<Precision> precision = std::nullopt, std::int64_t batch = 1,
+                     const std::string& gpu = {});
 
 // A multi-GPU spectrum's layout by its --layout name: natural or y_slabs; UsageError otherwise.
 SlabLayout parse_layout(const std::string& name);

@@ -13,26 +13,11 @@
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
 #include "fft3d/wisdom.hpp"
+#include "measured_plan.hpp"
 #include "options.hpp"
-#ifdef FFT3D_HAVE_CUDA
-#include "fft3d/measured_planning.hpp"
-#endif
 
 namespace fft3d::cli {
 namespace {
-
-#ifdef FFT3D_HAVE_CUDA
-// One line per candidate on stderr: the model's estimate, the measured time and the agreement with candidate 1.
-void print_measurements(const PlanMeasurements& measured) {
-  for (std::size_t i = 0; i < measured.candidates.size(); ++i) {
-    const PlanMeasurement& m = measured.candidates[i];
-    std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << m.candidate.passes
-              << " pass-equivalents (model)  " << std::setprecision(4) << m.median_ms << " ms  relative L2 to "
-              << "candidate 1 " << std::scientific << std::setprecision(2) << m.relative_difference
-              << std::defaultfloat << "  " << to_brace_string(m.candidate.plan.kernels) << "\n";
-  }
-}
-#endif
 
 // The planner's first choice, or with `measure` > 0 the fastest of that many candidates on the GPU; `header`
 // receives the comment line that says which.
@@ -55,29 +40,8 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
   if (kind != TransformKind::c2c)
     throw UsageError("--measure times c2c candidates only; a " + to_string(kind) + " plan comes from the default "
                      "planner (drop --measure)");
-#ifndef FFT3D_HAVE_CUDA
-  (void)size, (void)arch, (void)in_place;
-  throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
-#else
-  MeasureSettings settings;
-  settings.placement = in_place ? Placement::in_place : Placement::out_of_place;
-  PlanMeasurements measured;
-  try {
-    measured = measure_plans(size, arch, measure, settings);
-  } catch (const GpuUnavailable& e) {
-    throw GpuUnavailable(std::string("--measure: no CUDA device (or no driver) on this machine: ") + e.what());
-  }
-  print_measurements(measured);
-  const PlanMeasurement& fastest = measured.fastest();
-  std::ostringstream text;
-  text << "# Written by `fft3d plan --measure " << measure << (in_place ? " --in-place" : "")
-       << "`: the fastest of the default planner's " << measured.candidates.size() << " best candidates on "
-       << measured.device_name << ", " << fastest.median_ms << " ms (median of " << settings.timed_samples << " "
-       << (in_place ? "single runs in place" : "samples of back-to-back runs out of place")
-       << ", natural order; the planner's first choice " << measured.candidates.front().median_ms << " ms).\n";
-  header = text.str();
-  return fastest.candidate.plan;
-#endif
+  return measured_plan(size, arch, measure, in_place,
+                       "fft3d plan --measure " + std::to_string(measure) + (in_place ? " --in-place" : ""), header);
 }
 
 }  // namespace

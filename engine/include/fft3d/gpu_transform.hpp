@@ -104,4 +104,8 @@ class GpuTransform {
   std::unique_ptr<Impl> impl_;
 };
 
+// The current device's name as the driver gives it ("NVIDIA H100 80GB HBM3"), which names its own tuning table
+// (plan_table.hpp, find_gpu_table_plan). Read once a device per process. Throws GpuUnavailable without a device.
+std::string current_device_name();
+
 }  // namespace fft3d

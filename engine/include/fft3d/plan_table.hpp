@@ -3,7 +3,7 @@
 // placement (a two-pass split whose sorted stores cost more in place than a third pass; docs/performance.md, ledger
 // "buffer placement"). Real transforms have tables of their own beside them: <NX>x<NY>x<NZ>-r2c.yaml and
 // <NX>x<NY>x<NZ>-c2r.yaml (size: the real volume), each with its optional -in-place variant
-// (<NX>x<NY>x<NZ>-r2c-in-place.yaml).
+// (<NX>x<NY>x<NZ>-r2c-in-place.yaml). A GPU model may have a table of its own under <arch>/gpus/<gpu>/ (below).
 #pragma once
 
 #include <optional>
@@ -40,5 +40,20 @@ std::optional<std::string> find_table_plan(const std::string& arch, const Extent
 
 // The file-name suffix of a kind's plans: "" (c2c), "-r2c", "-c2r" (tables and wisdom share it).
 std::string kind_suffix(TransformKind kind);
+// "<NX>x<NY>x<NZ>[-r2c|-c2r][-in-place].yaml": the name a table files this size's plan under.
+std::string table_file_name(const Extents& size, bool in_place = false, TransformKind kind = TransformKind::c2c);
+
+// A GPU's own table: plans measured on one GPU model (`fft3d table --measure`), filed under
+// <table dir>/<arch>/gpus/<gpu_table_folder(device name)>/ with the arch table's file names. plan_for_size takes
+// them, on that GPU, before the arch's table: the arch's table was tuned on one chip, and another chip of the arch
+// (an H200 for an H100's table) may rank the candidates otherwise.
+// The folder of a device name: lower case, every run of other characters than letters and digits one '-'
+// ("NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3").
+std::string gpu_table_folder(const std::string& device_name);
+// The GPU table's plan file for this arch, device, size, placement and kind, if there is one (in place: the
+// in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder.
+std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
+                                               const Extents& size, bool in_place = false,
+                                               TransformKind kind = TransformKind::c2c);
 
 }  // namespace fft3d

@@ -52,9 +52,12 @@ struct SizedPlan {
 // (`batch`), the plan is still one volume's (its batch field 1), but ranked as the batch runs: the table's plan
 // where the planner's costs of the whole batch rank it first, else the default planner's (a small volume's
 // one-kernel plan fills the GPU once the batch multiplies its grid).
+// On a GPU (`gpu`: its device name, as current_device_name gives it; empty: none) with a table of its own
+// (find_gpu_table_plan), a single fp32 volume takes that table's plan after the wisdom and before the arch's table;
+// `source` then says "<file> (the <arch> table for <device name>)".
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
                         TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32,
-                        std::int64_t batch = 1);
+                        std::int64_t batch = 1, const std::string& gpu = {});
 // `passes` of the plan as it lowers in `precision` (the candidates' own precision ignored).
 PlanPasses passes_in_precision(PlanPasses passes, Precision precision);
 // `passes` of the plan run over `batch` volumes (a batch's grid fills the GPU where one volume's would not).
@@ -62,8 +65,9 @@ PlanPasses passes_in_batch(PlanPasses passes, std::int64_t batch);
 
 // The plan a transform built from `desc` runs on profile `arch`: require_supported(desc, on_gpu), then
 // plan_for_size for its extents, placement and kind, ranked by passes_on_its_profile on the GPU and by
-// passes_on_any_backend on the CPU (which runs every legal plan, lowered on the arch or not). The plan is one
-// volume's, with the descriptor's batch (Plan::batch).
-SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu);
+// passes_on_any_backend on the CPU (which runs every legal plan, lowered on the arch or not), with `gpu`'s table.
+// The plan is one volume's, with the descriptor's batch (Plan::batch).
+SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu,
+                              const std::string& gpu = {});
 
 }  // namespace fft3d

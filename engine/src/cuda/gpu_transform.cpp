@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <future>
 #include <map>
+#include <mutex>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_compiler.hpp"
@@ -451,10 +452,22 @@ GpuTransform::GpuTransform(const Plan& plan, std::string plan_name) : impl_(std:
   impl_->setup.total_ms = ms_since(start);
 }
 
+std::string current_device_name() {
+  static std::mutex guard;
+  static std::map<int, std::string> names;  // by device ordinal
+  int device = 0;
+  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+  const std::lock_guard<std::mutex> lock(guard);
+  if (const auto known = names.find(device); known != names.end()) return known->second;
+  cudaDeviceProp properties{};
+  cuda::check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  return names[device] = properties.name;
+}
+
 GpuTransform::GpuTransform(const TransformDesc& desc)
     : GpuTransform([&desc] {
         const ArchProfile& profile = arch_profile_for_device(current_arch());
-        SizedPlan chosen = plan_for_descriptor(desc, profile.name, true);
+        SizedPlan chosen = plan_for_descriptor(desc, profile.name, true, current_device_name());
         require_fits_device(chosen.parsed.plan, desc.batch_stride);  // the batch as the caller's stride spreads it
         return std::pair{std::move(chosen.parsed.plan), std::move(chosen.source)};
       }()) {

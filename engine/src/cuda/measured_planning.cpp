@@ -114,14 +114,6 @@ double median_ms(const Body& body, const Before& before_each, bool single_runs, 
   return samples[samples.size() / 2];
 }
 
-std::string device_name() {
-  int device = 0;
-  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
-  cudaDeviceProp properties{};
-  cuda::check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
-  return properties.name;
-}
-
 }  // namespace
 
 PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
@@ -135,7 +127,7 @@ PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int
   const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
   DeviceComplex32* const source = in_place ? output.data() : input.data();
   const auto restore = [&] { if (in_place) output.copy_from(input); };
-  PlanMeasurements measured{device_name(), {}};
+  PlanMeasurements measured{current_device_name(), {}};
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GpuTransform transform(candidates[i].plan, "candidate " + std::to_string(i + 1));
     restore();

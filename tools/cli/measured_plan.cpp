@@ -1,0 +1,76 @@
+#include "measured_plan.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/plan_text.hpp"
+#ifdef FFT3D_HAVE_CUDA
+#include "fft3d/measured_planning.hpp"
+#endif
+
+namespace fft3d::cli {
+
+#ifndef FFT3D_HAVE_CUDA
+Plan measured_plan(const Extents&, const std::string&, int, bool, const std::string&, std::string&,
+                   const MeasureRounds&) {
+  throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
+}
+#else
+namespace {
+
+// One line per candidate on stderr: the model's estimate, the measured time and the agreement with candidate 1.
+void print_measurements(const PlanMeasurements& measured) {
+  for (std::size_t i = 0; i < measured.candidates.size(); ++i) {
+    const PlanMeasurement& m = measured.candidates[i];
+    std::cerr << "candidate " << i + 1 << "  " << std::fixed << std::setprecision(1) << m.candidate.passes
+              << " pass-equivalents (model)  " << std::setprecision(4) << m.median_ms << " ms  relative L2 to "
+              << "candidate 1 " << std::scientific << std::setprecision(2) << m.relative_difference
+              << std::defaultfloat << "  " << to_brace_string(m.candidate.plan.kernels) << "\n";
+  }
+}
+
+// Each candidate's slowest round.
+std::vector<double> slowest_rounds(const std::vector<PlanMeasurements>& rounds) {
+  std::vector<double> slowest(rounds.front().candidates.size(), 0.0);
+  for (const PlanMeasurements& round : rounds)
+    for (std::size_t i = 0; i < slowest.size(); ++i) slowest[i] = std::max(slowest[i], round.candidates[i].median_ms);
+  return slowest;
+}
+
+}  // namespace
+
+Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, const std::string& command,
+                   std::string& header, const MeasureRounds& rounds) {
+  MeasureSettings settings;
+  settings.placement = in_place ? Placement::in_place : Placement::out_of_place;
+  std::vector<PlanMeasurements> measured;
+  try {
+    for (int r = 0; r < std::max(1, rounds.rounds); ++r) {
+      measured.push_back(measure_plans(size, arch, count, settings));
+      print_measurements(measured.back());
+    }
+  } catch (const GpuUnavailable& e) {
+    throw GpuUnavailable(std::string("--measure: no CUDA device (or no driver) on this machine: ") + e.what());
+  }
+  const std::vector<double> slowest = slowest_rounds(measured);
+  const std::size_t fastest = std::min_element(slowest.begin(), slowest.end()) - slowest.begin();
+  const std::size_t chosen = slowest[fastest] <= (1.0 - rounds.margin) * slowest.front() ? fastest : 0;
+  std::ostringstream text;
+  text << "# Written by `" << command << "`: the fastest of the default planner's " << slowest.size()
+       << " best candidates on " << measured.front().device_name << ", " << slowest[chosen] << " ms (median of "
+       << settings.timed_samples << " " << (in_place ? "single runs in place" : "samples of back-to-back runs out of place")
+       << ", natural order";
+  if (measured.size() > 1)
+    text << "; the slowest of " << measured.size() << " rounds, a candidate other than the planner's first choice "
+         << "taken where at least " << 100 * rounds.margin << "% faster";
+  text << "; the planner's first choice " << slowest.front() << " ms).\n";
+  header = text.str();
+  return measured.front().candidates[chosen].candidate.plan;
+}
+#endif
+
+}  // namespace fft3d::cli

@@ -1,0 +1,26 @@
+// Measured planning from the command line, shared by `fft3d plan --measure` and `fft3d table --measure`.
+#pragma once
+
+#include <string>
+
+#include "fft3d/plan_ir.hpp"
+
+namespace fft3d::cli {
+
+// How sure a measured choice must be. One round takes the fastest candidate. Several rounds time every candidate
+// again and judge each by its slowest round, and another candidate replaces the planner's first choice only where
+// it is faster by `margin` (a fraction): a table kept for a GPU model must not file a plan that won by one noisy
+// sample (transforms of a few microseconds move by 10-40% between runs, docs/performance.md L80).
+struct MeasureRounds {
+  int rounds = 1;
+  double margin = 0;
+};
+
+// The fastest of the default planner's `count` best c2c fp32 candidates for `size` on this machine's GPU, timed out
+// of place or in place (measure_plans, each candidate checked against the first one's result), each candidate's
+// time printed on stderr. `header` receives the plan file's comment line: what `command` measured, on which GPU, in
+// what time against the planner's first choice. GpuUnavailable without a CUDA build or device.
+Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, const std::string& command,
+                   std::string& header, const MeasureRounds& rounds = {});
+
+}  // namespace fft3d::cli
