@@ -98,8 +98,9 @@ std::vector<TableEntry> entries_in(const fs::path& root, const std::string& arch
 
 std::string kind_suffix(TransformKind kind) { return kind == TransformKind::c2c ? "" : "-" + to_string(kind); }
 
-std::string table_file_name(const Extents& size, bool in_place, TransformKind kind) {
-  return to_string(size) + kind_suffix(kind) + (in_place ? "-in-place" : "") + ".yaml";
+std::string table_file_name(const Extents& size, bool in_place, TransformKind kind, Precision precision) {
+  return to_string(size) + kind_suffix(kind) + (in_place ? "-in-place" : "") +
+         (precision == Precision::fp64 ? "-fp64" : "") + ".yaml";
 }
 
 std::string gpu_table_folder(const std::string& device_name) {
@@ -114,7 +115,8 @@ std::string gpu_table_folder(const std::string& device_name) {
 }
 
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
-                                               const Extents& size, bool in_place, TransformKind kind) {
+                                               const Extents& size, bool in_place, TransformKind kind,
+                                               Precision precision) {
   require_arch_profile(arch);
   const std::string folder = gpu_table_folder(device_name);
   if (folder.empty()) return std::nullopt;
@@ -124,7 +126,7 @@ std::optional<std::string> find_gpu_table_plan(const std::string& arch, const st
     if (!fs::is_directory(gpu, ec)) continue;
     for (const bool in_place_file : {true, false}) {
       if (in_place_file && !in_place) continue;
-      const fs::path file = gpu / table_file_name(size, in_place_file, kind);
+      const fs::path file = gpu / table_file_name(size, in_place_file, kind, precision);
       if (fs::is_regular_file(file, ec)) return file.string();
     }
     return std::nullopt;

@@ -112,19 +112,22 @@ SizedPlan table_or_planner(SizedPlan table, const Extents& size, const std::stri
   return table_cost && (!planned_cost || *table_cost <= *planned_cost) ? std::move(table) : std::move(planned);
 }
 
-// The GPU table's plan for one fp32 volume on `gpu` (a device name; empty: none), if it has one.
+// The GPU table's plan for one volume in `precision` on `gpu` (a device name; empty: none), if it has one.
 std::optional<SizedPlan> gpu_table_plan(const Extents& size, const std::string& arch, bool in_place,
                                         TransformKind kind, Precision precision, std::int64_t batch,
                                         const std::string& gpu) {
-  // Measured planning times one fp32 volume: a batch or fp64 is ranked as the arch's table is (below).
-  if (gpu.empty() || precision != Precision::fp32 || batch != 1) return std::nullopt;
-  const std::optional<std::string> path = find_gpu_table_plan(arch, gpu, size, in_place, kind);
+  // Measured planning times one volume: a batch is ranked as the arch's table is (below).
+  if (gpu.empty() || batch != 1) return std::nullopt;
+  const std::optional<std::string> path = find_gpu_table_plan(arch, gpu, size, in_place, kind, precision);
   if (!path) return std::nullopt;
   ParsedPlan parsed = load_plan_file(*path);
   require_kind(parsed, *path, "the " + arch + " table for " + gpu, kind);
   if (parsed.plan.size != size || parsed.plan.arch != arch)
     throw UsageError(*path + ": the " + arch + " table for " + gpu + " files it under " + to_string(size) +
                      ", but it holds a plan for " + to_string(parsed.plan.size) + " on " + parsed.plan.arch);
+  if (parsed.plan.precision != precision)
+    throw UsageError(*path + ": the " + arch + " table for " + gpu + " files it as " + to_string(precision) +
+                     ", but it holds an " + to_string(parsed.plan.precision) + " plan");
   return SizedPlan{std::move(parsed), *path + " (the " + arch + " table for " + gpu + ")"};
 }
 

@@ -95,6 +95,20 @@ TEST_F(PlanTableTest, AGpuTableServesThatGpuBeforeTheArchTable) {
   EXPECT_EQ(plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 4, gpu).parsed.plan,
             plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 4).parsed.plan);
 
+  // fp64 plans (measured in fp64) are filed apart, <size>-fp64.yaml, and serve fp64 runs only; one holding another
+  // precision is refused by name.
+  Plan fp64 = load_plan_file(write_plan(cube, "rank2.yaml", 2)).plan;
+  fs::remove(dir_ / "plans" / "tesla" / "rank2.yaml");
+  fp64.precision = Precision::fp64;
+  const std::string measured_fp64 = (folder / "64x64x64-fp64.yaml").string();
+  std::ofstream(measured_fp64) << to_yaml(fp64);
+  EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, false, TransformKind::c2c, Precision::fp64), measured_fp64);
+  EXPECT_EQ(plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp64, 1, gpu).parsed.plan, fp64);
+  EXPECT_EQ(on_gpu.parsed.plan, plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 1, gpu)
+                                    .parsed.plan);
+  fs::copy_file(measured, folder / "64x64x64-in-place-fp64.yaml");  // an fp32 plan
+  EXPECT_THROW(plan_for_size(cube, "tesla", true, {}, TransformKind::c2c, Precision::fp64, 1, gpu), UsageError);
+
   // A file filed under the wrong size is refused by name, never run.
   fs::copy_file(measured, folder / "32x32x32.yaml");
   EXPECT_THROW(plan_for_size({32, 32, 32}, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 1, gpu),

@@ -15,7 +15,7 @@
 namespace fft3d::cli {
 
 #ifndef FFT3D_HAVE_CUDA
-Plan measured_plan(const Extents&, const std::string&, int, bool, const std::string&, std::string&,
+Plan measured_plan(const Extents&, const std::string&, int, bool, Precision, const std::string&, std::string&,
                    const MeasureRounds&) {
   throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
 }
@@ -43,10 +43,11 @@ std::vector<double> slowest_rounds(const std::vector<PlanMeasurements>& rounds) 
 
 }  // namespace
 
-Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, const std::string& command,
-                   std::string& header, const MeasureRounds& rounds) {
+Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, Precision precision,
+                   const std::string& command, std::string& header, const MeasureRounds& rounds) {
   MeasureSettings settings;
   settings.placement = in_place ? Placement::in_place : Placement::out_of_place;
+  settings.precision = precision;
   std::vector<PlanMeasurements> measured;
   try {
     for (int r = 0; r < std::max(1, rounds.rounds); ++r) {
@@ -60,10 +61,10 @@ Plan measured_plan(const Extents& size, const std::string& arch, int count, bool
   const std::size_t fastest = std::min_element(slowest.begin(), slowest.end()) - slowest.begin();
   const std::size_t chosen = slowest[fastest] <= (1.0 - rounds.margin) * slowest.front() ? fastest : 0;
   std::ostringstream text;
-  text << "# Written by `" << command << "`: the fastest of the default planner's " << slowest.size()
-       << " best candidates on " << measured.front().device_name << ", " << slowest[chosen] << " ms (median of "
-       << settings.timed_samples << " " << (in_place ? "single runs in place" : "samples of back-to-back runs out of place")
-       << ", natural order";
+  text << "# Written by `" << command << "`: the fastest of the default planner's " << slowest.size() << " best"
+       << (precision == Precision::fp64 ? " fp64" : "") << " candidates on " << measured.front().device_name << ", "
+       << slowest[chosen] << " ms (median of " << settings.timed_samples << " "
+       << (in_place ? "single runs in place" : "samples of back-to-back runs out of place") << ", natural order";
   if (measured.size() > 1)
     text << "; the slowest of " << measured.size() << " rounds, a candidate other than the planner's first choice "
          << "taken where at least " << 100 * rounds.margin << "% faster";

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fft3d/plan_ir.hpp"
+#include "fft3d/transform.hpp"
 
 namespace fft3d::cli {
 
@@ -16,11 +17,12 @@ struct MeasureRounds {
   double margin = 0;
 };
 
-// The fastest of the default planner's `count` best c2c fp32 candidates for `size` on this machine's GPU, timed out
-// of place or in place (measure_plans, each candidate checked against the first one's result), each candidate's
+// The fastest of the default planner's `count` best c2c candidates in `precision` for `size` on this machine's GPU,
+// timed out of place or in place (measure_plans, each candidate checked against the first one's result), each
+// candidate's
 // time printed on stderr. `header` receives the plan file's comment line: what `command` measured, on which GPU, in
 // what time against the planner's first choice. GpuUnavailable without a CUDA build or device.
-Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, const std::string& command,
-                   std::string& header, const MeasureRounds& rounds = {});
+Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, Precision precision,
+                   const std::string& command, std::string& header, const MeasureRounds& rounds = {});
 
 }  // namespace fft3d::cli

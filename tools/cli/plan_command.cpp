@@ -35,13 +35,12 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
     plan.precision = precision;
     return plan;
   }
-  if (precision != Precision::fp32)
-    throw UsageError("--measure times fp32 candidates; an fp64 plan comes from the default planner (drop --measure)");
   if (kind != TransformKind::c2c)
     throw UsageError("--measure times c2c candidates only; a " + to_string(kind) + " plan comes from the default "
                      "planner (drop --measure)");
-  return measured_plan(size, arch, measure, in_place,
-                       "fft3d plan --measure " + std::to_string(measure) + (in_place ? " --in-place" : ""), header);
+  const std::string command = "fft3d plan --measure " + std::to_string(measure) + (in_place ? " --in-place" : "") +
+                              (precision == Precision::fp64 ? " --precision fp64" : "");
+  return measured_plan(size, arch, measure, in_place, precision, command, header);
 }
 
 }  // namespace
@@ -95,7 +94,7 @@ int plan_command(const Args& args) {
   if (size != asked)
     header += "# " + to_string(asked) + " planned as " + to_string(size) + ": the same memory (unit axes squeezed).\n";
   const std::string text = header + to_yaml(plan);
-  if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text) << "\n";
+  if (remember) std::cerr << "remembered as wisdom: " << remember_plan(arch, size, in_place, text, kind, precision) << "\n";
   if (vm.count("output")) {
     write_file_atomically(vm["output"].as<std::string>(), text);
   } else {

@@ -40,6 +40,7 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
   const int count = vm["measure"].as<int>();
   if (count < 1 || count > 16) throw UsageError("--measure must be between 1 and 16 candidates");
   const bool in_place = vm["in-place"].as<bool>();
+  const Precision precision = parse_precision(vm["precision"].as<std::string>());
   const std::vector<Extents> sizes = squeezed_sizes(vm["sizes"].as<std::string>());
   require_arch_profile(arch);
   const std::string gpu = gpu_device_name();
@@ -47,12 +48,13 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
     throw GpuUnavailable("--measure: no CUDA device (or no CUDA backend in this build): a GPU's table is measured on it");
   const std::filesystem::path folder =
       std::filesystem::path(vm["out"].as<std::string>()) / arch / "gpus" / gpu_table_folder(gpu);
-  const std::string command = "fft3d table --measure " + std::to_string(count) + (in_place ? " --in-place" : "");
+  const std::string command = "fft3d table --measure " + std::to_string(count) + (in_place ? " --in-place" : "") +
+                              (precision == Precision::fp64 ? " --precision fp64" : "");
   for (const Extents& size : sizes) {
     std::cerr << "measuring " << to_string(size) << " on " << gpu << "\n";
     std::string header;
-    const Plan plan = measured_plan(size, arch, count, in_place, command, header, table_rounds);
-    const std::filesystem::path path = folder / table_file_name(size, in_place);
+    const Plan plan = measured_plan(size, arch, count, in_place, precision, command, header, table_rounds);
+    const std::filesystem::path path = folder / table_file_name(size, in_place, TransformKind::c2c, precision);
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) throw UsageError("cannot create the GPU table folder " + folder.string() + ": " + error.message());
@@ -75,14 +77,16 @@ int table_command(const Args& args) {
        "time the candidates in place and file the in-place plans")
       ("transform", po::value<std::string>()->default_value("c2c"), "with --size: the plan of this kind (c2c, r2c, c2r)")
       ("measure", po::value<int>(), "N (1 to 16): write this GPU's own table, each size of --sizes taking the fastest "
-       "of the default planner's N best candidates timed here (c2c, fp32, one volume)")
+       "of the default planner's N best candidates timed here (c2c, one volume)")
+      ("precision", po::value<std::string>()->default_value("fp32"), "with --measure: the candidates' precision, fp32 "
+       "or fp64 (fp64 plans are filed as <size>-fp64.yaml; with --size: the plan of this precision)")
       ("sizes", po::value<std::string>(), "with --measure: comma-separated NXxNYxNZ list")
       ("out", po::value<std::string>()->default_value("plans"), "with --measure: the table directory to write into, "
        "as <out>/<arch>/gpus/<gpu>/<size>.yaml (plan_table_dirs names where runs look: FFT3D_PLANS_DIR, the build's "
        "or the installed plans)");
   po::variables_map vm;
   if (!parse_options("table", "[--arch A] [--size NXxNYxNZ [--in-place] [--transform K]]  |  table --measure N "
-                     "--sizes LIST [--arch A] [--in-place] [--out DIR]", args, options, {}, vm))
+                     "--sizes LIST [--arch A] [--in-place] [--precision P] [--out DIR]", args, options, {}, vm))
     return exit_ok;
 
   const std::string arch = vm["arch"].as<std::string>();
@@ -94,8 +98,9 @@ int table_command(const Args& args) {
     const Extents size = squeezed_extents(asked, kind);  // the size whose table plan a run of `asked` takes
     const bool in_place = vm["in-place"].as<bool>();
     std::optional<std::string> path;
+    const Precision precision = parse_precision(vm["precision"].as<std::string>());
     if (const std::string gpu = gpu_device_name(); !gpu.empty())
-      path = find_gpu_table_plan(arch, gpu, size, in_place, kind);
+      path = find_gpu_table_plan(arch, gpu, size, in_place, kind, precision);
     if (!path) path = find_table_plan(arch, size, in_place, kind);
     if (path) {
       std::cout << *path << "\n";

@@ -27,10 +27,14 @@ struct MeasureSettings {
   // so a short transform is timed as a stream of runs, not by its first launch's latency. In place: single runs.
   double min_sample_ms = 1.0;
   std::uint64_t seed = 1;                         // of the random input every candidate transforms
+  Precision precision = Precision::fp32;          // the candidates' (fp64: ranked as they lower in fp64)
 };
 
-// Two fp32 results of one transform, each within 2e-6 relative L2 of the exact one, differ by at most the sum.
-constexpr double candidate_agreement_bound = 4e-6;
+// Two fp32 results of one transform, each within 2e-6 relative L2 of the exact one, differ by at most the sum; two
+// fp64 results, each within the fp64 bound the GPU checks keep (1e-13 against cuFFT Z2Z), likewise.
+constexpr double candidate_agreement_bound_fp32 = 4e-6;
+constexpr double candidate_agreement_bound_fp64 = 2e-13;
+double candidate_agreement_bound(Precision precision);
 
 struct PlanMeasurement {
   RankedPlan candidate;            // the plan and the model's pass-equivalents
@@ -46,8 +50,9 @@ struct PlanMeasurements {
   const PlanMeasurement& fastest() const;
 };
 
-// The first `count` of ranked_plans(size, arch, passes_on_its_profile, count), in the planner's order, each compiled
-// for the current device, run forward on one random input and timed with CUDA events (median of timed_samples).
+// The first `count` of ranked_plans(size, arch, passes_on_its_profile, count) (in fp64 ranked as they lower in
+// fp64, and run in fp64), in the planner's order, each compiled for the current device, run forward on one random
+// input and timed with CUDA events (median of timed_samples).
 // The check needs no reference FFT: every candidate's output must lie within candidate_agreement_bound of the
 // first candidate's, so the candidates are checked against each other (a caller wanting the first checked against
 // an oracle runs it through validate/). Throws MeasurementError on a disagreement, UsageError for count < 1 or a

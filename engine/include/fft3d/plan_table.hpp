@@ -40,8 +40,10 @@ std::optional<std::string> find_table_plan(const std::string& arch, const Extent
 
 // The file-name suffix of a kind's plans: "" (c2c), "-r2c", "-c2r" (tables and wisdom share it).
 std::string kind_suffix(TransformKind kind);
-// "<NX>x<NY>x<NZ>[-r2c|-c2r][-in-place].yaml": the name a table files this size's plan under.
-std::string table_file_name(const Extents& size, bool in_place = false, TransformKind kind = TransformKind::c2c);
+// "<NX>x<NY>x<NZ>[-r2c|-c2r][-in-place][-fp64].yaml": the name a table files this size's plan under (fp64 plans,
+// measured in fp64, in GPU tables only: the arch's tables hold fp32 plans).
+std::string table_file_name(const Extents& size, bool in_place = false, TransformKind kind = TransformKind::c2c,
+                            Precision precision = Precision::fp32);
 
 // A GPU's own table: plans measured on one GPU model (`fft3d table --measure`), filed under
 // <table dir>/<arch>/gpus/<gpu_table_folder(device name)>/ with the arch table's file names. plan_for_size takes
@@ -54,6 +56,7 @@ std::string gpu_table_folder(const std::string& device_name);
 // in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder.
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place = false,
-                                               TransformKind kind = TransformKind::c2c);
+                                               TransformKind kind = TransformKind::c2c,
+                                               Precision precision = Precision::fp32);
 
 }  // namespace fft3d

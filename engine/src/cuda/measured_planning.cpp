@@ -10,6 +10,7 @@
 
 #include "cuda_check.hpp"
 #include "fft3d/gpu_transform.hpp"
+#include "fft3d/wisdom.hpp"
 
 namespace fft3d {
 namespace {
@@ -17,7 +18,8 @@ namespace {
 // Host memory a comparison streams through at a time: the volumes stay on the device, whatever their size.
 constexpr std::int64_t compare_chunk_elements = std::int64_t{1} << 22;
 
-// One volume of device memory, freed on every path.
+// One volume of device memory (complex values of type T), freed on every path.
+template <class T>
 class DeviceVolume {
  public:
   explicit DeviceVolume(std::int64_t elements) : elements_(elements) {
@@ -26,8 +28,8 @@ class DeviceVolume {
   ~DeviceVolume() { cudaFree(data_); }
   DeviceVolume(const DeviceVolume&) = delete;
   DeviceVolume& operator=(const DeviceVolume&) = delete;
-  DeviceComplex32* data() const { return static_cast<DeviceComplex32*>(data_); }
-  std::size_t bytes() const { return static_cast<std::size_t>(elements_) * sizeof(DeviceComplex32); }
+  T* data() const { return static_cast<T*>(data_); }
+  std::size_t bytes() const { return static_cast<std::size_t>(elements_) * sizeof(T); }
   std::int64_t elements() const { return elements_; }
   void copy_from(const DeviceVolume& other, Stream stream = nullptr) {
     cuda::check(cudaMemcpyAsync(data_, other.data_, bytes(), cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync");
@@ -53,23 +55,25 @@ struct EventPair {
   EventPair& operator=(const EventPair&) = delete;
 };
 
-void fill_random(DeviceVolume& volume, std::uint64_t seed) {
+template <class T>
+void fill_random(DeviceVolume<T>& volume, std::uint64_t seed) {
   std::mt19937_64 generator(seed);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  std::vector<DeviceComplex32> host(static_cast<std::size_t>(volume.elements()));
-  for (DeviceComplex32& x : host) x = {value(generator), value(generator)};
+  std::uniform_real_distribution<typename T::value_type> value(-1, 1);
+  std::vector<T> host(static_cast<std::size_t>(volume.elements()));
+  for (T& x : host) x = {value(generator), value(generator)};
   cuda::check(cudaMemcpy(volume.data(), host.data(), volume.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy(input)");
 }
 
 // ||a - b|| / ||b|| over the whole volume, in fp64, a chunk at a time; non-finite values give infinity.
-double relative_l2(const DeviceVolume& a, const DeviceVolume& b) {
-  std::vector<DeviceComplex32> chunk_a, chunk_b;
+template <class T>
+double relative_l2(const DeviceVolume<T>& a, const DeviceVolume<T>& b) {
+  std::vector<T> chunk_a, chunk_b;
   double difference = 0, norm = 0;
   for (std::int64_t start = 0; start < a.elements(); start += compare_chunk_elements) {
     const std::int64_t count = std::min(compare_chunk_elements, a.elements() - start);
     chunk_a.resize(static_cast<std::size_t>(count));
     chunk_b.resize(static_cast<std::size_t>(count));
-    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(DeviceComplex32);
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(T);
     cuda::check(cudaMemcpy(chunk_a.data(), a.data() + start, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy(compare)");
     cuda::check(cudaMemcpy(chunk_b.data(), b.data() + start, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy(compare)");
     for (std::size_t i = 0; i < chunk_a.size(); ++i) {
@@ -114,19 +118,17 @@ double median_ms(const Body& body, const Before& before_each, bool single_runs, 
   return samples[samples.size() / 2];
 }
 
-}  // namespace
-
-PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
-                               const MeasureSettings& settings) {
-  if (count < 1) throw UsageError("measure_plans: the candidate count must be at least 1");
-  if (settings.timed_samples < 1) throw UsageError("measure_plans: timed_samples must be at least 1");
+// measure_plans on complex values of type T (DeviceComplex32 or DeviceComplex64: the candidates' precision).
+template <class T>
+PlanMeasurements measure_candidates(const Extents& size, const std::vector<RankedPlan>& candidates,
+                                    const MeasureSettings& settings) {
   const bool in_place = settings.placement == Placement::in_place;
-  const std::vector<RankedPlan> candidates = ranked_plans(size, arch, passes_on_its_profile, count);
-  DeviceVolume input(size.elements()), output(size.elements()), first_output(size.elements());
+  DeviceVolume<T> input(size.elements()), output(size.elements()), first_output(size.elements());
   fill_random(input, settings.seed);
   const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
-  DeviceComplex32* const source = in_place ? output.data() : input.data();
+  T* const source = in_place ? output.data() : input.data();
   const auto restore = [&] { if (in_place) output.copy_from(input); };
+  const double bound = candidate_agreement_bound(settings.precision);
   PlanMeasurements measured{current_device_name(), {}};
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GpuTransform transform(candidates[i].plan, "candidate " + std::to_string(i + 1));
@@ -136,16 +138,34 @@ PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int
     PlanMeasurement m{candidates[i], 0, 0};
     if (i == 0) first_output.copy_from(output);
     else m.relative_difference = relative_l2(output, first_output);
-    if (!(m.relative_difference <= candidate_agreement_bound)) {
+    if (!(m.relative_difference <= bound)) {
       std::ostringstream why;
       why << "candidate " << i + 1 << " {" << to_brace_string(candidates[i].plan.kernels) << "} differs from candidate"
-          << " 1 by " << m.relative_difference << " relative L2 (bound " << candidate_agreement_bound << ")";
+          << " 1 by " << m.relative_difference << " relative L2 (bound " << bound << ")";
       throw MeasurementError(why.str());
     }
     m.median_ms = median_ms([&] { transform.execute(source, output.data(), options); }, restore, in_place, settings);
     measured.candidates.push_back(std::move(m));
   }
   return measured;
+}
+
+}  // namespace
+
+double candidate_agreement_bound(Precision precision) {
+  return precision == Precision::fp64 ? candidate_agreement_bound_fp64 : candidate_agreement_bound_fp32;
+}
+
+PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
+                               const MeasureSettings& settings) {
+  if (count < 1) throw UsageError("measure_plans: the candidate count must be at least 1");
+  if (settings.timed_samples < 1) throw UsageError("measure_plans: timed_samples must be at least 1");
+  // fp64: the candidates ranked as they lower in fp64 (their tiles hold doubles), as plan_for_size ranks them.
+  std::vector<RankedPlan> candidates =
+      ranked_plans(size, arch, passes_in_precision(passes_on_its_profile, settings.precision), count);
+  for (RankedPlan& candidate : candidates) candidate.plan.precision = settings.precision;
+  if (settings.precision == Precision::fp64) return measure_candidates<DeviceComplex64>(size, candidates, settings);
+  return measure_candidates<DeviceComplex32>(size, candidates, settings);
 }
 
 const PlanMeasurement& PlanMeasurements::fastest() const {
