@@ -114,6 +114,27 @@ std::string gpu_table_folder(const std::string& device_name) {
   return folder;
 }
 
+std::vector<GpuTableFile> gpu_table_files(const std::string& arch) {
+  if (!arch.empty()) require_arch_profile(arch);
+  std::vector<GpuTableFile> files;
+  std::error_code ec;
+  for (const std::string& dir : plan_table_dirs())
+    for (const fs::directory_entry& arch_dir : fs::directory_iterator(dir, ec)) {
+      if (!arch.empty() && arch_dir.path().filename() != arch) continue;
+      for (const fs::directory_entry& gpu : fs::directory_iterator(arch_dir.path() / "gpus", ec))
+        for (const fs::directory_entry& file : fs::directory_iterator(gpu.path(), ec))
+          if (file.path().extension() == ".yaml")
+            files.push_back({arch_dir.path().filename().string(), gpu.path().filename().string(), file.path().string()});
+    }
+  const auto by_path = [](const GpuTableFile& a, const GpuTableFile& b) { return a.path < b.path; };
+  std::sort(files.begin(), files.end(), by_path);
+  // One directory may be named twice (FFT3D_PLANS_DIR and the build's link to the same plans/).
+  files.erase(std::unique(files.begin(), files.end(),
+                          [](const GpuTableFile& a, const GpuTableFile& b) { return a.path == b.path; }),
+              files.end());
+  return files;
+}
+
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place, TransformKind kind,
                                                Precision precision) {

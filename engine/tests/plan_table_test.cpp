@@ -83,6 +83,10 @@ TEST_F(PlanTableTest, AGpuTableServesThatGpuBeforeTheArchTable) {
   EXPECT_FALSE(find_gpu_table_plan("tesla", "NVIDIA H200", cube));
   EXPECT_FALSE(find_gpu_table_plan("tesla", gpu, Extents{64, 32, 16}));
   EXPECT_EQ(table_entries("tesla").size(), 1u);  // the GPU's folder is not part of the arch's table
+  const std::vector<GpuTableFile> files = gpu_table_files("tesla");
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].gpu, "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(files[0].path, measured);
 
   const SizedPlan on_gpu = plan_for_size(cube, "tesla", false, {}, TransformKind::c2c, Precision::fp32, 1, gpu);
   EXPECT_EQ(on_gpu.parsed.plan, load_plan_file(measured).plan);

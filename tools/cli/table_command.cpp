@@ -118,6 +118,9 @@ int table_command(const Args& args) {
     std::cout << entry.arch << "  " << to_string(entry.size) << "  " << entry.path
               << (entry.kind == TransformKind::c2c ? "" : "  (" + to_string(entry.kind) + ")")
               << (entry.in_place_only ? "  (in place)" : "") << "\n";
+  for (const GpuTableFile& file : gpu_table_files(arch))
+    std::cout << file.arch << "  " << std::filesystem::path(file.path).stem().string() << "  " << file.path
+              << "  (the table for " << file.gpu << ")\n";
   return exit_ok;
 }
 

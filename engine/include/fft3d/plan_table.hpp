@@ -54,6 +54,14 @@ std::string table_file_name(const Extents& size, bool in_place = false, Transfor
 std::string gpu_table_folder(const std::string& device_name);
 // The GPU table's plan file for this arch, device, size, placement and kind, if there is one (in place: the
 // in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder.
+// A plan file of a GPU's own table: its arch, its GPU's folder name, and the file.
+struct GpuTableFile {
+  std::string arch;
+  std::string gpu;
+  std::string path;
+};
+// Every GPU table's plan files in every table directory (all arches when arch is empty), sorted by path, each once.
+std::vector<GpuTableFile> gpu_table_files(const std::string& arch = "");
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place = false,
                                                TransformKind kind = TransformKind::c2c,
