@@ -1,5 +1,5 @@
-// Every shipped plan (tesla, fermi, hopper) at its real size: the CPU backend against FFTW in fp64, then the scaled
-// inverse back to the input. Memory: the input, the output and FFTW's reference only (6 GB at 128M points).
+// Every shipped plan (tesla, fermi, hopper, and the GPU tables plans/<arch>/gpus/<gpu>/) at its real size: the CPU
+// backend against FFTW in fp64, then the scaled inverse back to the input. Memory: the input, the output and FFTW's reference only (6 GB at 128M points).
 // Real plans (*-r2c.yaml, *-c2r.yaml) run for sampled_real_sizes only, plans of sizes with factors 3, 5 or 7 for
 // sampled_mixed_sizes only. Real plans: R2C against FFTW's r2c; C2R of FFTW's r2c of random reals, scaled, back to
 // those reals. Labelled `real-size` in CTest: minutes per plan.
@@ -65,15 +65,19 @@ std::vector<std::string> shipped_plan_files() {
     if (!fs::is_directory(folder)) continue;
     for (const fs::directory_entry& entry : fs::directory_iterator(folder))
       if (entry.path().extension() == ".yaml" && sampled(entry.path())) files.push_back(entry.path().string());
+    if (!fs::is_directory(folder / "gpus")) continue;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(folder / "gpus"))
+      if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());  // GPU tables (seconds each)
   }
   std::sort(files.begin(), files.end());
   return files;
 }
 
-// "plans/tesla/256x256x256.yaml" -> "tesla_256x256x256": a GoogleTest name (letters, digits, underscores).
+// "plans/tesla/256x256x256.yaml" -> "tesla_256x256x256", "plans/hopper/gpus/nvidia-h200/64x512x512.yaml" ->
+// "hopper_gpus_nvidia_h200_64x512x512": a GoogleTest name (letters, digits, underscores).
 std::string test_name(const testing::TestParamInfo<std::string>& info) {
-  const fs::path path(info.param);
-  std::string name = path.parent_path().filename().string() + "_" + path.stem().string();
+  const fs::path path = fs::relative(fs::path(info.param), fs::path(FFT3D_SOURCE_DIR) / "plans");
+  std::string name = (path.parent_path() / path.stem()).string();
   std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
   return name;
 }
