@@ -1,5 +1,6 @@
 // Every shipped plan (tesla, fermi, hopper, and the GPU tables plans/<arch>/gpus/<gpu>/) at its real size: the CPU
-// backend against FFTW in fp64, then the scaled inverse back to the input. Memory: the input, the output and FFTW's reference only (6 GB at 128M points).
+// backend against FFTW in fp64, then the scaled inverse back to the input. Memory: the input, the output and FFTW's
+// reference only (6 GB at 128M points).
 // Real plans (*-r2c.yaml, *-c2r.yaml) run for sampled_real_sizes only, plans of sizes with factors 3, 5 or 7 for
 // sampled_mixed_sizes only. Real plans: R2C against FFTW's r2c; C2R of FFTW's r2c of random reals, scaled, back to
 // those reals. Labelled `real-size` in CTest: minutes per plan.
