@@ -124,7 +124,8 @@ std::vector<GpuTableFile> gpu_table_files(const std::string& arch) {
       for (const fs::directory_entry& gpu : fs::directory_iterator(arch_dir.path() / "gpus", ec))
         for (const fs::directory_entry& file : fs::directory_iterator(gpu.path(), ec))
           if (file.path().extension() == ".yaml")
-            files.push_back({arch_dir.path().filename().string(), gpu.path().filename().string(), file.path().string()});
+            files.push_back(
+                {arch_dir.path().filename().string(), gpu.path().filename().string(), file.path().string()});
     }
   const auto by_path = [](const GpuTableFile& a, const GpuTableFile& b) { return a.path < b.path; };
   std::sort(files.begin(), files.end(), by_path);

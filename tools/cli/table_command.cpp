@@ -45,7 +45,8 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
   require_arch_profile(arch);
   const std::string gpu = gpu_device_name();
   if (gpu.empty())
-    throw GpuUnavailable("--measure: no CUDA device (or no CUDA backend in this build): a GPU's table is measured on it");
+    throw GpuUnavailable("--measure: no CUDA device (or no CUDA backend in this build): a GPU's table is measured "
+                         "on it");
   const std::filesystem::path folder =
       std::filesystem::path(vm["out"].as<std::string>()) / arch / "gpus" / gpu_table_folder(gpu);
   const std::string command = "fft3d table --measure " + std::to_string(count) + (in_place ? " --in-place" : "") +
@@ -69,7 +70,8 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
 int table_command(const Args& args) {
   po::options_description options("table options");
   options.add_options()
-      ("arch", po::value<std::string>()->default_value(""), "only this profile's table (--measure: hopper if not given)")
+      ("arch", po::value<std::string>()->default_value(""),
+       "only this profile's table (--measure: hopper if not given)")
       ("size", po::value<std::string>(), "print the path of the plan NXxNYxNZ takes from the tables (needs --arch; "
        "on a GPU with a table of its own, that table's first; a size with unit axes takes its squeezed size's plan: "
        "1x1024x1024 that of 1024x1024x1)")
