@@ -70,6 +70,11 @@ contains err "--buffer-pairs must be at least 1" "bench names the bad pair count
 expect 3 "measured planning without a GPU" -- "$fft3d" plan --size 64x64x64 --measure 2
 contains_match err "--measure: (no CUDA device|this build has no CUDA backend)" "measured planning names why it cannot run"
 expect 2 "measured planning of too many candidates" -- "$fft3d" plan --size 64x64x64 --measure 17
+# A GPU's own table (`table --measure`): measured on the GPU it runs on, so without one it says why.
+expect 3 "a GPU table without a GPU" -- "$fft3d" table --measure 2 --sizes 64x64x64 --out "$work/gpu-tables"
+contains_match err "--measure: no CUDA device" "a GPU table names why it cannot be measured"
+expect 2 "a GPU table without sizes" -- "$fft3d" table --measure 2
+contains err "--measure needs --sizes" "a GPU table asks for its sizes"
 expect 2 "a plan for runs in place without measuring" -- "$fft3d" plan --size 64x64x64 --in-place
 contains err "give --measure N" "planning in place says it needs measured planning"
 expect 2 "remembering a plan that was not measured" -- "$fft3d" plan --size 64x64x64 --remember
@@ -282,7 +287,8 @@ fi
 expect 0 "plan in fp64" -- "$fft3d" plan --size 96x96x96 --precision fp64 -o "$work/p64.yaml"
 contains p64.yaml "precision: fp64" "an fp64 plan says so"
 expect 0 "the fp64 plan validates" -- "$fft3d" validate "$work/p64.yaml"
-expect 2 "measured planning in fp64" -- "$fft3d" plan --size 64x64x64 --precision fp64 --measure 2
+expect 3 "measured planning in fp64 without a GPU" -- "$fft3d" plan --size 64x64x64 --precision fp64 --measure 2
+contains_match err "--measure: (no CUDA device|this build has no CUDA backend)" "fp64 measured planning needs a GPU"
 if [ "$has_lowering" -eq 1 ]; then
   expect 0 "explain an fp64 plan file" -- "$fft3d" explain "$work/p64.yaml"
   contains out "precision fp64: complex double values" "explain lowers a plan file's fp64"
