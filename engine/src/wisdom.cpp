@@ -22,15 +22,23 @@ void require_kind(const ParsedPlan& parsed, const std::string& path, const std::
                      to_string(*real_step_of(parsed.plan)) + " term)") + "; fix the file or remove it");
 }
 
+// A plan filed under `kind`, `size` and `arch` (its name and folder say so) must be that plan: `what` names where it
+// is filed ("the wisdom"), `remedy` what the user can do about a misfiled one.
+void require_filed_as(const ParsedPlan& parsed, const std::string& path, const std::string& what, TransformKind kind,
+                      const Extents& size, const std::string& arch, const std::string& remedy) {
+  require_kind(parsed, path, what, kind);
+  if (parsed.plan.size != size || parsed.plan.arch != arch)
+    throw UsageError(path + ": " + what + " for " + to_string(size) + " on " + arch + " holds a plan for " +
+                     to_string(parsed.plan.size) + " on " + parsed.plan.arch + "; " + remedy);
+}
+
 }  // namespace
 
 std::string wisdom_path(const std::string& arch, const Extents& size, bool in_place, TransformKind kind,
                         Precision precision) {
   require_arch_profile(arch);
   check_size_limits(size);
-  const std::string name = to_string(size) + kind_suffix(kind) + (in_place ? "-in-place" : "") +
-                           (precision == Precision::fp64 ? "-fp64" : "") + ".yaml";
-  return (cache_directory_path() / "wisdom" / arch / name).string();
+  return (cache_directory_path() / "wisdom" / arch / table_file_name(size, in_place, kind, precision)).string();
 }
 
 std::optional<std::string> find_wisdom_plan(const std::string& arch, const Extents& size, bool in_place,
@@ -46,11 +54,8 @@ std::optional<ParsedPlan> load_wisdom_plan(const std::string& arch, const Extent
   const std::optional<std::string> path = find_wisdom_plan(arch, size, in_place, kind, precision);
   if (!path) return std::nullopt;
   ParsedPlan parsed = load_plan_file(*path);
-  require_kind(parsed, *path, "the wisdom", kind);
-  if (parsed.plan.size != size || parsed.plan.arch != arch)
-    throw UsageError(*path + ": the wisdom for " + to_string(size) + " on " + arch + " holds a plan for " +
-                     to_string(parsed.plan.size) + " on " + parsed.plan.arch +
-                     "; remove the file or measure again (fft3d plan --measure N --remember)");
+  require_filed_as(parsed, *path, "the wisdom", kind, size, arch,
+                   "remove the file or measure again (fft3d plan --measure N --remember)");
   return parsed;
 }
 
@@ -121,10 +126,8 @@ std::optional<SizedPlan> gpu_table_plan(const Extents& size, const std::string& 
   const std::optional<std::string> path = find_gpu_table_plan(arch, gpu, size, in_place, kind, precision);
   if (!path) return std::nullopt;
   ParsedPlan parsed = load_plan_file(*path);
-  require_kind(parsed, *path, "the " + arch + " table for " + gpu, kind);
-  if (parsed.plan.size != size || parsed.plan.arch != arch)
-    throw UsageError(*path + ": the " + arch + " table for " + gpu + " files it under " + to_string(size) +
-                     ", but it holds a plan for " + to_string(parsed.plan.size) + " on " + parsed.plan.arch);
+  require_filed_as(parsed, *path, "the table of " + gpu, kind, size, arch,
+                   "remove the file or measure again (fft3d table --measure N --sizes " + to_string(size) + ")");
   if (parsed.plan.precision != precision)
     throw UsageError(*path + ": the " + arch + " table for " + gpu + " files it as " + to_string(precision) +
                      ", but it holds an " + to_string(parsed.plan.precision) + " plan");

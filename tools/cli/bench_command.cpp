@@ -30,14 +30,6 @@ constexpr const char* default_sizes =
 // The multi-GPU sizes: one that fits a single GPU, and the 2-GPU target.
 constexpr const char* default_multi_gpu_sizes = "512x512x512,1024x1024x1024";
 
-std::vector<Extents> parse_size_list(const std::string& text) {
-  std::vector<Extents> sizes;
-  std::stringstream list(text);
-  for (std::string item; std::getline(list, item, ',');) sizes.push_back(parse_extents(item));
-  if (sizes.empty()) throw UsageError("--sizes: expected NXxNYxNZ[,NXxNYxNZ...]");
-  return sizes;
-}
-
 [[maybe_unused]] void show_progress(std::size_t done, std::size_t total, const std::string& what) {
   if (!isatty(STDERR_FILENO)) return;
   const int width = 30, filled = static_cast<int>(width * done / total);

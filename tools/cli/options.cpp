@@ -2,6 +2,8 @@
 #include "backends.hpp"
 
 #include <iostream>
+#include <sstream>
+#include <vector>
 
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
@@ -24,6 +26,14 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 
 std::optional<std::string> optional_string(const po::variables_map& vm, const char* key) {
   return vm.count(key) ? std::optional<std::string>(vm[key].as<std::string>()) : std::nullopt;
+}
+
+std::vector<Extents> parse_size_list(const std::string& text) {
+  std::vector<Extents> sizes;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) sizes.push_back(parse_extents(item));
+  if (sizes.empty()) throw UsageError("--sizes: expected NXxNYxNZ[,NXxNYxNZ...]");
+  return sizes;
 }
 
 ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional<std::string>& size,

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "fft3d/plan_text.hpp"
@@ -45,6 +46,9 @@ ParsedPlan plan_from(const std::optional<std::string>& file, const std::optional
                      TransformKind kind = TransformKind::c2c, const PlanPasses& passes = passes_on_its_profile,
                      std::optional<Precision> precision = std::nullopt, std::int64_t batch = 1,
                      const std::string& gpu = {});
+
+// The sizes of a --sizes list, "NXxNYxNZ[,NXxNYxNZ...]"; UsageError for an empty list or a malformed size.
+std::vector<Extents> parse_size_list(const std::string& text);
 
 // A multi-GPU spectrum's layout by its --layout name: natural or y_slabs; UsageError otherwise.
 SlabLayout parse_layout(const std::string& name);

@@ -3,7 +3,6 @@
 // on that GPU (measured planning), filed where plan_for_size offers it to that GPU model before the arch's table.
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "backends.hpp"
 #include "fft3d/errors.hpp"
@@ -20,13 +19,10 @@
 namespace fft3d::cli {
 namespace {
 
-// The sizes of a comma-separated NXxNYxNZ list, each squeezed as a run of it is planned.
+// The sizes of a --sizes list, each squeezed as a run of it is planned.
 std::vector<Extents> squeezed_sizes(const std::string& list) {
-  std::vector<Extents> sizes;
-  std::stringstream items(list);
-  for (std::string item; std::getline(items, item, ',');)
-    if (!item.empty()) sizes.push_back(squeezed_extents(parse_extents(item), TransformKind::c2c));
-  if (sizes.empty()) throw UsageError("--sizes: no size in '" + list + "'");
+  std::vector<Extents> sizes = parse_size_list(list);
+  for (Extents& size : sizes) size = squeezed_extents(size, TransformKind::c2c);
   return sizes;
 }
 

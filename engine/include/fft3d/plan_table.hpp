@@ -52,8 +52,6 @@ std::string table_file_name(const Extents& size, bool in_place = false, Transfor
 // The folder of a device name: lower case, every run of other characters than letters and digits one '-'
 // ("NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3").
 std::string gpu_table_folder(const std::string& device_name);
-// The GPU table's plan file for this arch, device, size, placement and kind, if there is one (in place: the
-// in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder.
 // A plan file of a GPU's own table: its arch, its GPU's folder name, and the file.
 struct GpuTableFile {
   std::string arch;
@@ -62,6 +60,8 @@ struct GpuTableFile {
 };
 // Every GPU table's plan files in every table directory (all arches when arch is empty), sorted by path, each once.
 std::vector<GpuTableFile> gpu_table_files(const std::string& arch = "");
+// The GPU table's plan file for this arch, device, size, placement, kind and precision, if there is one (in place:
+// the in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder.
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place = false,
                                                TransformKind kind = TransformKind::c2c,

@@ -54,8 +54,7 @@ struct SizedPlan {
 // one-kernel plan fills the GPU once the batch multiplies its grid).
 // On a GPU (`gpu`: its device name, as current_device_name gives it; empty: none) with a table of its own
 // (find_gpu_table_plan), a single volume takes that table's plan of its precision after the wisdom and before the
-// arch's table;
-// `source` then says "<file> (the <arch> table for <device name>)".
+// arch's table; `source` then says "<file> (the <arch> table for <device name>)".
 SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_place, const PlanPasses& passes,
                         TransformKind kind = TransformKind::c2c, Precision precision = Precision::fp32,
                         std::int64_t batch = 1, const std::string& gpu = {});
