@@ -32,12 +32,13 @@ std::vector<int> first_devices(int gpus) {
 std::string variant_name(SlabLayout layout, Placement placement, SlabExchange exchange) {
   return std::string(layout == SlabLayout::natural ? "natural" : "y_slabs") + ", " +
          (placement == Placement::in_place ? "in place" : "out of place") + ", " +
-         (exchange == SlabExchange::nccl ? "NCCL" : "copy engines");
+         exchange_name(exchange);
 }
 
-// Both exchanges of the one-process transform: the copy engines (its default) and NCCL (what one process per GPU
-// uses), measured side by side.
-constexpr std::array<SlabExchange, 2> measured_exchanges{SlabExchange::copy_engines, SlabExchange::nccl};
+// Every exchange of the one-process transform, measured side by side: the copy engines and the SM kernels (its
+// automatic choices on 2 GPUs and on more) and NCCL (what one process per GPU uses).
+constexpr std::array<SlabExchange, 3> measured_exchanges{SlabExchange::copy_engines, SlabExchange::peer_stores,
+                                                         SlabExchange::nccl};
 
 // What a size's rows share: where it runs and the time of one pass of the local volume at memcpy speed.
 struct SizeContext {

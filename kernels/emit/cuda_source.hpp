@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "fft3d/slab_decomposition.hpp"
 #include "lowering/kernel_spec.hpp"
 
 namespace fft3d {
@@ -38,5 +39,17 @@ std::string emit_cuda_kernel_text(const KernelSpec& spec);
 // `text` safe inside a // comment: control characters, bytes outside printable ASCII and backslashes (a line
 // splice) as \xNN escapes, and "*/" broken to "* /". Printable ASCII other than these passes unchanged.
 std::string comment_text(std::string_view text);
+
+// The multi-GPU slab exchange's copy kernel (not a KernelSpec): entries peer_copy_entry_16 (16-byte units) and
+// peer_copy_entry_8 (8-byte units), each `(PeerCopies c)`, launched with peer_copy_threads threads a block. One
+// launch runs up to peer_copy_max_copies copies of one sender, all of one shape (height rows of width units, one
+// pitch for the sources and one for the destinations), storing through the receivers' peer pointers. The struct's
+// fields are in the text; the host mirrors them (engine/src/cuda/peer_copy_kernel.cpp).
+inline constexpr int peer_copy_max_copies = max_slab_gpus;  // a sender's copies, one to every GPU
+inline constexpr int peer_copy_threads = 256;
+inline constexpr int peer_copy_depth = 4;  // pieces a block loads before it stores them
+inline constexpr const char* peer_copy_entry_16 = "fft3d_peer_copies_16";
+inline constexpr const char* peer_copy_entry_8 = "fft3d_peer_copies_8";
+std::string peer_copy_source();
 
 }  // namespace fft3d

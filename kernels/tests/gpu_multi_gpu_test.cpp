@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -122,7 +123,7 @@ void check_transform(const Extents& size, SlabLayout layout, SlabExchange exchan
 
   for (bool in_place : {false, true}) {
     SCOPED_TRACE(to_string(size) + " over " + std::to_string(gpus) + " GPUs, " + layout_name(layout) +
-                 (exchange == SlabExchange::nccl ? ", NCCL" : ", copy engines") +
+                 ", " + exchange_name(exchange) +
                  (in_place ? ", in place" : ", out of place"));
     std::vector<DeviceBuffer> ins = allocate(devices, d.local_elements());
     upload(d, SlabLayout::natural, x, ins);
@@ -197,13 +198,27 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
                          ::testing::Combine(::testing::Values(Extents{64, 64, 64}, Extents{128, 64, 32},
                                                               Extents{256, 256, 256}),
                                             ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
-                                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::nccl)),
+                                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
+                                                              SlabExchange::nccl)),
                          [](const auto& info) {
                            const bool natural = std::get<1>(info.param) == SlabLayout::natural;
-                           const bool nccl = std::get<2>(info.param) == SlabExchange::nccl;
-                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") +
-                                  (nccl ? "_nccl" : "_copy_engines");
+                           std::string exchange = exchange_name(std::get<2>(info.param));
+                           std::replace(exchange.begin(), exchange.end(), ' ', '_');
+                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" +
+                                  exchange;
                          });
+
+class GpuMultiGpuPeerStores : public ::testing::Test {
+ protected:
+  void SetUp() override { skip_without_gpu_or_nccl(); }
+};
+
+// Blocks of an odd count of complex values (NX * NY/G = 45 on 4 GPUs) take the exchange kernel's 8-byte units.
+TEST_F(GpuMultiGpuPeerStores, OddBlocksMatchTheOracle) {
+  constexpr int gpus_with_odd_blocks = 4;
+  check_transform(Extents{15, 12, 8}, SlabLayout::natural, SlabExchange::peer_stores,
+                  std::min(several_gpus(), gpus_with_odd_blocks));
+}
 
 class GpuMultiGpuBadInput : public ::testing::Test {
  protected:

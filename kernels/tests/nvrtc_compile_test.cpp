@@ -96,5 +96,18 @@ TEST(NvrtcCompile, SourceStartsWithItsHeader) {
   EXPECT_NE(source.find("extern \"C\" __global__"), std::string::npos);
 }
 
+// The multi-GPU exchange's copy kernel: both entries compile for sm_90 without spills, a fixed text with every
+// placeholder filled.
+TEST(NvrtcCompile, ThePeerCopyKernelCompilesForSm90WithoutSpills) {
+  const std::string source = peer_copy_source();
+  for (const char* placeholder : {"MAX_COPIES", "THREADS", "DEPTH", "ENTRY"})
+    EXPECT_EQ(source.find(placeholder), std::string::npos) << placeholder;
+  EXPECT_NE(source.find(peer_copy_entry_16), std::string::npos);
+  EXPECT_NE(source.find(peer_copy_entry_8), std::string::npos);
+  const CompiledKernel compiled = compile_source(source, peer_copy_entry_16, 90);
+  EXPECT_FALSE(compiled.cubin.empty());
+  EXPECT_FALSE(compiled.report.spills()) << compiled.report.log;
+}
+
 }  // namespace
 }  // namespace fft3d::testing

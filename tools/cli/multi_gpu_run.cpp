@@ -130,7 +130,8 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
       settings.size.elements() / settings.gpus * static_cast<std::int64_t>(sizeof(Complex32));
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(std::min(local_bytes, max_memcpy_bytes));
   const double one_pass_ms = 2.0 * static_cast<double>(local_bytes) / (memcpy_gbs * 1e6);
-  Session s{settings, devices, MultiGpuTransform({settings.size, devices, settings.layout}), nullptr, nullptr};
+  Session s{settings, devices, MultiGpuTransform({.extents = settings.size, .devices = devices, .layout = settings.layout,
+                                                        .exchange = settings.exchange}), nullptr, nullptr};
   s.in = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements());
   if (!settings.in_place) s.separate_out = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements());
 
@@ -140,7 +141,7 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
             << settings.size.elements() << " points)\nbackend   cuda x " << settings.gpus << ", fp32, "
             << to_string(settings.options.direction) << ", layout " << layout_name(settings.layout) << ", scaling "
             << to_string(settings.options.scaling) << ", " << (settings.in_place ? "in place" : "out of place")
-            << "\n";
+            << ", exchange " << exchange_name(s.fft.exchange()) << "\n";
   const bool oracle_fits = run_host_bytes(settings.size) <= static_cast<double>(validate::host_memory_bytes());
   const bool oracle = settings.check == "oracle" || (settings.check == "auto" && oracle_fits);
   if (oracle) check_run_host_memory(settings.size, validate::host_memory_bytes());

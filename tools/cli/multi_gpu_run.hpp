@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fft3d/plan_ir.hpp"
+#include "fft3d/multi_gpu_transform.hpp"
 #include "fft3d/slab_decomposition.hpp"
 #include "fft3d/transform.hpp"
 #include "validate/oracle.hpp"
@@ -17,6 +18,7 @@ struct MultiGpuRunSettings {
   Extents size;
   int gpus = 1;                              // devices 0..G-1
   SlabLayout layout = SlabLayout::natural;   // the spectrum's layout
+  SlabExchange exchange = SlabExchange::automatic;
   TransformOptions options;                  // natural order only
   bool in_place = false;
   int repeats = 1;

@@ -93,6 +93,14 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   return parsed;
 }
 
+SlabExchange parse_exchange(const std::string& name) {
+  if (name == "auto") return SlabExchange::automatic;
+  if (name == "copy-engines") return SlabExchange::copy_engines;
+  if (name == "peer-stores") return SlabExchange::peer_stores;
+  if (name == "nccl") return SlabExchange::nccl;
+  throw UsageError("--exchange must be auto, copy-engines, peer-stores or nccl");
+}
+
 SlabLayout parse_layout(const std::string& name) {
   if (name == "natural") return SlabLayout::natural;
   if (name == "y_slabs") return SlabLayout::y_slabs;

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/multi_gpu_transform.hpp"
 #include "fft3d/slab_decomposition.hpp"
 
 namespace fft3d::cli {
@@ -52,5 +53,7 @@ std::vector<Extents> parse_size_list(const std::string& text);
 
 // A multi-GPU spectrum's layout by its --layout name: natural or y_slabs; UsageError otherwise.
 SlabLayout parse_layout(const std::string& name);
+// --exchange: auto, copy-engines, peer-stores or nccl (multi_gpu_transform.hpp's SlabExchange).
+SlabExchange parse_exchange(const std::string& name);
 
 }  // namespace fft3d::cli

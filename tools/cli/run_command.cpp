@@ -48,7 +48,10 @@ void add_run_options(po::options_description& options) {
       ("gpus", po::value<int>(), "run the slab decomposition over GPUs 0..G-1 (1 to 8; c2c, fp32, --size, natural "
                                  "order): checked against the fp64 oracle gathered from the GPUs, or in closed form")
       ("layout", po::value<std::string>()->default_value("natural"),
-       "with --gpus: the spectrum's layout, natural (z slabs, as the input) or y_slabs (one exchange fewer)");
+       "with --gpus: the spectrum's layout, natural (z slabs, as the input) or y_slabs (one exchange fewer)")
+      ("exchange", po::value<std::string>()->default_value("auto"),
+       "with --gpus: how the exchanges move data, copy-engines, peer-stores (SM kernels), nccl, or auto (copy "
+       "engines on 2 GPUs, peer stores on more)");
 }
 
 // `run --gpus G`: the options a multi-GPU run takes, checked before any GPU is touched.
@@ -66,6 +69,7 @@ int run_on_several_gpus(const po::variables_map& vm) {
   if (vm["per-kernel"].as<bool>()) throw UsageError("--gpus does not take --per-kernel");
   settings.size = parse_extents(vm["size"].as<std::string>());
   settings.layout = parse_layout(vm["layout"].as<std::string>());
+  settings.exchange = parse_exchange(vm["exchange"].as<std::string>());
   settings.options = {vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward,
                       parse_order(vm["order"].as<std::string>()), parse_scaling(vm["scaling"].as<std::string>())};
   settings.in_place = vm["in-place"].as<bool>();
@@ -230,6 +234,7 @@ int run_command(const Args& args) {
     return exit_ok;
   if (vm.count("gpus")) return run_on_several_gpus(vm);
   if (!vm["layout"].defaulted()) throw UsageError("--layout: with --gpus only (the layout of a multi-GPU spectrum)");
+  if (!vm["exchange"].defaulted()) throw UsageError("--exchange: with --gpus only (how a multi-GPU run exchanges)");
 
   check_thread_count(vm["threads"].as<int>());
   const std::uint64_t seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");

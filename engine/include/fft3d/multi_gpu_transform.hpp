@@ -1,5 +1,5 @@
 // A 3D transform over several GPUs of one node: the slab decomposition (slab_decomposition.hpp), fft3d's own plans
-// on each GPU, and exchanges that the copy engines push straight into the peers' buffers (one process) or NCCL's
+// on each GPU, and exchanges pushed straight into the peers' buffers by copy engines or SM kernels (one process) or NCCL's
 // grouped send/receive carries (one process per GPU). CUDA's and NCCL's headers stay out of this one.
 //
 //   fft3d::MultiGpuTransform fft({.extents = {1024, 1024, 1024}, .devices = {0, 1}});   // one process, all GPUs
@@ -30,10 +30,25 @@ namespace fft3d {
 using NcclComm = ncclComm*;  // an ncclComm_t by its NCCL name
 
 // How the exchanges move data. copy_engines: strided peer copies (cudaMemcpy2DAsync over NVLink), no packing,
-// pipelined with the slab plan's chunks of Z planes; one process only. nccl: NCCL's grouped send/receive, one block
-// per plane and peer, each exchange after the local plan before it. automatic: copy_engines in one process, nccl
-// with a caller's communicator.
-enum class SlabExchange : std::uint8_t { automatic, copy_engines, nccl };
+// pipelined with the slab plan's chunks of Z planes; one process only. peer_stores: the same copies in the same
+// schedule, run by an SM kernel on each sender that stores straight into the peers' buffers (two blocks a
+// multiprocessor, alongside the slab plan's next chunk); one process only. nccl: NCCL's grouped send/receive, one
+// block per plane and peer, each exchange after the local plan before it. automatic: in one process, copy_engines
+// on 2 GPUs and peer_stores on more (a GPU's copy engines move about 390 GB/s to one peer but share that among
+// several, while its SMs' stores reach about 340 GB/s to any number: docs/multi-gpu.md); nccl with a caller's
+// communicator.
+enum class SlabExchange : std::uint8_t { automatic, copy_engines, peer_stores, nccl };
+
+// "automatic", "copy engines", "peer stores", "NCCL": the names reports print.
+inline std::string exchange_name(SlabExchange exchange) {
+  switch (exchange) {
+    case SlabExchange::copy_engines: return "copy engines";
+    case SlabExchange::peer_stores: return "peer stores";
+    case SlabExchange::nccl: return "NCCL";
+    case SlabExchange::automatic: break;
+  }
+  return "automatic";
+}
 
 struct MultiGpuDesc {
   Extents extents;                  // the whole transform: NX, NY, NZ; X contiguous
@@ -59,7 +74,7 @@ class MultiGpuTransform {
   // positive), all before any allocation or launch; GpuUnavailable, CudaError with NCCL's own message, and what
   // GpuTransform's constructor throws.
   explicit MultiGpuTransform(const MultiGpuDesc& desc);
-  // One process per GPU, exchanges through NCCL (SlabExchange::copy_engines is refused): `comm` is this process's
+  // One process per GPU, exchanges through NCCL (copy_engines and peer_stores are refused): `comm` is this process's
   // communicator (its rank and size say which slab and G),
   // desc.devices holds this rank's device alone, the communicator's device. The transform does not own `comm`
   // (it aborts it only when an exchange fails, see execute). Peer access is left to NCCL here: this process sees
@@ -88,7 +103,7 @@ class MultiGpuTransform {
   int gpus() const;                          // G
   int rank() const;                          // the first local slab: 0 in one process, the comm rank otherwise
   std::int64_t local_elements() const;       // values per device buffer
-  SlabExchange exchange() const;             // copy_engines or nccl, as chosen
+  SlabExchange exchange() const;             // copy_engines, peer_stores or nccl, as chosen
   // Device memory each GPU holds beyond its data: one exchange buffer (local_elements() values), plus the local
   // plans' shared reorder workspace where a plan does not reach natural order inside its kernels.
   std::int64_t exchange_buffer_bytes() const;

@@ -51,4 +51,7 @@ std::uint64_t kernel_cache_key(const std::string& compiled_source, const std::ve
 // paths.
 CompiledKernel compile_kernel(const KernelSpec& spec, int arch);
 
+// The same for a fixed kernel text (not a KernelSpec): `source` with the entry `entry_name`, for sm_<arch>.
+CompiledKernel compile_source(const std::string& source, const std::string& entry_name, int arch);
+
 }  // namespace fft3d

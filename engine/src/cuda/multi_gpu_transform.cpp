@@ -15,6 +15,7 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/nccl_calls.hpp"
+#include "cuda/peer_copy_kernel.hpp"
 #include "cuda/slab_schedule.hpp"
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/errors.hpp"
@@ -76,13 +77,15 @@ void require_peer_access(const std::vector<int>& devices) {
     }
 }
 
-// The arch profile of a device: the one its local plans are planned and lowered on.
-std::string arch_of(int device) {
+int compute_capability(int device) {
   int major = 0, minor = 0;
   cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
   cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
-  return arch_profile_for_device(major * 10 + minor).name;
+  return major * 10 + minor;
 }
+
+// The arch profile of a device: the one its local plans are planned and lowered on.
+std::string arch_of(int device) { return arch_profile_for_device(compute_capability(device)).name; }
 
 // The blocks of one exchange direction of one rank.
 struct Blocks {
@@ -114,7 +117,9 @@ struct MultiGpuTransform::Impl {
   SlabDecomposition d;
   SlabLayout layout = SlabLayout::natural;
   SlabExchange exchange_kind = SlabExchange::nccl;
-  std::int64_t chunk_planes = 0;  // copy engines: Z planes of one slab chunk
+  std::int64_t chunk_planes = 0;  // one process: Z planes of one slab chunk
+  std::optional<PeerCopyKernel> peer_copies;  // peer_stores: the exchange's kernel, loaded for every device
+  int peer_copy_blocks = 0;
   double timeout_s = 0;
   bool owns_comms = false;
   bool aborted = false;  // a failed exchange aborted the communicators: no further runs
@@ -137,9 +142,9 @@ struct MultiGpuTransform::Impl {
   void set_up(LocalGpu& gpu);
   void execute(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
                const TransformOptions& options);
-  void execute_with_copy_engines(const std::vector<const DeviceComplex32*>& ins,
-                                 const std::vector<DeviceComplex32*>& outs, const TransformOptions& options);
-  void set_up_copy_engines(LocalGpu& gpu);
+  void execute_scheduled(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+                         const TransformOptions& options);
+  void set_up_schedule(LocalGpu& gpu);
   void exchange(bool to_y_slabs, const std::vector<const DeviceComplex32*>& from,
                 const std::vector<DeviceComplex32*>& to);
   void abort_all() noexcept;
@@ -174,7 +179,7 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
   gpu.buffer = static_cast<DeviceComplex32*>(buffer);
   gpu.slab.emplace(d.slab, "slab plan of " + name());
   gpu.column.emplace(d.column, "column plan of " + name());
-  if (exchange_kind == SlabExchange::copy_engines) set_up_copy_engines(gpu);
+  if (exchange_kind != SlabExchange::nccl) set_up_schedule(gpu);
   std::vector<GpuTransform*> plans{&*gpu.slab, &*gpu.column};
   std::int64_t bytes = 0;
   if (gpu.slab_chunk) plans.push_back(&*gpu.slab_chunk);
@@ -192,7 +197,7 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
 
 // With gpu.device current: peer access to every other device, a copy stream per destination, and the slab plan on
 // one chunk of Z planes (the whole slab when no chunk plan lowers).
-void MultiGpuTransform::Impl::set_up_copy_engines(LocalGpu& gpu) {
+void MultiGpuTransform::Impl::set_up_schedule(LocalGpu& gpu) {
   for (const LocalGpu& other : gpus) {
     if (other.device != gpu.device) {
       const cudaError_t enabled = cudaDeviceEnablePeerAccess(other.device, 0);
@@ -216,20 +221,20 @@ void MultiGpuTransform::Impl::set_up_copy_engines(LocalGpu& gpu) {
   }
 }
 
-void MultiGpuTransform::Impl::execute_with_copy_engines(const std::vector<const DeviceComplex32*>& ins,
-                                                        const std::vector<DeviceComplex32*>& outs,
-                                                        const TransformOptions& options) {
+void MultiGpuTransform::Impl::execute_scheduled(const std::vector<const DeviceComplex32*>& ins,
+                                                const std::vector<DeviceComplex32*>& outs,
+                                                const TransformOptions& options) {
   std::vector<SlabSide> sides;
   for (LocalGpu& gpu : gpus)
     sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab, &*gpu.column, gpu.stream,
-                     gpu.copy_streams, gpu.buffer});
+                     gpu.copy_streams, gpu.buffer, peer_copies ? &*peer_copies : nullptr, peer_copy_blocks});
   std::vector<NcclComm> comms;
   for (const LocalGpu& gpu : gpus) comms.push_back(gpu.comm);
   const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(timeout_s));
   const nccl::Deadline deadline{std::chrono::steady_clock::now() + timeout, timeout_s};
   const WaitForEvents wait_for = [&](const std::vector<cudaEvent_t>& done) {
-    nccl::wait(comms, done, deadline, name() + ", a run with copy-engine exchanges");
+    nccl::wait(comms, done, deadline, name() + ", a run with one process's exchanges");
   };
   try {
     run_slab_schedule(d, chunk_planes, sides, ins, outs, layout, local_slab_options(options), wait_for);
@@ -281,9 +286,9 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
                      " failed and aborted its communicators; make a new transform");
   const bool in_place =
       require_slab_pointers(ins, outs, static_cast<int>(gpus.size()), options, "MultiGpuTransform::execute");
-  if (exchange_kind == SlabExchange::copy_engines) {
+  if (exchange_kind != SlabExchange::nccl) {
     CurrentDeviceGuard guard;
-    return execute_with_copy_engines(ins, outs, options);
+    return execute_scheduled(ins, outs, options);
   }
   SlabBuffers<DeviceComplex32> roles{ins, outs, {}};
   for (const LocalGpu& gpu : gpus) roles.exchange.push_back(gpu.buffer);
@@ -319,6 +324,23 @@ std::int64_t slab_chunk_planes(const SlabDecomposition& d) {
   return std::max<std::int64_t>(1, planes / std::min(chunks, planes));
 }
 
+// The one-process exchange: the caller's choice, else copy engines on 2 GPUs and SM kernels on more
+// (SlabExchange's comment says why).
+SlabExchange one_process_exchange(SlabExchange asked, int gpus) {
+  constexpr int copy_engines_up_to_gpus = 2;
+  if (asked != SlabExchange::automatic) return asked;
+  return gpus <= copy_engines_up_to_gpus ? SlabExchange::copy_engines : SlabExchange::peer_stores;
+}
+
+// Blocks of the exchange kernel: two a multiprocessor, as many stores in flight as the links take.
+int peer_copy_blocks_of(int device) {
+  constexpr int blocks_per_multiprocessor = 2;
+  int multiprocessors = 0;
+  cuda::check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+              "cudaDeviceGetAttribute");
+  return blocks_per_multiprocessor * multiprocessors;
+}
+
 void require_timeout(double timeout_s) {
   if (!(timeout_s > 0))
     throw UsageError("MultiGpuTransform: exchange_timeout_s must be positive (" + std::to_string(timeout_s) + ")");
@@ -338,8 +360,13 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
   impl_->d = slab_decomposition(desc.extents, gpus, arch_of(desc.devices.front()));
   impl_->layout = desc.layout;
   impl_->timeout_s = desc.exchange_timeout_s;
-  impl_->exchange_kind = desc.exchange == SlabExchange::nccl ? SlabExchange::nccl : SlabExchange::copy_engines;
+  impl_->exchange_kind = one_process_exchange(desc.exchange, gpus);
   impl_->chunk_planes = slab_chunk_planes(impl_->d);
+  if (impl_->exchange_kind == SlabExchange::peer_stores) {
+    set_device(desc.devices.front());
+    impl_->peer_copies.emplace(compute_capability(desc.devices.front()));
+    impl_->peer_copy_blocks = peer_copy_blocks_of(desc.devices.front());
+  }
   const std::vector<NcclComm> comms = nccl::init_all(desc.devices);
   impl_->owns_comms = true;
   for (int g = 0; g < gpus; ++g) impl_->add_gpu(desc.devices[g], g, comms[g]);
@@ -349,9 +376,10 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
 MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc, NcclComm comm) : impl_(std::make_unique<Impl>()) {
   nccl::require_linked();
   if (!comm) throw UsageError("MultiGpuTransform: null NCCL communicator");
-  if (desc.exchange == SlabExchange::copy_engines)
-    throw UsageError("MultiGpuTransform: copy-engine exchanges need one process driving every GPU; with a "
-                     "communicator per process the exchanges go through NCCL (SlabExchange::nccl or automatic)");
+  if (desc.exchange == SlabExchange::copy_engines || desc.exchange == SlabExchange::peer_stores)
+    throw UsageError("MultiGpuTransform: copy-engine and peer-store exchanges need one process driving every GPU; "
+                     "with a communicator per process the exchanges go through NCCL (SlabExchange::nccl or "
+                     "automatic)");
   if (desc.devices.size() != 1)
     throw UsageError("MultiGpuTransform: with a communicator, desc.devices holds this rank's device alone (" +
                      std::to_string(desc.devices.size()) + " given)");

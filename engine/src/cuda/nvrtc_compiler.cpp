@@ -88,16 +88,17 @@ std::uint64_t kernel_cache_key(const std::string& compiled_source, const std::ve
   return fnv1a(key_material);
 }
 
-CompiledKernel compile_kernel(const KernelSpec& spec, int arch) {
-  const std::string source = emit_compiled_source(spec);
-  const std::optional<ArchProfile> profile = find_arch_profile(spec.profile);
-  const std::vector<std::string> options = nvrtc_options(arch, profile ? profile->max_registers_per_thread : 255);
+namespace {
+
+// `source` compiled with `options`, or loaded from the cache under kernel_cache_key.
+CompiledKernel compile_cached(const std::string& source, const std::string& entry_name,
+                              const std::vector<std::string>& options) {
   const std::uint64_t key = kernel_cache_key(source, options, nvrtc_version_text());
   const std::string cubin_path = cache::entry_path(key, "cubin");
   const std::string log_path = cache::entry_path(key, "log");
 
   CompiledKernel compiled;
-  compiled.entry_name = spec.entry_name();
+  compiled.entry_name = entry_name;
   if (auto cached = cache::read_file(cubin_path)) {
     compiled.cubin.assign(cached->begin(), cached->end());
     compiled.report = parse_ptxas_log(cache::read_file(log_path).value_or(""));
@@ -115,6 +116,18 @@ CompiledKernel compile_kernel(const KernelSpec& spec, int arch) {
   }
   compiled.report.cubin_path = cubin_path;
   return compiled;
+}
+
+}  // namespace
+
+CompiledKernel compile_kernel(const KernelSpec& spec, int arch) {
+  const std::optional<ArchProfile> profile = find_arch_profile(spec.profile);
+  return compile_cached(emit_compiled_source(spec), spec.entry_name(),
+                        nvrtc_options(arch, profile ? profile->max_registers_per_thread : 255));
+}
+
+CompiledKernel compile_source(const std::string& source, const std::string& entry_name, int arch) {
+  return compile_cached(source, entry_name, nvrtc_options(arch));
 }
 
 }  // namespace fft3d

@@ -75,22 +75,37 @@ class Schedule {
     return pool_.record(side.device, side.compute);
   }
 
-  // The copies, each on its sender's copy stream to that destination after `after[from]` and `after[to]`; returns
-  // each copy's completion, indexed as the copies are.
+  // The copies, each on its sender's copy stream to that destination after `after[from]` and `after[to]` (with
+  // an SM kernel: a sender's copies in one launch on its own copy stream, after all of theirs); returns the
+  // completions.
   Events copy(const std::vector<PlaneCopy>& copies, const std::vector<const DeviceComplex32*>& sources,
               const std::vector<DeviceComplex32*>& destinations, const Events& after_sender,
               const Events& after_receiver) {
     Events done;
-    for (const PlaneCopy& c : copies) {
-      const SlabSide& side = sides_[c.from];
+    for (int from = 0; from < gpus(); ++from) {
+      std::vector<PlaneCopy> sent;
+      for (const PlaneCopy& c : copies)
+        if (c.from == from) sent.push_back(c);
+      if (sent.empty()) continue;
+      const SlabSide& side = sides_[from];
       set(side);
-      cudaStream_t stream = side.copies[c.to];
-      wait_all(stream, {after_sender[c.from], after_receiver[c.to]});
-      cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * complex_bytes,
-                                    sources[c.from] + c.src_offset, c.src_pitch * complex_bytes,
-                                    c.width * complex_bytes, c.height, cudaMemcpyDefault, stream),
-                  "cudaMemcpy2DAsync (slab exchange)");
-      done.push_back(pool_.record(side.device, stream));
+      if (side.peer_copies) {
+        cudaStream_t stream = side.copies[from];
+        wait_all(stream, {after_sender[from]});
+        for (const PlaneCopy& c : sent) wait_all(stream, {after_receiver[c.to]});
+        side.peer_copies->launch(sent, sources, destinations, side.peer_copy_blocks, stream);
+        done.push_back(pool_.record(side.device, stream));
+        continue;
+      }
+      for (const PlaneCopy& c : sent) {
+        cudaStream_t stream = side.copies[c.to];
+        wait_all(stream, {after_sender[c.from], after_receiver[c.to]});
+        cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * complex_bytes,
+                                      sources[c.from] + c.src_offset, c.src_pitch * complex_bytes,
+                                      c.width * complex_bytes, c.height, cudaMemcpyDefault, stream),
+                    "cudaMemcpy2DAsync (slab exchange)");
+        done.push_back(pool_.record(side.device, stream));
+      }
     }
     return done;
   }
@@ -126,6 +141,16 @@ Events concat(Events a, const Events& b) {
   return a;
 }
 
+// Every GPU's copies of planes [z0, z1) of the z slabs, to y slabs or back: one call of Schedule::copy, so that
+// an SM kernel sends each GPU's share to all its peers at once.
+std::vector<PlaneCopy> every_copy(const SlabDecomposition& d, bool to_y_slabs, std::int64_t z0, std::int64_t z1) {
+  std::vector<PlaneCopy> copies;
+  for (int g = 0; g < d.gpus; ++g)
+    for (const PlaneCopy& c : to_y_slabs ? to_y_slab_copies(d, g, z0, z1) : to_z_slab_copies(d, g, z0, z1))
+      copies.push_back(c);
+  return copies;
+}
+
 // The buffers of one run: I (ins), O (outs) and B (the exchange buffers); I == O in place.
 struct Buffers {
   std::vector<const DeviceComplex32*> in;
@@ -147,19 +172,14 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   for (std::int64_t k = 0; k < s.chunks(); ++k) {
     Events chunk_done(gpus);
     for (int g = 0; g < gpus; ++g) chunk_done[g] = s.slab_chunk(g, k, b.in[g], slabbed[g], {start[g]});
-    for (int g = 0; g < gpus; ++g)
-      copied = concat(copied, s.copy(to_y_slab_copies(d, g, k * planes, (k + 1) * planes), as_sources(slabbed),
-                                     y_slabs, chunk_done, start));
+    copied = concat(copied, s.copy(every_copy(d, true, k * planes, (k + 1) * planes), as_sources(slabbed), y_slabs,
+                                   chunk_done, start));
   }
   const std::vector<DeviceComplex32*>& columned = layout == SlabLayout::y_slabs ? b.out : b.buffer;
   Events column_done(gpus);
   for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, y_slabs[g], columned[g], copied);
   if (layout == SlabLayout::y_slabs) return s.finish({});
-  Events back;
-  for (int h = 0; h < gpus; ++h)
-    back = concat(back, s.copy(to_z_slab_copies(d, h, 0, d.z_slab().nz), as_sources(b.buffer), b.out,
-                               column_done, column_done));
-  s.finish(back);
+  s.finish(s.copy(every_copy(d, false, 0, d.z_slab().nz), as_sources(b.buffer), b.out, column_done, column_done));
 }
 
 // Inverse, the mirror. Natural order: I to y slabs in B, the column plan in place on B; y-slab layout: the column
@@ -172,9 +192,7 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   Events column_done(gpus);
   const std::vector<DeviceComplex32*>* columned = &b.buffer;
   if (layout == SlabLayout::natural) {
-    Events copied;
-    for (int g = 0; g < gpus; ++g)
-      copied = concat(copied, s.copy(to_y_slab_copies(d, g, 0, d.z_slab().nz), b.in, b.buffer, start, start));
+    const Events copied = s.copy(every_copy(d, true, 0, d.z_slab().nz), b.in, b.buffer, start, start);
     for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.buffer[g], b.buffer[g], copied);
   } else {
     if (b.in_place) columned = &b.out;
@@ -186,12 +204,8 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   std::vector<Events> chunk_copies;
   Events copied;
   for (std::int64_t k = 0; k < s.chunks(); ++k) {
-    Events into_chunk;
-    for (int h = 0; h < gpus; ++h) {
-      Events into = s.copy(to_z_slab_copies(d, h, k * planes, (k + 1) * planes), as_sources(*columned), z_slabs,
-                           column_done, column_done);
-      into_chunk = concat(into_chunk, into);
-    }
+    const Events into_chunk = s.copy(every_copy(d, false, k * planes, (k + 1) * planes), as_sources(*columned),
+                                     z_slabs, column_done, column_done);
     chunk_copies.push_back(into_chunk);
     copied = concat(copied, into_chunk);
   }

@@ -1,6 +1,6 @@
 // The single-process schedule of a multi-GPU transform (docs/multi-gpu.md): the local plans on each GPU's compute
-// stream, the exchanges as strided copies that each sender's copy engines push straight into the receivers'
-// buffers (slab_copies.hpp), and the events between them. The slab plan runs in chunks of Z planes so that a
+// stream, the exchanges as strided copies pushed straight into the receivers' buffers (slab_copies.hpp) by each
+// sender's copy engines or by its SM kernel (peer_copy_kernel.hpp), and the events between them. The slab plan runs in chunks of Z planes so that a
 // chunk's copies overlap the next chunk's passes.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "cuda/peer_copy_kernel.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/slab_decomposition.hpp"
 #include "fft3d/transform.hpp"
@@ -24,6 +25,10 @@ struct SlabSide {
   cudaStream_t compute = nullptr;
   std::vector<cudaStream_t> copies;  // one per destination GPU, in slab order
   DeviceComplex32* buffer = nullptr;  // the exchange buffer: local_elements values
+  // Where set, the copies this GPU sends go as one launch of this kernel (peer_copy_blocks blocks) on its own
+  // copy stream, copies[its slab index], instead of one copy-engine copy per destination.
+  const PeerCopyKernel* peer_copies = nullptr;
+  int peer_copy_blocks = 0;
 };
 
 // Waits until every event has completed (the caller's timeout and error checks): the end of a run.
