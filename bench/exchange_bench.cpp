@@ -7,6 +7,7 @@
 #include "bench/multi_gpu_devices.hpp"
 #include "bench/multi_gpu_layout.hpp"
 #include "bench/nccl_clique.hpp"
+#include "fft3d/multi_gpu_transform.hpp"
 #include "fft3d/slab_decomposition.hpp"
 #include "validate/cuda/cuda_calls.hpp"
 
@@ -132,6 +133,13 @@ ExchangeTimes time_exchanges(const Extents& size, const std::vector<int>& device
   synchronize_devices(devices);
   require_y_slabs(target, size, gpus);
 
+  MultiGpuTransform peer_stores(
+      {.extents = size, .devices = devices, .exchange_timeout_s = settings.timeout_s,
+       .exchange = SlabExchange::peer_stores});
+  target.poison_nan();
+  peer_stores.transpose_to_y_slabs(source.const_pointers(), target.pointers());
+  require_y_slabs(target, size, gpus);
+
   ExchangeTimes times;
   times.gpus = gpus;
   times.local_bytes = d.local_elements() * static_cast<std::int64_t>(sizeof(Complex32));
@@ -141,6 +149,9 @@ ExchangeTimes time_exchanges(const Extents& size, const std::vector<int>& device
       settings.repeats);
   times.copy_engines = time_on_devices(
       devices, [&] { copy_engines.run(source.const_pointers(), target.pointers()); }, warmup_runs, settings.repeats);
+  times.peer_stores = time_on_devices(
+      devices, [&] { peer_stores.transpose_to_y_slabs(source.const_pointers(), target.pointers()); }, warmup_runs,
+      settings.repeats);
   times.all_to_all = time_on_devices(
       devices, [&] { clique.exchange(peers, peers, source.const_pointers(), target.pointers()); }, warmup_runs,
       settings.repeats);

@@ -91,6 +91,7 @@ void measure_fft3d(const SizeContext& c, SlabLayout layout, Placement placement,
 
 void add_exchange_rows(const SizeContext& c, const MultiGpuSettings& settings, std::vector<MultiGpuRow>& rows) {
   MultiGpuRow copies = c.row("copies", "slab exchange, copy engines (strided peer copies)");
+  MultiGpuRow peer = c.row("copies", "slab exchange, peer stores (SM kernels)");
   MultiGpuRow blocks = c.row("NCCL", "slab blocks (grouped send/recv)");
   MultiGpuRow all = c.row("NCCL", "all-to-all (one block per peer)");
   try {
@@ -98,7 +99,8 @@ void add_exchange_rows(const SizeContext& c, const MultiGpuSettings& settings, s
                                                                settings.exchange_timeout_s});
     blocks.variant += ", " + std::to_string(t.blocks_per_gpu) + " sends per GPU";
     for (auto [row, time] :
-         {std::pair{&copies, t.copy_engines}, std::pair{&blocks, t.blocks}, std::pair{&all, t.all_to_all}}) {
+         {std::pair{&copies, t.copy_engines}, std::pair{&peer, t.peer_stores}, std::pair{&blocks, t.blocks},
+          std::pair{&all, t.all_to_all}}) {
       row->checked = true;
       row->time = time;
       row->gbs = ExchangeTimes::algorithm_gbs(t.local_bytes, time.median_ms);
@@ -106,9 +108,10 @@ void add_exchange_rows(const SizeContext& c, const MultiGpuSettings& settings, s
       c.finish(*row);
     }
   } catch (const std::exception& e) {
-    copies.failure = blocks.failure = all.failure = e.what();
+    copies.failure = peer.failure = blocks.failure = all.failure = e.what();
   }
   rows.push_back(copies);
+  rows.push_back(peer);
   rows.push_back(blocks);
   rows.push_back(all);
 }

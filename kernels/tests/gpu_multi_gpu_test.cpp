@@ -220,6 +220,27 @@ TEST_F(GpuMultiGpuPeerStores, OddBlocksMatchTheOracle) {
                   std::min(several_gpus(), gpus_with_odd_blocks));
 }
 
+// The exchange alone moves every value, unchanged, to where the y-slab layout puts it, with each exchange; in place
+// is refused.
+TEST_F(GpuMultiGpuPeerStores, TransposeToYSlabsPutsEveryValueInPlaceWithEachExchange) {
+  const Extents size{64, 32, 16};
+  const Volume x = random_volume(size.elements(), 5);
+  for (int gpus : {1, several_gpus()})
+    for (SlabExchange exchange : {SlabExchange::copy_engines, SlabExchange::peer_stores, SlabExchange::nccl}) {
+      SCOPED_TRACE(std::to_string(gpus) + " GPUs, " + exchange_name(exchange));
+      const std::vector<int> devices = first_devices(gpus);
+      MultiGpuTransform fft({.extents = size, .devices = devices, .exchange = exchange});
+      const SlabDecomposition& d = fft.decomposition();
+      std::vector<DeviceBuffer> z_slabs = allocate(devices, d.local_elements());
+      std::vector<DeviceBuffer> y_slabs = allocate(devices, d.local_elements());
+      upload(d, SlabLayout::natural, x, z_slabs);
+      poison(devices, y_slabs);
+      fft.transpose_to_y_slabs(inputs(z_slabs), outputs(y_slabs));
+      EXPECT_EQ(gather(d, SlabLayout::y_slabs, y_slabs), x);
+      EXPECT_THROW(fft.transpose_to_y_slabs(inputs(z_slabs), outputs(z_slabs)), UsageError);
+    }
+}
+
 class GpuMultiGpuBadInput : public ::testing::Test {
  protected:
   void SetUp() override { skip_without_gpu_or_nccl(); }

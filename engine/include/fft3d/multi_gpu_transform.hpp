@@ -99,6 +99,13 @@ class MultiGpuTransform {
   void inverse(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
                Scaling scaling = Scaling::full);
 
+  // The exchange alone, no transform: z slabs in `z_slabs` to the y-slab layout in `y_slabs` (distinct buffers,
+  // local_elements() values each), with the exchange this transform runs. That is the distributed transpose between
+  // the forward transform's local plans: for callers who transform the slabs themselves, and to measure the
+  // exchange. Returns when it is done on every local device. Throws as execute does, and UsageError in place.
+  void transpose_to_y_slabs(const std::vector<const DeviceComplex32*>& z_slabs,
+                            const std::vector<DeviceComplex32*>& y_slabs);
+
   const SlabDecomposition& decomposition() const;
   int gpus() const;                          // G
   int rank() const;                          // the first local slab: 0 in one process, the comm rank otherwise

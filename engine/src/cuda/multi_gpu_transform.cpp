@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -144,6 +145,12 @@ struct MultiGpuTransform::Impl {
                const TransformOptions& options);
   void execute_scheduled(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
                          const TransformOptions& options);
+  void transpose(const std::vector<const DeviceComplex32*>& z_slabs, const std::vector<DeviceComplex32*>& y_slabs);
+  std::vector<SlabSide> sides();
+  // Runs `enqueue` with the one-process schedule's wait (every GPU's last event within the timeout); a failure
+  // aborts the communicators, since copies may be left in flight.
+  void run_scheduled(const std::string& what, const std::function<void(const WaitForEvents&)>& enqueue);
+  void require_runnable() const;
   void set_up_schedule(LocalGpu& gpu);
   void exchange(bool to_y_slabs, const std::vector<const DeviceComplex32*>& from,
                 const std::vector<DeviceComplex32*>& to);
@@ -221,27 +228,57 @@ void MultiGpuTransform::Impl::set_up_schedule(LocalGpu& gpu) {
   }
 }
 
-void MultiGpuTransform::Impl::execute_scheduled(const std::vector<const DeviceComplex32*>& ins,
-                                                const std::vector<DeviceComplex32*>& outs,
-                                                const TransformOptions& options) {
+std::vector<SlabSide> MultiGpuTransform::Impl::sides() {
   std::vector<SlabSide> sides;
   for (LocalGpu& gpu : gpus)
     sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab, &*gpu.column, gpu.stream,
                      gpu.copy_streams, gpu.buffer, peer_copies ? &*peer_copies : nullptr, peer_copy_blocks});
+  return sides;
+}
+
+void MultiGpuTransform::Impl::run_scheduled(const std::string& what,
+                                            const std::function<void(const WaitForEvents&)>& enqueue) {
   std::vector<NcclComm> comms;
   for (const LocalGpu& gpu : gpus) comms.push_back(gpu.comm);
   const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(timeout_s));
   const nccl::Deadline deadline{std::chrono::steady_clock::now() + timeout, timeout_s};
   const WaitForEvents wait_for = [&](const std::vector<cudaEvent_t>& done) {
-    nccl::wait(comms, done, deadline, name() + ", a run with one process's exchanges");
+    nccl::wait(comms, done, deadline, what);
   };
   try {
-    run_slab_schedule(d, chunk_planes, sides, ins, outs, layout, local_slab_options(options), wait_for);
+    enqueue(wait_for);
   } catch (const Error&) {
     abort_all();  // a run cut short leaves copies in flight: this transform runs no more
     throw;
   }
+}
+
+void MultiGpuTransform::Impl::execute_scheduled(const std::vector<const DeviceComplex32*>& ins,
+                                                const std::vector<DeviceComplex32*>& outs,
+                                                const TransformOptions& options) {
+  run_scheduled(name() + ", a run with one process's exchanges", [&](const WaitForEvents& wait_for) {
+    run_slab_schedule(d, chunk_planes, sides(), ins, outs, layout, local_slab_options(options), wait_for);
+  });
+}
+
+void MultiGpuTransform::Impl::transpose(const std::vector<const DeviceComplex32*>& z_slabs,
+                                        const std::vector<DeviceComplex32*>& y_slabs) {
+  require_runnable();
+  const std::string who = "MultiGpuTransform::transpose_to_y_slabs";
+  if (require_slab_pointers(z_slabs, y_slabs, static_cast<int>(gpus.size()), {}, who))
+    throw UsageError(who + ": the transpose runs out of place (z_slabs and y_slabs must differ)");
+  CurrentDeviceGuard guard;
+  if (exchange_kind == SlabExchange::nccl) return exchange(true, z_slabs, y_slabs);
+  run_scheduled(name() + ", a transpose to y slabs", [&](const WaitForEvents& wait_for) {
+    run_slab_exchange(d, sides(), z_slabs, y_slabs, wait_for);
+  });
+}
+
+void MultiGpuTransform::Impl::require_runnable() const {
+  if (aborted)
+    throw UsageError("MultiGpuTransform: an earlier exchange of " + name() +
+                     " failed and aborted its communicators; make a new transform");
 }
 
 void MultiGpuTransform::Impl::abort_all() noexcept {
@@ -281,9 +318,7 @@ void MultiGpuTransform::Impl::exchange(bool to_y_slabs, const std::vector<const 
 
 void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>& ins,
                                       const std::vector<DeviceComplex32*>& outs, const TransformOptions& options) {
-  if (aborted)
-    throw UsageError("MultiGpuTransform: an earlier exchange of " + name() +
-                     " failed and aborted its communicators; make a new transform");
+  require_runnable();
   const bool in_place =
       require_slab_pointers(ins, outs, static_cast<int>(gpus.size()), options, "MultiGpuTransform::execute");
   if (exchange_kind != SlabExchange::nccl) {
@@ -416,6 +451,11 @@ void MultiGpuTransform::forward(const std::vector<const DeviceComplex32*>& ins,
 void MultiGpuTransform::inverse(const std::vector<const DeviceComplex32*>& ins,
                                 const std::vector<DeviceComplex32*>& outs, Scaling scaling) {
   execute(ins, outs, {.direction = Direction::inverse, .scaling = scaling});
+}
+
+void MultiGpuTransform::transpose_to_y_slabs(const std::vector<const DeviceComplex32*>& z_slabs,
+                                             const std::vector<DeviceComplex32*>& y_slabs) {
+  impl_->transpose(z_slabs, y_slabs);
 }
 
 const SlabDecomposition& MultiGpuTransform::decomposition() const { return impl_->d; }

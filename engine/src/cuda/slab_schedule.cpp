@@ -230,4 +230,12 @@ void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, co
     inverse(schedule, d, buffers, layout);
 }
 
+void run_slab_exchange(const SlabDecomposition& d, const std::vector<SlabSide>& sides,
+                       const std::vector<const DeviceComplex32*>& z_slabs,
+                       const std::vector<DeviceComplex32*>& y_slabs, const WaitForEvents& wait_for) {
+  Schedule schedule(d, d.z_slab().nz, sides, {}, wait_for);
+  const Events start = schedule.mark_all();
+  schedule.finish(schedule.copy(every_copy(d, true, 0, d.z_slab().nz), z_slabs, y_slabs, start, start));
+}
+
 }  // namespace fft3d

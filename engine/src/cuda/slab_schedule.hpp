@@ -48,4 +48,10 @@ void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, co
                        const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
                        SlabLayout layout, const TransformOptions& options, const WaitForEvents& wait_for);
 
+// The exchange alone, z slabs in `z_slabs` to y slabs in `y_slabs` (distinct buffers), with the sides' copies; returns
+// once `wait_for` has seen every copy done.
+void run_slab_exchange(const SlabDecomposition& d, const std::vector<SlabSide>& sides,
+                       const std::vector<const DeviceComplex32*>& z_slabs,
+                       const std::vector<DeviceComplex32*>& y_slabs, const WaitForEvents& wait_for);
+
 }  // namespace fft3d
