@@ -1,10 +1,12 @@
 #include "options.hpp"
 #include "backends.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <vector>
 
+#include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
 #include "fft3d/wisdom.hpp"
@@ -72,6 +74,22 @@ TransformKind requested_kind(const po::variables_map& vm, bool inverse) {
   return kind == TransformKind::r2c && inverse ? TransformKind::c2r : kind;
 }
 
+namespace {
+
+// Whether a GPU table of `arch` files a plan for `size` (any GPU, placement, kind or precision): only then is the
+// device's name worth asking for, since asking creates a CUDA context (about 0.1 s).
+bool some_gpu_table_holds(const std::string& arch, const Extents& size) {
+  std::string stem = table_file_name(size);
+  stem.erase(stem.size() - std::string(".yaml").size());
+  for (const GpuTableFile& file : gpu_table_files(arch)) {
+    const std::string name = std::filesystem::path(file.path).filename().string();
+    if (name.rfind(stem, 0) == 0 && (name[stem.size()] == '.' || name[stem.size()] == '-')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool in_place, TransformKind kind) {
   // The cpu backend runs every legal plan, so a size none of whose candidates lowers on the arch still gets one.
   const bool on_cpu = vm.count("backend") && vm["backend"].as<std::string>() == "cpu";
@@ -80,10 +98,13 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   const std::optional<std::string> precision = given ? optional_string(vm, "precision") : std::nullopt;
   const std::int64_t batch = vm.count("batch") ? vm["batch"].as<std::int64_t>() : 1;
   if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
-  ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), vm["arch"].as<std::string>(),
-                                how, in_place, kind, on_cpu ? passes_on_any_backend : passes_on_its_profile,
+  const std::string arch = vm["arch"].as<std::string>();
+  const bool gpu_table = !on_cpu && !vm.count("plan") && vm.count("size") &&
+                         some_gpu_table_holds(arch, parse_extents(vm["size"].as<std::string>()));
+  ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), arch, how, in_place, kind,
+                                on_cpu ? passes_on_any_backend : passes_on_its_profile,
                                 precision ? std::optional(parse_precision(*precision)) : std::nullopt, batch,
-                                on_cpu ? std::string() : gpu_device_name());
+                                gpu_table ? gpu_device_name() : std::string());
   if (vm.count("batch")) parsed.plan.batch = batch;
   const TransformKind holds = kind_of(parsed.plan);
   if (!vm["transform"].defaulted() && holds != kind)
