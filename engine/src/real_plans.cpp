@@ -171,4 +171,28 @@ Plan default_plan_of_kind(const Extents& size, const std::string& arch, Transfor
   return lowers_in_natural_order(planned, arch, in_place) ? planned : real_whole_axes_plan(size, arch, kind);
 }
 
+std::vector<RankedPlan> ranked_plans_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
+                                             const PlanPasses& passes, int count, bool in_place) {
+  if (kind == TransformKind::c2c) return ranked_plans(size, arch, passes, count);
+  if (count < 1) throw UsageError("ranked_plans_of_kind: the candidate count must be at least 1");
+  // Several stage plans can give one real plan (the X stages of a split X collapse into one whole stage), so more
+  // stage plans are ranked than candidates wanted.
+  constexpr int stage_plans_per_candidate = 4;
+  const PlanPasses weigh = passes ? passes : PlanPasses(passes_on_its_profile);
+  std::vector<RankedPlan> ranked;
+  const auto add = [&](const Plan& plan) {
+    if (static_cast<int>(ranked.size()) >= count || !lowers_in_natural_order(plan, arch, in_place)) return;
+    for (const RankedPlan& known : ranked)
+      if (known.plan == plan) return;
+    if (const std::optional<double> cost = weigh(plan)) ranked.push_back({plan, *cost});
+  };
+  add(default_plan_of_kind(size, arch, kind, passes, in_place));
+  const Extents stage_size = planned_stage_extents(size, kind);
+  for (const RankedPlan& stages : ranked_plans(stage_size, arch, weigh, count * stage_plans_per_candidate)) {
+    const Plan r2c = r2c_plan_from(stages.plan, size.nx);
+    add(kind == TransformKind::r2c ? r2c : c2r_mirror(r2c));
+  }
+  return ranked;
+}
+
 }  // namespace fft3d

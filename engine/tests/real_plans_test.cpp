@@ -177,6 +177,27 @@ TEST(RealPlans, PlannedRealPlansPassTheLibrarysChecks) {
     }
 }
 
+// Measured planning's real candidates: the default planner's plan first, then distinct sound plans of the kind,
+// each lowering in natural order with its own pass-equivalents.
+TEST(RealPlans, RankedCandidatesStartWithTheDefaultAndAreDistinctAndSound) {
+  for (const Extents& size : {Extents{256, 256, 256}, Extents{128, 512, 512}, Extents{64, 32, 16}})
+    for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r}) {
+      const std::vector<RankedPlan> ranked = ranked_plans_of_kind(size, "hopper", kind, passes_on_its_profile, 4);
+      ASSERT_FALSE(ranked.empty()) << to_string(size);
+      EXPECT_EQ(ranked.front().plan, default_plan_of_kind(size, "hopper", kind)) << to_string(size);
+      for (std::size_t i = 0; i < ranked.size(); ++i) {
+        expect_sound_real_plan(ranked[i].plan, kind, to_string(size) + " candidate " + std::to_string(i + 1));
+        EXPECT_EQ(ranked[i].passes, passes_on_its_profile(ranked[i].plan).value_or(-1));
+        for (std::size_t j = 0; j < i; ++j) EXPECT_NE(ranked[i].plan, ranked[j].plan);
+      }
+    }
+  EXPECT_GT(ranked_plans_of_kind({256, 256, 256}, "hopper", TransformKind::r2c, passes_on_its_profile, 4).size(), 1u);
+  EXPECT_EQ(ranked_plans_of_kind({64, 64, 64}, "hopper", TransformKind::c2c, passes_on_its_profile, 3).front().plan,
+            default_plan({64, 64, 64}, "hopper"));
+  EXPECT_THROW(ranked_plans_of_kind({64, 64, 64}, "hopper", TransformKind::r2c, passes_on_its_profile, 0),
+               UsageError);
+}
+
 // The bench sizes: the twelve sizes whose hopper C2C plans the table ships (not the 2048^3 one, nor 64x64x256).
 const std::vector<Extents> bench_sizes = {
     {128, 128, 128}, {256, 128, 128}, {256, 256, 256},  {512, 256, 256},   {128, 512, 512},    {256, 512, 512},

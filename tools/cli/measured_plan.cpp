@@ -14,9 +14,17 @@
 
 namespace fft3d::cli {
 
+void require_measurable(TransformKind kind, bool in_place) {
+  if (kind == TransformKind::c2r)
+    throw UsageError("--measure times c2c and r2c candidates; a c2r plan comes from the default planner (drop "
+                     "--measure, or measure the r2c plan)");
+  if (kind == TransformKind::r2c && in_place)
+    throw UsageError("--measure --transform r2c times its candidates out of place (drop --in-place)");
+}
+
 #ifndef FFT3D_HAVE_CUDA
-Plan measured_plan(const Extents&, const std::string&, int, bool, Precision, const std::string&, std::string&,
-                   const MeasureRounds&) {
+Plan measured_plan(const Extents&, const std::string&, int, bool, TransformKind, Precision, const std::string&,
+                   std::string&, const MeasureRounds&) {
   throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
 }
 #else
@@ -43,11 +51,13 @@ std::vector<double> slowest_rounds(const std::vector<PlanMeasurements>& rounds) 
 
 }  // namespace
 
-Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, Precision precision,
-                   const std::string& command, std::string& header, const MeasureRounds& rounds) {
+Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, TransformKind kind,
+                   Precision precision, const std::string& command, std::string& header,
+                   const MeasureRounds& rounds) {
   MeasureSettings settings;
   settings.placement = in_place ? Placement::in_place : Placement::out_of_place;
   settings.precision = precision;
+  settings.kind = kind;
   std::vector<PlanMeasurements> measured;
   try {
     for (int r = 0; r < std::max(1, rounds.rounds); ++r) {
@@ -62,7 +72,8 @@ Plan measured_plan(const Extents& size, const std::string& arch, int count, bool
   const std::size_t chosen = slowest[fastest] <= (1.0 - rounds.margin) * slowest.front() ? fastest : 0;
   std::ostringstream text;
   text << "# Written by `" << command << "`: the fastest of the default planner's " << slowest.size() << " best"
-       << (precision == Precision::fp64 ? " fp64" : "") << " candidates on " << measured.front().device_name << ", "
+       << (precision == Precision::fp64 ? " fp64" : "") << (kind == TransformKind::c2c ? "" : " " + to_string(kind))
+       << " candidates on " << measured.front().device_name << ", "
        << slowest[chosen] << " ms (median of " << settings.timed_samples << " "
        << (in_place ? "single runs in place" : "samples of back-to-back runs out of place") << ", natural order";
   if (measured.size() > 1)

@@ -35,12 +35,11 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
     plan.precision = precision;
     return plan;
   }
-  if (kind != TransformKind::c2c)
-    throw UsageError("--measure times c2c candidates only; a " + to_string(kind) + " plan comes from the default "
-                     "planner (drop --measure)");
+  require_measurable(kind, in_place);
   const std::string command = "fft3d plan --measure " + std::to_string(measure) + (in_place ? " --in-place" : "") +
+                              (kind == TransformKind::c2c ? "" : " --transform " + to_string(kind)) +
                               (precision == Precision::fp64 ? " --precision fp64" : "");
-  return measured_plan(size, arch, measure, in_place, precision, command, header);
+  return measured_plan(size, arch, measure, in_place, kind, precision, command, header);
 }
 
 }  // namespace

@@ -20,9 +20,9 @@ namespace fft3d::cli {
 namespace {
 
 // The sizes of a --sizes list, each squeezed as a run of it is planned.
-std::vector<Extents> squeezed_sizes(const std::string& list) {
+std::vector<Extents> squeezed_sizes(const std::string& list, TransformKind kind) {
   std::vector<Extents> sizes = parse_size_list(list);
-  for (Extents& size : sizes) size = squeezed_extents(size, TransformKind::c2c);
+  for (Extents& size : sizes) size = squeezed_extents(size, kind);
   return sizes;
 }
 
@@ -37,7 +37,9 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
   if (count < 1 || count > 16) throw UsageError("--measure must be between 1 and 16 candidates");
   const bool in_place = vm["in-place"].as<bool>();
   const Precision precision = parse_precision(vm["precision"].as<std::string>());
-  const std::vector<Extents> sizes = squeezed_sizes(vm["sizes"].as<std::string>());
+  const TransformKind kind = parse_kind(vm["transform"].as<std::string>());
+  require_measurable(kind, in_place);
+  const std::vector<Extents> sizes = squeezed_sizes(vm["sizes"].as<std::string>(), kind);
   require_arch_profile(arch);
   const std::string gpu = gpu_device_name();
   if (gpu.empty())
@@ -46,12 +48,13 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
   const std::filesystem::path folder =
       std::filesystem::path(vm["out"].as<std::string>()) / arch / "gpus" / gpu_table_folder(gpu);
   const std::string command = "fft3d table --measure " + std::to_string(count) + (in_place ? " --in-place" : "") +
+                              (kind == TransformKind::c2c ? "" : " --transform " + to_string(kind)) +
                               (precision == Precision::fp64 ? " --precision fp64" : "");
   for (const Extents& size : sizes) {
     std::cerr << "measuring " << to_string(size) << " on " << gpu << "\n";
     std::string header;
-    const Plan plan = measured_plan(size, arch, count, in_place, precision, command, header, table_rounds);
-    const std::filesystem::path path = folder / table_file_name(size, in_place, TransformKind::c2c, precision);
+    const Plan plan = measured_plan(size, arch, count, in_place, kind, precision, command, header, table_rounds);
+    const std::filesystem::path path = folder / table_file_name(size, in_place, kind, precision);
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) throw UsageError("cannot create the GPU table folder " + folder.string() + ": " + error.message());
@@ -73,9 +76,10 @@ int table_command(const Args& args) {
        "1x1024x1024 that of 1024x1024x1)")
       ("in-place", po::bool_switch()->default_value(false), "with --size: the plan in-place runs take; with --measure: "
        "time the candidates in place and file the in-place plans")
-      ("transform", po::value<std::string>()->default_value("c2c"), "with --size: the plan of this kind (c2c, r2c, c2r)")
+      ("transform", po::value<std::string>()->default_value("c2c"), "with --size: the plan of this kind (c2c, r2c, "
+       "c2r); with --measure: the candidates' kind, c2c or r2c (out of place; filed as <size>-r2c.yaml)")
       ("measure", po::value<int>(), "N (1 to 16): write this GPU's own table, each size of --sizes taking the fastest "
-       "of the default planner's N best candidates timed here (c2c, one volume)")
+       "of the default planner's N best candidates timed here (one volume)")
       ("precision", po::value<std::string>()->default_value("fp32"), "with --measure: the candidates' precision, fp32 "
        "or fp64 (fp64 plans are filed as <size>-fp64.yaml; with --size: the plan of this precision)")
       ("sizes", po::value<std::string>(), "with --measure: comma-separated NXxNYxNZ list")
@@ -84,7 +88,7 @@ int table_command(const Args& args) {
        "or the installed plans)");
   po::variables_map vm;
   if (!parse_options("table", "[--arch A] [--size NXxNYxNZ [--in-place] [--transform K]]  |  table --measure N "
-                     "--sizes LIST [--arch A] [--in-place] [--precision P] [--out DIR]", args, options, {}, vm))
+                     "--sizes LIST [--arch A] [--in-place] [--transform c2c|r2c] [--precision P] [--out DIR]", args, options, {}, vm))
     return exit_ok;
 
   const std::string arch = vm["arch"].as<std::string>();

@@ -28,6 +28,9 @@ struct MeasureSettings {
   double min_sample_ms = 1.0;
   std::uint64_t seed = 1;                         // of the random input every candidate transforms
   Precision precision = Precision::fp32;          // the candidates' (fp64: ranked as they lower in fp64)
+  // c2c, or r2c (out of place: random reals in, the half spectrum out); c2r is refused (its candidates need a
+  // Hermitian input to agree).
+  TransformKind kind = TransformKind::c2c;
 };
 
 // Two fp32 results of one transform, each within 2e-6 relative L2 of the exact one, differ by at most the sum; two
@@ -50,13 +53,13 @@ struct PlanMeasurements {
   const PlanMeasurement& fastest() const;
 };
 
-// The first `count` of ranked_plans(size, arch, passes_on_its_profile, count) (in fp64 ranked as they lower in
-// fp64, and run in fp64), in the planner's order, each compiled for the current device, run forward on one random
+// The first `count` of ranked_plans_of_kind(size, arch, settings.kind, passes_on_its_profile, count) (in fp64
+// ranked as they lower in fp64, and run in fp64), in the planner's order, each compiled for the current device, run forward on one random
 // input and timed with CUDA events (median of timed_samples).
 // The check needs no reference FFT: every candidate's output must lie within candidate_agreement_bound of the
 // first candidate's, so the candidates are checked against each other (a caller wanting the first checked against
-// an oracle runs it through validate/). Throws MeasurementError on a disagreement, UsageError for count < 1 or a
-// size no plan covers, and the GpuTransform errors (GpuUnavailable, OutOfMemory, CompileError, CudaError).
+// an oracle runs it through validate/). Throws MeasurementError on a disagreement, UsageError for count < 1, a
+// size no plan covers, c2r, or r2c in place, and the GpuTransform errors (GpuUnavailable, OutOfMemory, CompileError, CudaError).
 PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
                                const MeasureSettings& settings = {});
 

@@ -102,6 +102,14 @@ Plan c2r_mirror(const Plan& r2c);
 Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
                           const PlanPasses& passes = {}, bool in_place = false);
 
+// The `count` best distinct candidates of `kind` for `size` (the real volume for r2c and c2r), for measured
+// planning: ranked_plans for c2c; for a real kind default_plan_of_kind's plan first, then the real plans of the
+// stage extents' next ranked C2C plans (r2c_plan_from, c2r_mirror for c2r) that lower in natural order in the
+// placement, each once, each with its own pass-equivalents by `passes`. Fewer where fewer distinct real plans lower.
+// Throws like default_plan_of_kind, and UsageError for count < 1.
+std::vector<RankedPlan> ranked_plans_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
+                                             const PlanPasses& passes, int count, bool in_place = false);
+
 // A real plan with one kernel per axis, each holding its whole axis: R2C {X, R2C} {Y} {Z}, C2R {Z} {Y} {C2R, X}
 // (axes of length 1 left out). Every axis reaches natural order inside its own tiles, so it runs in place and out
 // of place without the digit-reversal pass; one pass more than a split plan where that one lowers.

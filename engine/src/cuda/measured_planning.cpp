@@ -7,6 +7,7 @@
 #include <complex>
 #include <random>
 #include <sstream>
+#include <type_traits>
 
 #include "cuda_check.hpp"
 #include "fft3d/gpu_transform.hpp"
@@ -55,12 +56,18 @@ struct EventPair {
   EventPair& operator=(const EventPair&) = delete;
 };
 
+// Uniform values in [-1, 1): both parts of a complex T, or a real T.
 template <class T>
 void fill_random(DeviceVolume<T>& volume, std::uint64_t seed) {
   std::mt19937_64 generator(seed);
-  std::uniform_real_distribution<typename T::value_type> value(-1, 1);
   std::vector<T> host(static_cast<std::size_t>(volume.elements()));
-  for (T& x : host) x = {value(generator), value(generator)};
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> value(-1, 1);
+    for (T& x : host) x = value(generator);
+  } else {
+    std::uniform_real_distribution<typename T::value_type> value(-1, 1);
+    for (T& x : host) x = {value(generator), value(generator)};
+  }
   cuda::check(cudaMemcpy(volume.data(), host.data(), volume.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy(input)");
 }
 
@@ -118,22 +125,30 @@ double median_ms(const Body& body, const Before& before_each, bool single_runs, 
   return samples[samples.size() / 2];
 }
 
-// measure_plans on complex values of type T (DeviceComplex32 or DeviceComplex64: the candidates' precision).
-template <class T>
-PlanMeasurements measure_candidates(const Extents& size, const std::vector<RankedPlan>& candidates,
-                                    const MeasureSettings& settings) {
+// The candidates run forward, each checked against the first one's output and timed: `run(transform, in, out)`
+// with In and Out the element types of the input and output volumes (complex for c2c, real in for r2c).
+template <class In, class Out, typename Run>
+PlanMeasurements measure_candidates(std::int64_t in_elements, std::int64_t out_elements,
+                                    const std::vector<RankedPlan>& candidates, const MeasureSettings& settings,
+                                    const Run& run) {
   const bool in_place = settings.placement == Placement::in_place;
-  DeviceVolume<T> input(size.elements()), output(size.elements()), first_output(size.elements());
+  DeviceVolume<In> input(in_elements);
+  DeviceVolume<Out> output(out_elements), first_output(out_elements);
   fill_random(input, settings.seed);
-  const TransformOptions options{Direction::forward, Order::natural, Scaling::none};
-  T* const source = in_place ? output.data() : input.data();
-  const auto restore = [&] { if (in_place) output.copy_from(input); };
+  const auto source = [&] {
+    if constexpr (std::is_same_v<In, Out>) return in_place ? output.data() : input.data();
+    else return input.data();
+  }();
+  const auto restore = [&] {
+    if constexpr (std::is_same_v<In, Out>)
+      if (in_place) output.copy_from(input);
+  };
   const double bound = candidate_agreement_bound(settings.precision);
   PlanMeasurements measured{current_device_name(), {}};
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GpuTransform transform(candidates[i].plan, "candidate " + std::to_string(i + 1));
     restore();
-    transform.execute(source, output.data(), options);
+    run(transform, source, output.data());
     cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     PlanMeasurement m{candidates[i], 0, 0};
     if (i == 0) first_output.copy_from(output);
@@ -144,10 +159,28 @@ PlanMeasurements measure_candidates(const Extents& size, const std::vector<Ranke
           << " 1 by " << m.relative_difference << " relative L2 (bound " << bound << ")";
       throw MeasurementError(why.str());
     }
-    m.median_ms = median_ms([&] { transform.execute(source, output.data(), options); }, restore, in_place, settings);
+    m.median_ms = median_ms([&] { run(transform, source, output.data()); }, restore, in_place, settings);
     measured.candidates.push_back(std::move(m));
   }
   return measured;
+}
+
+// Forward, natural order, unscaled: what every candidate is timed on.
+constexpr TransformOptions measured_options{Direction::forward, Order::natural, Scaling::none};
+
+// measure_candidates of a c2c or r2c size in precision Real (float or double).
+template <class Real>
+PlanMeasurements measure_in(const Extents& size, const std::vector<RankedPlan>& candidates,
+                            const MeasureSettings& settings) {
+  using Complex = std::conditional_t<std::is_same_v<Real, float>, DeviceComplex32, DeviceComplex64>;
+  const auto run = [](GpuTransform& transform, const auto* in, Complex* out) {
+    transform.execute(in, out, measured_options);
+  };
+  if (settings.kind == TransformKind::r2c) {
+    const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
+    return measure_candidates<Real, Complex>(size.elements(), spectrum, candidates, settings, run);
+  }
+  return measure_candidates<Complex, Complex>(size.elements(), size.elements(), candidates, settings, run);
 }
 
 }  // namespace
@@ -160,12 +193,16 @@ PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int
                                const MeasureSettings& settings) {
   if (count < 1) throw UsageError("measure_plans: the candidate count must be at least 1");
   if (settings.timed_samples < 1) throw UsageError("measure_plans: timed_samples must be at least 1");
+  if (settings.kind == TransformKind::c2r)
+    throw UsageError("measure_plans: c2c and r2c candidates only (a c2r plan comes from the default planner)");
+  if (settings.kind == TransformKind::r2c && settings.placement == Placement::in_place)
+    throw UsageError("measure_plans: r2c candidates run out of place only");
   // fp64: the candidates ranked as they lower in fp64 (their tiles hold doubles), as plan_for_size ranks them.
-  std::vector<RankedPlan> candidates =
-      ranked_plans(size, arch, passes_in_precision(passes_on_its_profile, settings.precision), count);
+  std::vector<RankedPlan> candidates = ranked_plans_of_kind(
+      size, arch, settings.kind, passes_in_precision(passes_on_its_profile, settings.precision), count);
   for (RankedPlan& candidate : candidates) candidate.plan.precision = settings.precision;
-  if (settings.precision == Precision::fp64) return measure_candidates<DeviceComplex64>(size, candidates, settings);
-  return measure_candidates<DeviceComplex32>(size, candidates, settings);
+  if (settings.precision == Precision::fp64) return measure_in<double>(size, candidates, settings);
+  return measure_in<float>(size, candidates, settings);
 }
 
 const PlanMeasurement& PlanMeasurements::fastest() const {
