@@ -119,8 +119,8 @@ TEST_F(PlanTableTest, AGpuTableServesThatGpuBeforeTheArchTable) {
                UsageError);
 }
 
-// Every shipped GPU table (plans/<arch>/gpus/<gpu>/) holds plans filed under their own size and arch, each lowering
-// on its profile (passes_on_its_profile), with the measured time its writer recorded.
+// Every shipped GPU table (plans/<arch>/gpus/<gpu>/) holds plans filed under their own size, kind and arch, each
+// lowering on its profile (passes_on_its_profile), with the measured time its writer recorded.
 TEST(ShippedGpuTables, HoldPlansOfTheirSizeThatLowerOnTheirArch) {
   int files = 0;
   for (const fs::directory_entry& arch : fs::directory_iterator(fs::path(FFT3D_SOURCE_DIR) / "plans")) {
@@ -132,7 +132,7 @@ TEST(ShippedGpuTables, HoldPlansOfTheirSizeThatLowerOnTheirArch) {
       const std::string text = (std::ostringstream() << std::ifstream(file.path()).rdbuf()).str();
       EXPECT_NE(text.find("# Written by `fft3d table --measure"), std::string::npos);
       const Plan plan = load_plan_file(file.path().string()).plan;
-      EXPECT_EQ(table_file_name(plan.size), file.path().filename().string());
+      EXPECT_EQ(table_file_name(plan.size, false, kind_of(plan), plan.precision), file.path().filename().string());
       EXPECT_EQ(plan.arch, arch.path().filename().string());
       EXPECT_TRUE(passes_on_its_profile(plan).has_value());
       ++files;

@@ -37,6 +37,22 @@ TEST(Lowering, EveryShippedPlanLowers) {
   std::cout << to_string(lower(plans.front()).kernels.back());
 }
 
+// A GPU table's real plan serves runs in place and out of place alike (the table files one plan a size), so it must
+// reach natural order without the digit-reversal pass, which real transforms do not run, in both placements.
+TEST(Lowering, EveryGpuTableRealPlanReachesNaturalOrderInBothPlacements) {
+  int real_plans = 0;
+  for (const GpuTableFile& file : gpu_table_files()) {
+    const Plan plan = load_plan_file(file.path).plan;
+    if (kind_of(plan) == TransformKind::c2c) continue;
+    SCOPED_TRACE(file.path);
+    const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch), file.path);
+    EXPECT_FALSE(lowered.reorders(/*out_of_place=*/true));
+    EXPECT_FALSE(lowered.reorders(/*out_of_place=*/false));
+    ++real_plans;
+  }
+  EXPECT_GT(real_plans, 0);
+}
+
 // A random legal plan lowers, or its kernel's tile is over the profile's shared memory and the error says so with
 // the numbers (the plan language lets a kernel hold more than a block can).
 TEST(Lowering, EveryRandomLegalPlanLowersOrNamesItsSharedMemoryOverflow) {
