@@ -130,8 +130,9 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
       settings.size.elements() / settings.gpus * static_cast<std::int64_t>(sizeof(Complex32));
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(std::min(local_bytes, max_memcpy_bytes));
   const double one_pass_ms = 2.0 * static_cast<double>(local_bytes) / (memcpy_gbs * 1e6);
-  Session s{settings, devices, MultiGpuTransform({.extents = settings.size, .devices = devices, .layout = settings.layout,
-                                                        .exchange = settings.exchange}), nullptr, nullptr};
+  MultiGpuDesc desc{.extents = settings.size, .devices = devices, .layout = settings.layout};
+  desc.exchange = settings.exchange;
+  Session s{settings, devices, MultiGpuTransform(desc), nullptr, nullptr};
   s.in = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements());
   if (!settings.in_place) s.separate_out = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements());
 

@@ -88,7 +88,8 @@ int table_command(const Args& args) {
        "or the installed plans)");
   po::variables_map vm;
   if (!parse_options("table", "[--arch A] [--size NXxNYxNZ [--in-place] [--transform K]]  |  table --measure N "
-                     "--sizes LIST [--arch A] [--in-place] [--transform c2c|r2c] [--precision P] [--out DIR]", args, options, {}, vm))
+                     "--sizes LIST [--arch A] [--in-place] [--transform c2c|r2c] [--precision P] "
+                     "[--out DIR]", args, options, {}, vm))
     return exit_ok;
 
   const std::string arch = vm["arch"].as<std::string>();

@@ -1,5 +1,5 @@
-// A 3D transform over several GPUs of one node: the slab decomposition (slab_decomposition.hpp), fft3d's own plans
-// on each GPU, and exchanges pushed straight into the peers' buffers by copy engines or SM kernels (one process) or NCCL's
+// A 3D transform over several GPUs of one node: the slab decomposition (slab_decomposition.hpp), fft3d's own plans on
+// each GPU, and exchanges pushed straight into the peers' buffers by copy engines or SM kernels (one process) or NCCL's
 // grouped send/receive carries (one process per GPU). CUDA's and NCCL's headers stay out of this one.
 //
 //   fft3d::MultiGpuTransform fft({.extents = {1024, 1024, 1024}, .devices = {0, 1}});   // one process, all GPUs
@@ -34,8 +34,8 @@ using NcclComm = ncclComm*;  // an ncclComm_t by its NCCL name
 // schedule, run by an SM kernel on each sender that stores straight into the peers' buffers (two blocks a
 // multiprocessor, alongside the slab plan's next chunk); one process only. nccl: NCCL's grouped send/receive, one
 // block per plane and peer, each exchange after the local plan before it. automatic: in one process, copy_engines
-// on 2 GPUs and peer_stores on more (a GPU's copy engines move about 390 GB/s to one peer but share that among
-// several, while its SMs' stores reach about 340 GB/s to any number: docs/multi-gpu.md); nccl with a caller's
+// on 2 GPUs and peer_stores on more (a GPU's copy engines outrun its SMs' stores to one peer, but share one link's
+// rate among several peers, where the stores keep theirs: docs/performance.md L115); nccl with a caller's
 // communicator.
 enum class SlabExchange : std::uint8_t { automatic, copy_engines, peer_stores, nccl };
 

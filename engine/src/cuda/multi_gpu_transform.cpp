@@ -1,6 +1,7 @@
 // MultiGpuTransform (multi_gpu_transform.hpp): the slab decomposition's steps (slab_steps.hpp) on every local GPU,
-// its local plans as fft3d's own GpuTransforms on one stream per GPU, its exchanges as grouped NCCL sends and
-// receives of the decomposition's blocks on the same streams.
+// its local plans as fft3d's own GpuTransforms on one stream per GPU; in one process the exchanges run in the
+// pipelined schedule (slab_schedule.hpp) as copy-engine copies or SM kernels, with a communicator per process as
+// grouped NCCL sends and receives of the decomposition's blocks on the same streams.
 #include "fft3d/multi_gpu_transform.hpp"
 
 #include <cuda_runtime_api.h>

@@ -1,6 +1,6 @@
 // The slab exchange's copies run by SM kernels that store through peer pointers (SlabExchange::peer_stores): where
-// a GPU sends to several peers at once its copy engines share about one link's worth of bandwidth, while stores
-// from its multiprocessors fill every link (docs/multi-gpu.md, "The exchanges").
+// a GPU sends to several peers at once its copy engines share one link's rate among them, while stores from its
+// multiprocessors keep theirs (docs/multi-gpu.md, "The decomposition"; docs/performance.md L115).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,7 +1,7 @@
 // The single-process schedule of a multi-GPU transform (docs/multi-gpu.md): the local plans on each GPU's compute
 // stream, the exchanges as strided copies pushed straight into the receivers' buffers (slab_copies.hpp) by each
-// sender's copy engines or by its SM kernel (peer_copy_kernel.hpp), and the events between them. The slab plan runs in chunks of Z planes so that a
-// chunk's copies overlap the next chunk's passes.
+// sender's copy engines or by its SM kernel (peer_copy_kernel.hpp), and the events between them. The slab plan runs in
+// chunks of Z planes so that a chunk's copies overlap the next chunk's passes.
 #pragma once
 
 #include <cuda_runtime_api.h>
