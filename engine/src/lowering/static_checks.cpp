@@ -111,18 +111,24 @@ std::vector<bool> layouts(const KernelSpec& spec) {
 
 std::string layout_name(bool sorted) { return sorted ? " (sorted layout)" : ""; }
 
-// The load or store phase: element e = thread + i*threads, so a warp touches 32 consecutive elements.
+// The load or store phase: each block of the tile walks its own part, element e = part_element(part, thread +
+// i*threads), so a warp touches 32 consecutive elements of its part (the emitted part loop's order).
 void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, CoalescingReport& report) {
+  const std::int64_t elements = spec.part_elements();
   for (bool sorted : layouts(spec))
-    for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
-      std::vector<std::int64_t> offsets;
-      for (std::int64_t e = first; e < std::min(first + warp, spec.tile_elements); ++e)
-        offsets.push_back(load ? load_offset(spec, block, e, sorted) : store_offset(spec, block, e, false, sorted));
-      check_request(spec, std::move(offsets), spec.x_run_elements, [&] {
-        return "block " + std::to_string(block) + (load ? " load" : " store") + layout_name(sorted) + " elements " +
-               std::to_string(first) + "+";
-      }, report);
-    }
+    for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
+      for (std::int64_t first = 0; first < elements; first += warp) {
+        std::vector<std::int64_t> offsets;
+        for (std::int64_t local = first; local < std::min(first + warp, elements); ++local) {
+          const std::int64_t e = part_element(spec, part, local);
+          offsets.push_back(load ? load_offset(spec, block, e, sorted) : store_offset(spec, block, e, false, sorted));
+        }
+        check_request(spec, std::move(offsets), spec.x_run_elements, [&] {
+          const std::string part_name = spec.tile_blocks > 1 ? " part " + std::to_string(part) : "";
+          return "block " + std::to_string(block) + part_name + (load ? " load" : " store") + layout_name(sorted) +
+                 " elements " + std::to_string(first) + "+";
+        }, report);
+      }
 }
 
 // A butterfly pass reaching global memory: the part's butterfly b = part_butterfly(thread + i*threads) (split
