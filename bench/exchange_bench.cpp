@@ -1,7 +1,5 @@
 #include "bench/exchange_bench.hpp"
 
-#include <cuda_runtime_api.h>
-
 #include <stdexcept>
 
 #include "bench/multi_gpu_devices.hpp"
@@ -9,7 +7,6 @@
 #include "bench/nccl_clique.hpp"
 #include "fft3d/multi_gpu_transform.hpp"
 #include "fft3d/slab_decomposition.hpp"
-#include "validate/cuda/cuda_calls.hpp"
 
 namespace fft3d::bench {
 namespace {
@@ -59,51 +56,19 @@ NcclClique::Blocks all_to_all_blocks(int gpus, std::int64_t share) {
   return blocks;
 }
 
-// The exchange fft3d runs in one process: every GPU's copy engines push the strided plane blocks straight into the
-// peers' buffers (to_y_slab_copies), one stream per pair, with peer access on. Streams are blocking ones, so that
-// events on each device's legacy stream see the copies.
-class CopyEngineExchange {
- public:
-  CopyEngineExchange(const SlabDecomposition& d, const std::vector<int>& devices) : devices_(devices) {
-    for (std::size_t g = 0; g < devices.size(); ++g) {
-      validate::check_cuda(cudaSetDevice(devices[g]), "cudaSetDevice");
-      for (std::size_t h = 0; h < devices.size(); ++h) {
-        if (h != g && cudaDeviceEnablePeerAccess(devices[h], 0) == cudaErrorPeerAccessAlreadyEnabled)
-          cudaGetLastError();
-        cudaStream_t stream = nullptr;
-        validate::check_cuda(cudaStreamCreate(&stream), "cudaStreamCreate");
-        streams_.push_back(stream);
-      }
-      for (const PlaneCopy& c : to_y_slab_copies(d, static_cast<int>(g), 0, d.z_slab().nz)) copies_.push_back(c);
-    }
-  }
-  ~CopyEngineExchange() {
-    for (std::size_t i = 0; i < streams_.size(); ++i) {
-      cudaSetDevice(devices_[i / devices_.size()]);
-      cudaStreamDestroy(streams_[i]);
-    }
-  }
-  CopyEngineExchange(const CopyEngineExchange&) = delete;
-  CopyEngineExchange& operator=(const CopyEngineExchange&) = delete;
-
-  void run(const std::vector<const Complex32*>& from, const std::vector<Complex32*>& to) const {
-    constexpr std::size_t bytes = sizeof(Complex32);
-    for (const PlaneCopy& c : copies_) {
-      validate::check_cuda(cudaSetDevice(devices_[c.from]), "cudaSetDevice");
-      validate::check_cuda(
-          cudaMemcpy2DAsync(to[c.to] + c.dst_offset, c.dst_pitch * bytes, from[c.from] + c.src_offset,
-                            c.src_pitch * bytes, c.width * bytes, c.height, cudaMemcpyDefault,
-                            streams_[c.from * devices_.size() + c.to]),
-          "cudaMemcpy2DAsync (slab exchange)");
-    }
-  }
-  std::int64_t copies_per_gpu() const { return static_cast<std::int64_t>(copies_.size() / devices_.size()); }
-
- private:
-  std::vector<int> devices_;
-  std::vector<cudaStream_t> streams_;  // [from * G + to]
-  std::vector<PlaneCopy> copies_;
-};
+// The transform's own exchange alone (MultiGpuTransform::transpose_to_y_slabs) with `exchange`, checked once to
+// build the y slabs before it is timed.
+Timing time_transpose(const Extents& size, const std::vector<int>& devices, SlabExchange exchange,
+                      const ExchangeSettings& settings, const PerDeviceBuffers& source, PerDeviceBuffers& target) {
+  MultiGpuTransform fft({.extents = size, .devices = devices, .exchange_timeout_s = settings.timeout_s,
+                         .exchange = exchange});
+  target.poison_nan();
+  fft.transpose_to_y_slabs(source.const_pointers(), target.pointers());
+  require_y_slabs(target, size, static_cast<int>(devices.size()));
+  return time_on_devices(
+      devices, [&] { fft.transpose_to_y_slabs(source.const_pointers(), target.pointers()); }, warmup_runs,
+      settings.repeats);
+}
 
 }  // namespace
 
@@ -127,19 +92,6 @@ ExchangeTimes time_exchanges(const Extents& size, const std::vector<int>& device
   require_y_slabs(target, size, gpus);
   clique.exchange(peers, peers, source.const_pointers(), target.pointers());
   clique.wait(settings.timeout_s, "NCCL's all-to-all");
-  const CopyEngineExchange copy_engines(d, devices);
-  target.poison_nan();
-  copy_engines.run(source.const_pointers(), target.pointers());
-  synchronize_devices(devices);
-  require_y_slabs(target, size, gpus);
-
-  MultiGpuTransform peer_stores(
-      {.extents = size, .devices = devices, .exchange_timeout_s = settings.timeout_s,
-       .exchange = SlabExchange::peer_stores});
-  target.poison_nan();
-  peer_stores.transpose_to_y_slabs(source.const_pointers(), target.pointers());
-  require_y_slabs(target, size, gpus);
-
   ExchangeTimes times;
   times.gpus = gpus;
   times.local_bytes = d.local_elements() * static_cast<std::int64_t>(sizeof(Complex32));
@@ -147,11 +99,8 @@ ExchangeTimes time_exchanges(const Extents& size, const std::vector<int>& device
   times.blocks = time_on_devices(
       devices, [&] { clique.exchange(sends, receives, source.const_pointers(), target.pointers()); }, warmup_runs,
       settings.repeats);
-  times.copy_engines = time_on_devices(
-      devices, [&] { copy_engines.run(source.const_pointers(), target.pointers()); }, warmup_runs, settings.repeats);
-  times.peer_stores = time_on_devices(
-      devices, [&] { peer_stores.transpose_to_y_slabs(source.const_pointers(), target.pointers()); }, warmup_runs,
-      settings.repeats);
+  times.copy_engines = time_transpose(size, devices, SlabExchange::copy_engines, settings, source, target);
+  times.peer_stores = time_transpose(size, devices, SlabExchange::peer_stores, settings, source, target);
   times.all_to_all = time_on_devices(
       devices, [&] { clique.exchange(peers, peers, source.const_pointers(), target.pointers()); }, warmup_runs,
       settings.repeats);

@@ -1,10 +1,9 @@
-// The slab exchange alone, timed on the GPUs of one process: the copy engines' strided peer copies (what fft3d's
-// multi-GPU transform runs in one process on 2 GPUs, to_y_slab_copies), the same copies as the transform's
-// peer-store kernels (MultiGpuTransform::transpose_to_y_slabs; its choice on more), NCCL's grouped send/receive of
-// the blocks it runs
-// with a communicator per process (exchange_sends / exchange_receives, z slabs to y slabs), and NCCL's all-to-all
-// of the same bytes (one contiguous block per peer). Both exchanges' results are checked (the y slabs of a volume
-// whose values name their own index) before anything is timed.
+// The slab exchange alone, timed on the GPUs of one process: fft3d's own one-process exchanges through
+// MultiGpuTransform::transpose_to_y_slabs (the copy engines' strided peer copies, its choice on 2 GPUs, and the
+// peer-store kernels, its choice on more), NCCL's grouped send/receive of the blocks it runs with a communicator per
+// process (exchange_sends / exchange_receives, z slabs to y slabs), and NCCL's all-to-all of the same bytes (one
+// contiguous block per peer). Every exchange's result is checked (the y slabs of a volume whose values name their
+// own index) before anything is timed.
 #pragma once
 
 #include <string>
@@ -22,7 +21,7 @@ struct ExchangeSettings {
 };
 
 struct ExchangeTimes {
-  Timing copy_engines;          // cudaMemcpy2DAsync of the plane blocks straight into the peers, self block included
+  Timing copy_engines;          // the transform's copy engines pushing the plane blocks into the peers, self included
   Timing peer_stores;           // the transform's SM kernels storing the same blocks through peer pointers
   Timing blocks;                // grouped ncclSend/ncclRecv of the slab blocks, self blocks included
   Timing all_to_all;            // one ncclSend/ncclRecv per peer of local_bytes/G each, self included
