@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "fft3d/lengths.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
@@ -76,8 +77,8 @@ TransformKind requested_kind(const po::variables_map& vm, bool inverse) {
 
 namespace {
 
-// Whether a GPU table of `arch` files a plan for `size` (any GPU, placement, kind or precision): only then is the
-// device's name worth asking for, since asking creates a CUDA context (about 0.1 s).
+// Whether a GPU table of `arch` files a plan for `size` (squeezed, as tables file it; any GPU, placement, kind or
+// precision): only then is the device's name worth asking for, since asking creates a CUDA context (about 0.1 s).
 bool some_gpu_table_holds(const std::string& arch, const Extents& size) {
   std::string stem = table_file_name(size);
   stem.erase(stem.size() - std::string(".yaml").size());
@@ -100,7 +101,8 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
   const std::string arch = vm["arch"].as<std::string>();
   const bool gpu_table = !on_cpu && !vm.count("plan") && vm.count("size") &&
-                         some_gpu_table_holds(arch, parse_extents(vm["size"].as<std::string>()));
+                         some_gpu_table_holds(arch, squeezed_extents(parse_extents(vm["size"].as<std::string>()),
+                                                                     kind));
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), arch, how, in_place, kind,
                                 on_cpu ? passes_on_any_backend : passes_on_its_profile,
                                 precision ? std::optional(parse_precision(*precision)) : std::nullopt, batch,
