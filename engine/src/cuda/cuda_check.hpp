@@ -14,4 +14,13 @@ inline void check(cudaError_t code, const std::string& call) {
   if (code != cudaSuccess) throw_cuda_error(static_cast<int>(code), call);
 }
 
+// The compute capability of `device` as one number (9.0 -> 90). Two attributes rather than
+// cudaGetDeviceProperties, which reads every property (slow for a warm start).
+inline int compute_capability(int device) {
+  int major = 0, minor = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+  return major * 10 + minor;
+}
+
 }  // namespace fft3d::cuda

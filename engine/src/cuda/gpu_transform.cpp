@@ -30,11 +30,7 @@ struct LoadedKernel {
 int current_arch() {
   int device = 0;
   cuda::check(cudaGetDevice(&device), "cudaGetDevice");
-  // Two attributes rather than cudaGetDeviceProperties, which reads every property (slow for a warm start).
-  int major = 0, minor = 0;
-  cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
-  return major * 10 + minor;
+  return cuda::compute_capability(device);
 }
 
 // Bytes of one complex value of the plan's precision (complex float or complex double).

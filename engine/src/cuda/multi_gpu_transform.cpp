@@ -79,15 +79,8 @@ void require_peer_access(const std::vector<int>& devices) {
     }
 }
 
-int compute_capability(int device) {
-  int major = 0, minor = 0;
-  cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
-  return major * 10 + minor;
-}
-
 // The arch profile of a device: the one its local plans are planned and lowered on.
-std::string arch_of(int device) { return arch_profile_for_device(compute_capability(device)).name; }
+std::string arch_of(int device) { return arch_profile_for_device(cuda::compute_capability(device)).name; }
 
 // The blocks of one exchange direction of one rank.
 struct Blocks {
@@ -400,7 +393,7 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
   impl_->chunk_planes = slab_chunk_planes(impl_->d);
   if (impl_->exchange_kind == SlabExchange::peer_stores) {
     set_device(desc.devices.front());
-    impl_->peer_copies.emplace(compute_capability(desc.devices.front()));
+    impl_->peer_copies.emplace(cuda::compute_capability(desc.devices.front()));
     impl_->peer_copy_blocks = peer_copy_blocks_of(desc.devices.front());
   }
   const std::vector<NcclComm> comms = nccl::init_all(desc.devices);
