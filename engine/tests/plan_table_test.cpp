@@ -69,6 +69,8 @@ TEST_F(PlanTableTest, AnInPlaceFileServesInPlaceOnlyAndThePlainFileServesBoth) {
 TEST_F(PlanTableTest, AGpuTableServesThatGpuBeforeTheArchTable) {
   EXPECT_EQ(gpu_table_folder("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
   EXPECT_EQ(gpu_table_folder("  NVIDIA  H200 (NVL)"), "nvidia-h200-nvl");
+  // A folder's own name maps to itself: the CLI finds a GPU table's plan by its folder name alone.
+  EXPECT_EQ(gpu_table_folder("nvidia-h100-80gb-hbm3"), "nvidia-h100-80gb-hbm3");
   const Extents cube{64, 64, 64};
   const std::string gpu = "NVIDIA H100 80GB HBM3";
   const std::string table = write_plan(cube, "64x64x64.yaml", 0);

@@ -1,7 +1,6 @@
 #include "options.hpp"
 #include "backends.hpp"
 
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <vector>
@@ -77,14 +76,16 @@ TransformKind requested_kind(const po::variables_map& vm, bool inverse) {
 
 namespace {
 
-// Whether a GPU table of `arch` files a plan for `size` (squeezed, as tables file it; any GPU, placement, kind or
-// precision): only then is the device's name worth asking for, since asking creates a CUDA context (about 0.1 s).
-bool some_gpu_table_holds(const std::string& arch, const Extents& size) {
-  std::string stem = table_file_name(size);
-  stem.erase(stem.size() - std::string(".yaml").size());
+// Whether some GPU's table of `arch` files the plan a run of this size, placement, kind and precision would take
+// (find_gpu_table_plan under each GPU folder, a folder being its device name's gpu_table_folder): only then is this
+// device's name worth asking for, since asking creates a CUDA context (about 0.1 s).
+bool some_gpu_table_holds(const std::string& arch, const Extents& size, bool in_place, TransformKind kind,
+                          Precision precision) {
+  std::string asked;  // files come sorted by path, so a GPU's files are consecutive
   for (const GpuTableFile& file : gpu_table_files(arch)) {
-    const std::string name = std::filesystem::path(file.path).filename().string();
-    if (name.rfind(stem, 0) == 0 && (name[stem.size()] == '.' || name[stem.size()] == '-')) return true;
+    if (file.gpu == asked) continue;
+    asked = file.gpu;
+    if (find_gpu_table_plan(arch, file.gpu, size, in_place, kind, precision)) return true;
   }
   return false;
 }
@@ -100,9 +101,11 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
   const std::int64_t batch = vm.count("batch") ? vm["batch"].as<std::int64_t>() : 1;
   if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
   const std::string arch = vm["arch"].as<std::string>();
-  const bool gpu_table = !on_cpu && !vm.count("plan") && vm.count("size") &&
-                         some_gpu_table_holds(arch, squeezed_extents(parse_extents(vm["size"].as<std::string>()),
-                                                                     kind));
+  // GPU tables serve one volume of a size (plan_for_size), squeezed as they file it.
+  const bool gpu_table =
+      !on_cpu && !vm.count("plan") && vm.count("size") && batch == 1 &&
+      some_gpu_table_holds(arch, squeezed_extents(parse_extents(vm["size"].as<std::string>()), kind), in_place, kind,
+                           precision ? parse_precision(*precision) : Precision::fp32);
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), arch, how, in_place, kind,
                                 on_cpu ? passes_on_any_backend : passes_on_its_profile,
                                 precision ? std::optional(parse_precision(*precision)) : std::nullopt, batch,
