@@ -67,9 +67,6 @@ TileWord declare_butterfly_word(SourceWriter& out, const KernelSpec& spec, const
                                 const std::string& base_word);
 // __syncthreads(), or the cluster barrier (with release/acquire ordering of shared and distributed shared memory).
 void write_barrier(SourceWriter& out, bool cluster);
-// The cluster barrier for execution order alone (relaxed arrival): for a barrier after which no block reads what
-// another wrote to shared memory since the last full barrier.
-void write_cluster_execution_barrier(SourceWriter& out);
 // The cluster barrier in two halves, for work that needs no other block between them: the arrival (with `release`,
 // the block's earlier memory operations are seen by every block after its wait; relaxed, it publishes nothing) and
 // the wait for every thread of the cluster (acquire). `guard` ("if (...) ") makes the statement conditional.

@@ -91,15 +91,9 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   // ordered them already, and blocks of up to 256 threads go on without another. Why: their kernels ran 0-3.6%
   // faster without it, a 512-thread block's 3% slower (its stores then queue with other blocks' loads), so larger
   // blocks keep it (docs/performance.md, ledger "cluster barriers").
-  // Where this pass read only its own part, that cluster barrier publishes no shared memory: every global load it
-  // orders was consumed into shared memory before it, so it arrives relaxed, without the release's fence (a wait
-  // for all of the block's outstanding memory operations before it arrives).
   const bool loads_ordered =
       spec.tile_blocks == 1 || (spec.threads <= 256 && earlier_pass_crosses_parts(spec, index));
-  if (store_global && !cross && !loads_ordered)
-    write_cluster_execution_barrier(out);
-  else if (!store_global || cross || !loads_ordered)
-    write_barrier(out, cross || !loads_ordered);
+  if (!store_global || cross || !loads_ordered) write_barrier(out, cross || !loads_ordered);
   if (store_global) write_wait_before_stores(out, spec);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
   const GroupDigits digits = group_digits(stage, pass);

@@ -145,10 +145,6 @@ void write_barrier(SourceWriter& out, bool cluster) {
     out.line("__syncthreads();");
 }
 
-void write_cluster_execution_barrier(SourceWriter& out) {
-  out.line("asm volatile(\"barrier.cluster.arrive.relaxed;\\n\\tbarrier.cluster.wait.acquire;\" ::: \"memory\");");
-}
-
 void write_cluster_arrive(SourceWriter& out, bool release, const std::string& guard) {
   out.line(guard + "asm volatile(\"barrier.cluster.arrive." + (release ? "release" : "relaxed") +
            ";\" ::: \"memory\");");
