@@ -13,8 +13,6 @@
 // Why: a copy of 64-byte runs costs 1.03-1.08 times one of 128-byte runs, where a kernel spread over 2 blocks costs
 // 1.24-1.39 times its copy twin; 32-byte runs and long Z lines gained nothing. Measured: docs/performance.md, ledger
 // "narrow X runs".
-#include <cstdlib>
-
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
@@ -37,7 +35,7 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const std::int64_t cluster_limit = limit * profile.max_cluster_size;
   const bool fills_a_cluster = spec.tile_elements * bytes == cluster_limit && (first_radix == 8 || first_radix == 16);
   const bool one_line = spec.axes[axis_index(Axis::y)].extent() == 1 || spec.axes[axis_index(Axis::z)].extent() == 1;
-  const bool fits_a_cluster_only_narrowed = (one_line || std::getenv("FFT3D_EXP_NARROW_ANY")) && spec.tile_elements * bytes > cluster_limit &&
+  const bool fits_a_cluster_only_narrowed = one_line && spec.tile_elements * bytes > cluster_limit &&
                                             spec.tile_elements / factor * bytes <= cluster_limit;
   if (!fits_one_block && !fills_a_cluster && !fits_a_cluster_only_narrowed) return;
   x.tile = {{narrow, 1}};
