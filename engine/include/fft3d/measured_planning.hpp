@@ -28,8 +28,9 @@ struct MeasureSettings {
   double min_sample_ms = 1.0;
   std::uint64_t seed = 1;                         // of the random input every candidate transforms
   Precision precision = Precision::fp32;          // the candidates' (fp64: ranked as they lower in fp64)
-  // c2c, or r2c (out of place: random reals in, the half spectrum out); c2r is refused (its candidates need a
-  // Hermitian input to agree).
+  // c2c; r2c (out of place: random reals in, the half spectrum out); or c2r (out of place, inverse: the half
+  // spectrum of random reals, made once by the default R2C plan, in, the reals out; a Hermitian input, so that the
+  // candidates compute one transform).
   TransformKind kind = TransformKind::c2c;
 };
 
@@ -41,7 +42,7 @@ double candidate_agreement_bound(Precision precision);
 
 struct PlanMeasurement {
   RankedPlan candidate;            // the plan and the model's pass-equivalents
-  double median_ms = 0;            // per forward run, natural order, unscaled
+  double median_ms = 0;            // per run (forward; inverse for c2r), natural order, unscaled
   double relative_difference = 0;  // relative L2 distance of its output from the first candidate's (0 for the first)
 };
 
@@ -54,12 +55,13 @@ struct PlanMeasurements {
 };
 
 // The first `count` of ranked_plans_of_kind(size, arch, settings.kind, passes_on_its_profile, count) (in fp64 ranked as
-// they lower in fp64, and run in fp64), in the planner's order, each compiled for the current device, run forward on
-// one random input and timed with CUDA events (median of timed_samples). The check needs no reference FFT: every
-// candidate's output must lie within candidate_agreement_bound of the first candidate's, so the candidates are checked
-// against each other (a caller wanting the first checked against an oracle runs it through validate/). Throws
-// MeasurementError on a disagreement, UsageError for count < 1, a size no plan covers, c2r, or r2c in place, and the
-// GpuTransform errors (GpuUnavailable, OutOfMemory, CompileError, CudaError).
+// they lower in fp64, and run in fp64), in the planner's order, each compiled for the current device, run on one
+// input (random; for c2r the half spectrum of random reals) and timed with CUDA events (median of timed_samples).
+// The check needs no reference FFT: every candidate's output must lie within candidate_agreement_bound of the first
+// candidate's, so the candidates are checked against each other (a caller wanting the first checked against an
+// oracle runs it through validate/). Throws MeasurementError on a disagreement, UsageError for count < 1, a size no
+// plan covers, or r2c or c2r in place, and the GpuTransform errors (GpuUnavailable, OutOfMemory, CompileError,
+// CudaError).
 PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
                                const MeasureSettings& settings = {});
 

@@ -125,20 +125,24 @@ double median_ms(const Body& body, const Before& before_each, bool single_runs, 
   return samples[samples.size() / 2];
 }
 
-// The candidates run forward, each checked against the first one's output and timed: `run(transform, in, out)`
-// with In and Out the element types of the input and output volumes (complex for c2c, real in for r2c).
-template <class In, class Out, typename Run>
+// The candidates run on one input, made once by `prepare(input)`, each checked against the first one's output and
+// timed: `run(transform, in, out)` with In and Out the element types of the input and output volumes (complex for
+// c2c, real in for r2c, real out for c2r).
+template <class In, class Out, typename Prepare, typename Run>
 PlanMeasurements measure_candidates(std::int64_t in_elements, std::int64_t out_elements,
                                     const std::vector<RankedPlan>& candidates, const MeasureSettings& settings,
-                                    const Run& run) {
+                                    const Prepare& prepare, const Run& run) {
   const bool in_place = settings.placement == Placement::in_place;
   DeviceVolume<In> input(in_elements);
+  prepare(input);  // before the outputs exist: a volume that prepare allocates adds to the input alone
   DeviceVolume<Out> output(out_elements), first_output(out_elements);
-  fill_random(input, settings.seed);
   const auto source = [&] {
     if constexpr (std::is_same_v<In, Out>) return in_place ? output.data() : input.data();
     else return input.data();
   }();
+  // In place the run overwrites its input, so it is restored before each. Out of place nothing is restored:
+  // GpuTransform::execute never writes `in` out of place (C2R's half spectrum included), so every run reads the
+  // input prepare made.
   const auto restore = [&] {
     if constexpr (std::is_same_v<In, Out>)
       if (in_place) output.copy_from(input);
@@ -165,22 +169,46 @@ PlanMeasurements measure_candidates(std::int64_t in_elements, std::int64_t out_e
   return measured;
 }
 
-// Forward, natural order, unscaled: what every candidate is timed on.
-constexpr TransformOptions measured_options{Direction::forward, Order::natural, Scaling::none};
+// Natural order, unscaled, in the kind's direction (C2R runs inverse only): what every candidate is timed on.
+TransformOptions measured_options(TransformKind kind) {
+  return {kind == TransformKind::c2r ? Direction::inverse : Direction::forward, Order::natural, Scaling::none};
+}
 
-// measure_candidates of a c2c or r2c size in precision Real (float or double).
+// The planner's weights of the candidates: fp64 ranks them as they lower in fp64 (their tiles hold doubles), as
+// plan_for_size does.
+PlanPasses candidate_passes(Precision precision) { return passes_in_precision(passes_on_its_profile, precision); }
+
+// The half spectrum of random reals (settings.seed), by the default R2C plan, the first r2c candidate. C2R
+// candidates must read a Hermitian spectrum: on another input each may compute a different real volume.
+template <class Complex>
+void fill_half_spectrum(DeviceVolume<Complex>& spectrum, const Extents& size, const std::string& arch,
+                        const MeasureSettings& settings) {
+  DeviceVolume<typename Complex::value_type> reals(size.elements());
+  fill_random(reals, settings.seed);
+  Plan r2c = default_plan_of_kind(size, arch, TransformKind::r2c, candidate_passes(settings.precision));
+  r2c.precision = settings.precision;
+  GpuTransform(r2c, "the c2r candidates' input").execute(reals.data(), spectrum.data(),
+                                                          measured_options(TransformKind::r2c));
+  cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+// measure_candidates of a size of any kind in precision Real (float or double): random values in (reals for r2c),
+// or for c2r the half spectrum of random reals.
 template <class Real>
-PlanMeasurements measure_in(const Extents& size, const std::vector<RankedPlan>& candidates,
+PlanMeasurements measure_in(const Extents& size, const std::string& arch, const std::vector<RankedPlan>& candidates,
                             const MeasureSettings& settings) {
   using Complex = std::conditional_t<std::is_same_v<Real, float>, DeviceComplex32, DeviceComplex64>;
-  const auto run = [](GpuTransform& transform, const auto* in, Complex* out) {
-    transform.execute(in, out, measured_options);
-  };
-  if (settings.kind == TransformKind::r2c) {
-    const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
-    return measure_candidates<Real, Complex>(size.elements(), spectrum, candidates, settings, run);
+  const TransformOptions options = measured_options(settings.kind);
+  const auto run = [&](GpuTransform& transform, const auto* in, auto* out) { transform.execute(in, out, options); };
+  const auto random = [&](auto& input) { fill_random(input, settings.seed); };
+  const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
+  if (settings.kind == TransformKind::r2c)
+    return measure_candidates<Real, Complex>(size.elements(), spectrum, candidates, settings, random, run);
+  if (settings.kind == TransformKind::c2r) {
+    const auto hermitian = [&](DeviceVolume<Complex>& input) { fill_half_spectrum(input, size, arch, settings); };
+    return measure_candidates<Complex, Real>(spectrum, size.elements(), candidates, settings, hermitian, run);
   }
-  return measure_candidates<Complex, Complex>(size.elements(), size.elements(), candidates, settings, run);
+  return measure_candidates<Complex, Complex>(size.elements(), size.elements(), candidates, settings, random, run);
 }
 
 }  // namespace
@@ -193,16 +221,13 @@ PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int
                                const MeasureSettings& settings) {
   if (count < 1) throw UsageError("measure_plans: the candidate count must be at least 1");
   if (settings.timed_samples < 1) throw UsageError("measure_plans: timed_samples must be at least 1");
-  if (settings.kind == TransformKind::c2r)
-    throw UsageError("measure_plans: c2c and r2c candidates only (a c2r plan comes from the default planner)");
-  if (settings.kind == TransformKind::r2c && settings.placement == Placement::in_place)
-    throw UsageError("measure_plans: r2c candidates run out of place only");
-  // fp64: the candidates ranked as they lower in fp64 (their tiles hold doubles), as plan_for_size ranks them.
-  std::vector<RankedPlan> candidates = ranked_plans_of_kind(
-      size, arch, settings.kind, passes_in_precision(passes_on_its_profile, settings.precision), count);
+  if (settings.kind != TransformKind::c2c && settings.placement == Placement::in_place)
+    throw UsageError("measure_plans: " + to_string(settings.kind) + " candidates run out of place only");
+  std::vector<RankedPlan> candidates =
+      ranked_plans_of_kind(size, arch, settings.kind, candidate_passes(settings.precision), count);
   for (RankedPlan& candidate : candidates) candidate.plan.precision = settings.precision;
-  if (settings.precision == Precision::fp64) return measure_in<double>(size, candidates, settings);
-  return measure_in<float>(size, candidates, settings);
+  if (settings.precision == Precision::fp64) return measure_in<double>(size, arch, candidates, settings);
+  return measure_in<float>(size, arch, candidates, settings);
 }
 
 const PlanMeasurement& PlanMeasurements::fastest() const {
