@@ -121,6 +121,30 @@ TEST_F(PlanTableTest, AGpuTableServesThatGpuBeforeTheArchTable) {
                UsageError);
 }
 
+// A GPU table files a measured real plan under its kind (`table --measure --transform r2c|c2r` writes
+// <size>-r2c.yaml, <size>-c2r.yaml): each kind finds its own file only, and the plan inside must be of that kind.
+TEST_F(PlanTableTest, AGpuTableServesEachRealKindItsOwnFile) {
+  const Extents cube{64, 64, 64};
+  const std::string gpu = "NVIDIA H100 80GB HBM3";
+  const fs::path folder = dir_ / "plans" / "tesla" / "gpus" / gpu_table_folder(gpu);
+  fs::create_directories(folder);
+  const std::string c2r = (folder / table_file_name(cube, false, TransformKind::c2r)).string();
+  EXPECT_EQ(c2r, (folder / "64x64x64-c2r.yaml").string());
+  std::ofstream(c2r) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
+
+  EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, false, TransformKind::c2r), c2r);
+  EXPECT_FALSE(find_gpu_table_plan("tesla", gpu, cube, false, TransformKind::r2c));
+  EXPECT_FALSE(find_gpu_table_plan("tesla", gpu, cube));
+  const SizedPlan on_gpu = plan_for_size(cube, "tesla", false, {}, TransformKind::c2r, Precision::fp32, 1, gpu);
+  EXPECT_EQ(kind_of(on_gpu.parsed.plan), TransformKind::c2r);
+  EXPECT_EQ(on_gpu.parsed.plan, load_plan_file(c2r).plan);
+  EXPECT_EQ(on_gpu.source, c2r + " (the tesla table for " + gpu + ")");
+
+  // A c2r plan filed as r2c is refused by name, never run.
+  fs::copy_file(c2r, folder / "64x64x64-r2c.yaml");
+  EXPECT_THROW(plan_for_size(cube, "tesla", false, {}, TransformKind::r2c, Precision::fp32, 1, gpu), UsageError);
+}
+
 // Every shipped GPU table (plans/<arch>/gpus/<gpu>/) holds plans filed under their own size, kind and arch, each
 // lowering on its profile (passes_on_its_profile), with the measured time its writer recorded.
 TEST(ShippedGpuTables, HoldPlansOfTheirSizeThatLowerOnTheirArch) {

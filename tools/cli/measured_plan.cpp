@@ -15,11 +15,9 @@
 namespace fft3d::cli {
 
 void require_measurable(TransformKind kind, bool in_place) {
-  if (kind == TransformKind::c2r)
-    throw UsageError("--measure times c2c and r2c candidates; a c2r plan comes from the default planner (drop "
-                     "--measure, or measure the r2c plan)");
-  if (kind == TransformKind::r2c && in_place)
-    throw UsageError("--measure --transform r2c times its candidates out of place (drop --in-place)");
+  if (kind != TransformKind::c2c && in_place)
+    throw UsageError("--measure --transform " + to_string(kind) + " times its candidates out of place (drop "
+                     "--in-place)");
 }
 
 #ifndef FFT3D_HAVE_CUDA

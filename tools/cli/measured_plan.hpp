@@ -17,15 +17,15 @@ struct MeasureRounds {
   double margin = 0;
 };
 
-// Throws UsageError for a kind measured planning does not time: c2r, or r2c in place (the command-line check,
-// before any GPU work).
+// Throws UsageError for what measured planning does not time: r2c or c2r in place (the command-line check, before
+// any GPU work).
 void require_measurable(TransformKind kind, bool in_place);
 
-// The fastest of the default planner's `count` best candidates of `kind` (c2c; r2c out of place) in `precision` for
-// `size` on this machine's GPU, timed out of place or in place (measure_plans, each candidate checked against the
-// first one's result), each candidate's time printed on stderr. `header` receives the plan file's comment line: what
-// `command` measured, on which GPU, in what time against the planner's first choice. GpuUnavailable without a CUDA
-// build or device.
+// The fastest of the default planner's `count` best candidates of `kind` (c2c; r2c and c2r out of place) in
+// `precision` for `size` on this machine's GPU, timed out of place or in place (measure_plans, each candidate checked
+// against the first one's result), each candidate's time printed on stderr. `header` receives the plan file's comment
+// line: what `command` measured, on which GPU, in what time against the planner's first choice. GpuUnavailable
+// without a CUDA build or device.
 Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, TransformKind kind,
                    Precision precision, const std::string& command, std::string& header,
                    const MeasureRounds& rounds = {});

@@ -1,7 +1,7 @@
-// `fft3d plan`: the default planner's plan for a size, of any kind (--transform c2c, r2c or c2r), or for c2c with
+// `fft3d plan`: the default planner's plan for a size, of any kind (--transform c2c, r2c or c2r), or with
 // --measure N the fastest of its N best candidates timed on this machine's GPU by the library's measured planning
 // (measured_planning.hpp: each candidate checked against the first candidate's result before its time counts), out
-// of place or with --in-place in place.
+// of place or, for c2c, with --in-place in place.
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -55,7 +55,7 @@ int plan_command(const Args& args) {
        "N > 0: time the planner's N best candidates on this GPU (each checked against the first candidate's result) and "
        "write the fastest; needs a CUDA device")
       ("in-place", po::bool_switch(), "with --measure: time the candidates in place (the fastest plan for runs in "
-       "place, which can differ from the one out of place)")
+       "place, which can differ from the one out of place; c2c only, r2c and c2r are timed out of place)")
       ("remember", po::bool_switch(), "with --measure: also keep the fastest as wisdom, which `run --size` (with "
        "--in-place for a plan measured in place) and `bench` then take before the table and the default planner")
       ("precision", po::value<std::string>()->default_value("fp32"), "fp32 or fp64: the plan's precision (an fp64 "

@@ -77,7 +77,8 @@ int table_command(const Args& args) {
       ("in-place", po::bool_switch()->default_value(false), "with --size: the plan in-place runs take; with --measure: "
        "time the candidates in place and file the in-place plans")
       ("transform", po::value<std::string>()->default_value("c2c"), "with --size: the plan of this kind (c2c, r2c, "
-       "c2r); with --measure: the candidates' kind, c2c or r2c (out of place; filed as <size>-r2c.yaml)")
+       "c2r); with --measure: the candidates' kind (r2c and c2r timed out of place, filed as <size>-r2c.yaml and "
+       "<size>-c2r.yaml)")
       ("measure", po::value<int>(), "N (1 to 16): write this GPU's own table, each size of --sizes taking the fastest "
        "of the default planner's N best candidates timed here (one volume)")
       ("precision", po::value<std::string>()->default_value("fp32"), "with --measure: the candidates' precision, fp32 "
@@ -88,7 +89,7 @@ int table_command(const Args& args) {
        "or the installed plans)");
   po::variables_map vm;
   if (!parse_options("table", "[--arch A] [--size NXxNYxNZ [--in-place] [--transform K]]  |  table --measure N "
-                     "--sizes LIST [--arch A] [--in-place] [--transform c2c|r2c] [--precision P] "
+                     "--sizes LIST [--arch A] [--in-place] [--transform K] [--precision P] "
                      "[--out DIR]", args, options, {}, vm))
     return exit_ok;
 

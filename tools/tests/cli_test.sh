@@ -189,10 +189,18 @@ for kind in r2c c2r; do
 done
 expect 3 "measured planning of an r2c plan without a GPU" -- "$fft3d" plan --size 64x64x64 --transform r2c --measure 2
 contains_match err "--measure: (no CUDA device|this build has no CUDA backend)" "r2c measured planning needs a GPU"
-expect 2 "measured planning of a c2r plan" -- "$fft3d" plan --size 64x64x64 --transform c2r --measure 2
-contains err "a c2r plan comes from the default planner" "c2r measured planning says what to do instead"
-expect 2 "measured planning of r2c in place" -- "$fft3d" plan --size 64x64x64 --transform r2c --measure 2 --in-place
-expect 2 "a GPU table of c2r plans" -- "$fft3d" table --measure 2 --sizes 64x64x64 --transform c2r
+expect 3 "measured planning of a c2r plan without a GPU" -- "$fft3d" plan --size 64x64x64 --transform c2r --measure 2
+contains_match err "--measure: (no CUDA device|this build has no CUDA backend)" "c2r measured planning needs a GPU"
+for kind in r2c c2r; do
+  expect 2 "measured planning of $kind in place" -- "$fft3d" plan --size 64x64x64 --transform $kind --measure 2 \
+    --in-place
+  contains err "--measure --transform $kind times its candidates out of place" "$kind in place says why not"
+  expect 2 "a GPU table of $kind plans in place" -- "$fft3d" table --measure 2 --sizes 64x64x64 --transform $kind \
+    --in-place
+done
+expect 3 "a GPU table of c2r plans without a GPU" -- "$fft3d" table --measure 2 --sizes 64x64x64 --transform c2r \
+  --out "$work/gpu-tables"
+contains err "--measure: no CUDA device" "a c2r GPU table names why it cannot be measured"
 expect 0 "explain a real plan" -- "$fft3d" explain "$src/plans/hopper/256x256x256-r2c.yaml" --bandwidth 3000
 contains out "real step: R2C along X, 256 reals -> 129 frequencies per row" "explain shows the real step"
 contains out "reals    67.1 MB real volume" "explain counts the real volume"
