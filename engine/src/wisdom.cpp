@@ -112,6 +112,7 @@ SizedPlan table_or_planner(SizedPlan table, const Extents& size, const std::stri
   SizedPlan planned;
   planned.parsed.plan = in_precision(default_plan_of_kind(size, arch, kind, batched, in_place), precision);
   planned.source = planner_source(arch, precision, batch);
+  planned.from_planner = true;
   const std::optional<double> table_cost = batched(table.parsed.plan);
   const std::optional<double> planned_cost = batched(planned.parsed.plan);
   return table_cost && (!planned_cost || *table_cost <= *planned_cost) ? std::move(table) : std::move(planned);
@@ -165,6 +166,7 @@ SizedPlan plan_for_squeezed_size(const Extents& size, const std::string& arch, b
   chosen.parsed.plan = in_precision(
       default_plan_of_kind(size, arch, kind, batch == 1 ? weigh : passes_in_batch(weigh, batch), in_place), precision);
   chosen.source = planner_source(arch, precision, batch);
+  chosen.from_planner = true;
   return chosen;
 }
 

@@ -1,5 +1,6 @@
 // Measured planning on the GPU (measured_planning.hpp): c2c, r2c and c2r candidates built, run, checked against the
-// first candidate's result and timed; the first is the default planner's plan. Skipped without a GPU.
+// first candidate's result and timed; the first is the default planner's plan, or the incumbent where one is given.
+// Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include "fft3d/measured_planning.hpp"
@@ -35,6 +36,30 @@ TEST_P(GpuMeasuredPlanning, EveryCandidateAgreesWithTheFirstAndIsTimed) {
   for (const PlanMeasurement& m : measured.candidates) EXPECT_LE(fastest.median_ms, m.median_ms);
 }
 
+// The incumbent (the plan runs take now) is timed first: put before the candidates where they do not hold it, moved
+// to the front where one of them is it.
+TEST_P(GpuMeasuredPlanning, TheIncumbentIsTimedFirst) {
+  const TransformKind kind = GetParam();
+  const Extents size{128, 64, 32};
+  const std::vector<RankedPlan> ranked = ranked_plans_of_kind(size, "hopper", kind, passes_on_its_profile, 3);
+  ASSERT_EQ(ranked.size(), 3u);
+  MeasureSettings settings;
+  settings.kind = kind;
+  settings.timed_samples = 3;
+  settings.incumbent = ranked[2].plan;
+  const PlanMeasurements outside = measure_plans(size, "hopper", 2, settings);
+  ASSERT_EQ(outside.candidates.size(), 3u);
+  EXPECT_EQ(outside.candidates[0].candidate.plan, ranked[2].plan);
+  EXPECT_EQ(outside.candidates[1].candidate.plan, ranked[0].plan);
+  settings.incumbent = ranked[1].plan;
+  const PlanMeasurements inside = measure_plans(size, "hopper", 2, settings);
+  ASSERT_EQ(inside.candidates.size(), 2u);
+  EXPECT_EQ(inside.candidates[0].candidate.plan, ranked[1].plan);
+  EXPECT_EQ(inside.candidates[1].candidate.plan, ranked[0].plan);
+  for (const PlanMeasurement& m : inside.candidates)
+    EXPECT_LE(m.relative_difference, candidate_agreement_bound(Precision::fp32));
+}
+
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuMeasuredPlanning,
                          ::testing::Values(TransformKind::c2c, TransformKind::r2c, TransformKind::c2r),
                          [](const auto& info) { return to_string(info.param); });
@@ -46,6 +71,14 @@ TEST(GpuMeasuredPlanningRefusals, RealKindsInPlaceAreRefusedBeforeAnyGpuWork) {
     in_place.placement = Placement::in_place;
     EXPECT_THROW(measure_plans({64, 64, 64}, "hopper", 2, in_place), UsageError) << to_string(kind);
   }
+}
+
+TEST(GpuMeasuredPlanningRefusals, AnIncumbentOfAnotherSizeOrKindIsRefusedBeforeAnyGpuWork) {
+  MeasureSettings settings;
+  settings.incumbent = default_plan_of_kind({64, 64, 32}, "hopper", TransformKind::c2c);
+  EXPECT_THROW(measure_plans({64, 64, 64}, "hopper", 2, settings), UsageError);
+  settings.incumbent = default_plan_of_kind({64, 64, 64}, "hopper", TransformKind::r2c);
+  EXPECT_THROW(measure_plans({64, 64, 64}, "hopper", 2, settings), UsageError);
 }
 
 }  // namespace

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
 #include "fft3d/errors.hpp"
 #include "fft3d/plan_text.hpp"
+#include "fft3d/wisdom.hpp"
 #ifdef FFT3D_HAVE_CUDA
+#include "fft3d/gpu_transform.hpp"
 #include "fft3d/measured_planning.hpp"
 #endif
 
@@ -21,8 +24,8 @@ void require_measurable(TransformKind kind, bool in_place) {
 }
 
 #ifndef FFT3D_HAVE_CUDA
-Plan measured_plan(const Extents&, const std::string&, int, bool, TransformKind, Precision, const std::string&,
-                   std::string&, const MeasureRounds&) {
+MeasuredChoice measured_plan(const Extents&, const std::string&, int, bool, TransformKind, Precision,
+                             const std::string&, const MeasureRounds&) {
   throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
 }
 #else
@@ -47,17 +50,30 @@ std::vector<double> slowest_rounds(const std::vector<PlanMeasurements>& rounds) 
   return slowest;
 }
 
+// The plan runs of `size` take on this GPU now, where a table or wisdom gives it (the planner's own first choice is
+// the first candidate anyway); its source in `source`.
+std::optional<Plan> incumbent_plan(const Extents& size, const std::string& arch, bool in_place, TransformKind kind,
+                                   Precision precision, std::string& source) {
+  const SizedPlan now = plan_for_size(size, arch, in_place, passes_on_its_profile, kind, precision, 1,
+                                      current_device_name());
+  if (now.from_planner) return std::nullopt;
+  source = now.source;
+  return now.parsed.plan;
+}
+
 }  // namespace
 
-Plan measured_plan(const Extents& size, const std::string& arch, int count, bool in_place, TransformKind kind,
-                   Precision precision, const std::string& command, std::string& header,
-                   const MeasureRounds& rounds) {
+MeasuredChoice measured_plan(const Extents& size, const std::string& arch, int count, bool in_place,
+                             TransformKind kind, Precision precision, const std::string& command,
+                             const MeasureRounds& rounds) {
   MeasureSettings settings;
   settings.placement = in_place ? Placement::in_place : Placement::out_of_place;
   settings.precision = precision;
   settings.kind = kind;
+  MeasuredChoice choice;
   std::vector<PlanMeasurements> measured;
   try {
+    settings.incumbent = incumbent_plan(size, arch, in_place, kind, precision, choice.incumbent_source);
     for (int r = 0; r < std::max(1, rounds.rounds); ++r) {
       measured.push_back(measure_plans(size, arch, count, settings));
       print_measurements(measured.back());
@@ -68,18 +84,22 @@ Plan measured_plan(const Extents& size, const std::string& arch, int count, bool
   const std::vector<double> slowest = slowest_rounds(measured);
   const std::size_t fastest = std::min_element(slowest.begin(), slowest.end()) - slowest.begin();
   const std::size_t chosen = slowest[fastest] <= (1.0 - rounds.margin) * slowest.front() ? fastest : 0;
+  choice.plan = measured.front().candidates[chosen].candidate.plan;
+  choice.kept_incumbent = settings.incumbent && chosen == 0;
+  const std::string first = settings.incumbent ? "the plan runs took before (" + choice.incumbent_source + ")"
+                                               : "the planner's first choice";
   std::ostringstream text;
-  text << "# Written by `" << command << "`: the fastest of the default planner's " << slowest.size() << " best"
+  text << "# Written by `" << command << "`: the fastest of the default planner's " << count << " best"
        << (precision == Precision::fp64 ? " fp64" : "") << (kind == TransformKind::c2c ? "" : " " + to_string(kind))
-       << " candidates on " << measured.front().device_name << ", "
-       << slowest[chosen] << " ms (median of " << settings.timed_samples << " "
+       << " candidates" << (settings.incumbent ? " and the plan runs took before" : "") << " on "
+       << measured.front().device_name << ", " << slowest[chosen] << " ms (median of " << settings.timed_samples << " "
        << (in_place ? "single runs in place" : "samples of back-to-back runs out of place") << ", natural order";
   if (measured.size() > 1)
-    text << "; the slowest of " << measured.size() << " rounds, a candidate other than the planner's first choice "
-         << "taken where at least " << 100 * rounds.margin << "% faster";
-  text << "; the planner's first choice " << slowest.front() << " ms).\n";
-  header = text.str();
-  return measured.front().candidates[chosen].candidate.plan;
+    text << "; the slowest of " << measured.size() << " rounds, a candidate other than " << first
+         << " taken where at least " << 100 * rounds.margin << "% faster";
+  text << "; " << first << " " << slowest.front() << " ms).\n";
+  choice.header = text.str();
+  return choice;
 }
 #endif
 

@@ -19,7 +19,8 @@
 namespace fft3d::cli {
 namespace {
 
-// The planner's first choice, or with `measure` > 0 the fastest of that many candidates on the GPU; `header`
+// The planner's first choice, or with `measure` > 0 the fastest of that many candidates (and of the plan runs
+// take now, a table's or wisdom's) on the GPU; `header`
 // receives the comment line that says which.
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, TransformKind kind,
                  Precision precision, std::int64_t batch, std::string& header) {
@@ -39,7 +40,9 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
   const std::string command = "fft3d plan --measure " + std::to_string(measure) + (in_place ? " --in-place" : "") +
                               (kind == TransformKind::c2c ? "" : " --transform " + to_string(kind)) +
                               (precision == Precision::fp64 ? " --precision fp64" : "");
-  return measured_plan(size, arch, measure, in_place, kind, precision, command, header);
+  MeasuredChoice choice = measured_plan(size, arch, measure, in_place, kind, precision, command);
+  header = choice.header;
+  return std::move(choice.plan);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `fft3d table`: the tuning tables (plan_table.hpp). Lists them, finds the plan a size takes, or with --measure N
-// --sizes LIST writes the table of the GPU it runs on: each size's fastest of the planner's N best candidates, timed
-// on that GPU (measured planning), filed where plan_for_size offers it to that GPU model before the arch's table.
+// --sizes LIST writes the table of the GPU it runs on: each size's fastest of the planner's N best candidates and of
+// the plan it takes now, timed on that GPU (measured planning), filed where plan_for_size offers it to that GPU model
+// before the arch's table.
 #include <filesystem>
 #include <iostream>
 
@@ -26,11 +27,13 @@ std::vector<Extents> squeezed_sizes(const std::string& list, TransformKind kind)
   return sizes;
 }
 
-// A GPU's table takes a candidate over the planner's first choice only where it wins two rounds by 3% or more.
+// A GPU's table takes a candidate over the first (the plan runs took before, or the planner's first choice) only
+// where it wins two rounds by 3% or more.
 constexpr MeasureRounds table_rounds{2, 0.03};
 
 // Measures every size of --sizes on this GPU and files the fastest plan of each in the GPU's table folder under
-// --out (created as needed); prints each file's path.
+// --out (created as needed); prints each file's path. A size whose table or wisdom plan no candidate beats gets no
+// file (said on stderr): the table's plan keeps serving it.
 int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
   if (!vm.count("sizes")) throw UsageError("--measure needs --sizes: the sizes the GPU's table is to hold");
   const int count = vm["measure"].as<int>();
@@ -52,13 +55,17 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
                               (precision == Precision::fp64 ? " --precision fp64" : "");
   for (const Extents& size : sizes) {
     std::cerr << "measuring " << to_string(size) << " on " << gpu << "\n";
-    std::string header;
-    const Plan plan = measured_plan(size, arch, count, in_place, kind, precision, command, header, table_rounds);
+    const MeasuredChoice choice = measured_plan(size, arch, count, in_place, kind, precision, command, table_rounds);
+    if (choice.kept_incumbent) {
+      std::cerr << "keeping " << choice.incumbent_source << ": no candidate beat it by "
+                << 100 * table_rounds.margin << "%\n";
+      continue;
+    }
     const std::filesystem::path path = folder / table_file_name(size, in_place, kind, precision);
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) throw UsageError("cannot create the GPU table folder " + folder.string() + ": " + error.message());
-    write_file_atomically(path.string(), header + to_yaml(plan));
+    write_file_atomically(path.string(), choice.header + to_yaml(choice.plan));
     std::cout << path.string() << "\n";
   }
   return exit_ok;

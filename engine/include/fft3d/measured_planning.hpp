@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct MeasureSettings {
   // spectrum of random reals, made once by the default R2C plan, in, the reals out; a Hermitian input, so that the
   // candidates compute one transform).
   TransformKind kind = TransformKind::c2c;
+  // The plan runs of this size take today (plan_for_size's: the table's, or wisdom), where the caller has one:
+  // timed first, before the planner's candidates, unless they hold it, so that each is weighed against it. Why:
+  // the planner ranks by its cost model, and a table's plan tuned by hand may rank outside its best `count`.
+  std::optional<Plan> incumbent;
 };
 
 // Two fp32 results of one transform, each within 2e-6 relative L2 of the exact one, differ by at most the sum; two
@@ -55,12 +60,12 @@ struct PlanMeasurements {
 };
 
 // The first `count` of ranked_plans_of_kind(size, arch, settings.kind, passes_on_its_profile, count) (in fp64 ranked as
-// they lower in fp64, and run in fp64), in the planner's order, each compiled for the current device, run on one
+// they lower in fp64, and run in fp64), in the planner's order, after settings.incumbent where they do not hold it, each compiled for the current device, run on one
 // input (random; for c2r the half spectrum of random reals) and timed with CUDA events (median of timed_samples).
 // The check needs no reference FFT: every candidate's output must lie within candidate_agreement_bound of the first
 // candidate's, so the candidates are checked against each other (a caller wanting the first checked against an
 // oracle runs it through validate/). Throws MeasurementError on a disagreement, UsageError for count < 1, a size no
-// plan covers, or r2c or c2r in place, and the GpuTransform errors (GpuUnavailable, OutOfMemory, CompileError,
+// plan covers (no candidate), an incumbent of another size or kind, or r2c or c2r in place, and the GpuTransform errors (GpuUnavailable, OutOfMemory, CompileError,
 // CudaError).
 PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
                                const MeasureSettings& settings = {});

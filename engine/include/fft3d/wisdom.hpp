@@ -45,6 +45,7 @@ std::string remember_plan(const std::string& arch, const Extents& size, bool in_
 struct SizedPlan {
   ParsedPlan parsed;
   std::string source;
+  bool from_planner = false;  // the default planner's plan: no wisdom or table file holds the size
 };
 // In fp64 (`precision`): the fp64 wisdom, else the table plan where it lowers in fp64 and the planner's fp64 costs
 // rank it before the default planner's plan, else that plan (the planner weighs its candidates lowered in fp64, so

@@ -211,6 +211,23 @@ PlanMeasurements measure_in(const Extents& size, const std::string& arch, const 
   return measure_candidates<Complex, Complex>(size.elements(), size.elements(), candidates, settings, random, run);
 }
 
+// The incumbent (in the candidates' precision) first: the candidate that is the same plan moved there, or else
+// the incumbent put before them.
+void add_incumbent(Plan incumbent, const Extents& size, const MeasureSettings& settings, const PlanPasses& passes,
+                   std::vector<RankedPlan>& candidates) {
+  incumbent.precision = settings.precision;
+  if (incumbent.size != size || kind_of(incumbent) != settings.kind)
+    throw UsageError("measure_plans: the incumbent plan is not a " + to_string(settings.kind) + " plan of " +
+                     to_string(size));
+  const auto same = std::find_if(candidates.begin(), candidates.end(),
+                                 [&](const RankedPlan& candidate) { return candidate.plan == incumbent; });
+  if (same != candidates.end()) {
+    std::rotate(candidates.begin(), same, same + 1);
+    return;
+  }
+  candidates.insert(candidates.begin(), RankedPlan{incumbent, passes(incumbent).value_or(0)});
+}
+
 }  // namespace
 
 double candidate_agreement_bound(Precision precision) {
@@ -223,9 +240,11 @@ PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int
   if (settings.timed_samples < 1) throw UsageError("measure_plans: timed_samples must be at least 1");
   if (settings.kind != TransformKind::c2c && settings.placement == Placement::in_place)
     throw UsageError("measure_plans: " + to_string(settings.kind) + " candidates run out of place only");
-  std::vector<RankedPlan> candidates =
-      ranked_plans_of_kind(size, arch, settings.kind, candidate_passes(settings.precision), count);
+  const PlanPasses passes = candidate_passes(settings.precision);
+  std::vector<RankedPlan> candidates = ranked_plans_of_kind(size, arch, settings.kind, passes, count);
   for (RankedPlan& candidate : candidates) candidate.plan.precision = settings.precision;
+  if (settings.incumbent) add_incumbent(*settings.incumbent, size, settings, passes, candidates);
+  if (candidates.empty()) throw UsageError("measure_plans: no plan of the planner covers " + to_string(size));
   if (settings.precision == Precision::fp64) return measure_in<double>(size, arch, candidates, settings);
   return measure_in<float>(size, arch, candidates, settings);
 }
