@@ -222,6 +222,35 @@ TEST_F(ShippedRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
   std::cout << files.size() << " shipped real plans checked on the GPU\n";
 }
 
+using GpuTableRealPlans = GpuTest;
+
+// The real plans of this GPU's own table (plans/hopper/gpus/<device>/), which runs on this GPU model take before the
+// arch's table: each in every placement it runs in natural order (the arch's table serves the others), and each
+// R2C plan's round trip through the C2R plan a descriptor of its size takes on this GPU.
+TEST_F(GpuTableRealPlans, MatchCufftD2ZAndZ2DInEveryModeTheyRun) {
+  const std::vector<TableEntry> table = table_entries("hopper");
+  ASSERT_FALSE(table.empty());
+  const fs::path folder =
+      fs::path(table.front().path).parent_path() / "gpus" / gpu_table_folder(current_device_name());
+  if (!fs::is_directory(folder)) GTEST_SKIP() << "no table of this GPU's own: " << folder;
+  std::uint64_t seed = 1900;
+  int checked = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.ends_with("-r2c.yaml") && !name.ends_with("-c2r.yaml")) continue;
+    SCOPED_TRACE(entry.path().string());
+    GpuTransform engine = GpuTransform::from_file(entry.path().string());
+    const std::vector<Placement> placements = natural_placements(engine);
+    ASSERT_FALSE(placements.empty()) << name << ": runs in natural order in neither placement";
+    check_real_plan(engine, name, seed++, placements);
+    ++checked;
+    if (kind_of(engine.plan()) != TransformKind::r2c) continue;
+    GpuTransform c2r(TransformDesc{.extents = engine.plan().size, .kind = TransformKind::c2r});
+    check_round_trip(engine, c2r, name + " with " + c2r.plan_source(), seed++, natural_placements(c2r));
+  }
+  std::cout << checked << " real plans of " << folder << " checked on the GPU\n";
+}
+
 using RealPlansForDescriptors = GpuTest;
 
 // A size and a kind instead of a plan: the plans GpuTransform chooses, in every mode, and their round trip.
