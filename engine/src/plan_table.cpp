@@ -136,6 +136,17 @@ std::vector<GpuTableFile> gpu_table_files(const std::string& arch) {
   return files;
 }
 
+namespace {
+
+// Whether the arch's table holds an in-place file (<size>[-kind]-in-place.yaml) for this size and kind.
+bool arch_table_has_in_place_file(const std::string& arch, const Extents& size, TransformKind kind) {
+  for (const TableEntry& entry : table_entries(arch, kind))
+    if (entry.size == size && entry.in_place_only) return true;
+  return false;
+}
+
+}  // namespace
+
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place, TransformKind kind,
                                                Precision precision) {
@@ -146,11 +157,11 @@ std::optional<std::string> find_gpu_table_plan(const std::string& arch, const st
     const fs::path gpu = fs::path(dir) / arch / "gpus" / folder;
     std::error_code ec;
     if (!fs::is_directory(gpu, ec)) continue;
-    for (const bool in_place_file : {true, false}) {
-      if (in_place_file && !in_place) continue;
-      const fs::path file = gpu / table_file_name(size, in_place_file, kind, precision);
-      if (fs::is_regular_file(file, ec)) return file.string();
-    }
+    const fs::path in_place_file = gpu / table_file_name(size, true, kind, precision);
+    if (in_place && fs::is_regular_file(in_place_file, ec)) return in_place_file.string();
+    if (in_place && arch_table_has_in_place_file(arch, size, kind)) return std::nullopt;
+    const fs::path file = gpu / table_file_name(size, false, kind, precision);
+    if (fs::is_regular_file(file, ec)) return file.string();
     return std::nullopt;
   }
   return std::nullopt;

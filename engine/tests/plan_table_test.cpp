@@ -145,6 +145,29 @@ TEST_F(PlanTableTest, AGpuTableServesEachRealKindItsOwnFile) {
   EXPECT_THROW(plan_for_size(cube, "tesla", false, {}, TransformKind::r2c, Precision::fp32, 1, gpu), UsageError);
 }
 
+// In place, a GPU table's out-of-place file serves only where the arch's table has no in-place file of the size and
+// kind: that file exists because the out-of-place plan does not run in place (a two-pass C2R).
+TEST_F(PlanTableTest, InPlaceAGpuTablesOutOfPlaceFileYieldsToTheArchTablesInPlaceFile) {
+  const Extents cube{64, 64, 64};
+  const std::string gpu = "NVIDIA H100 80GB HBM3";
+  const fs::path folder = dir_ / "plans" / "tesla" / "gpus" / gpu_table_folder(gpu);
+  fs::create_directories(folder);
+  const std::string measured = (folder / table_file_name(cube, false, TransformKind::c2r)).string();
+  std::ofstream(measured) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
+  EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, true, TransformKind::c2r), measured);
+
+  const fs::path arch_in_place = dir_ / "plans" / "tesla" / table_file_name(cube, true, TransformKind::c2r);
+  std::ofstream(arch_in_place) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
+  EXPECT_FALSE(find_gpu_table_plan("tesla", gpu, cube, true, TransformKind::c2r));
+  EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, false, TransformKind::c2r), measured);
+  const SizedPlan in_place = plan_for_size(cube, "tesla", true, {}, TransformKind::c2r, Precision::fp32, 1, gpu);
+  EXPECT_EQ(in_place.source, arch_in_place.string() + " (the tesla table)");
+
+  const std::string measured_in_place = (folder / table_file_name(cube, true, TransformKind::c2r)).string();
+  std::ofstream(measured_in_place) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
+  EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, true, TransformKind::c2r), measured_in_place);
+}
+
 // Every shipped GPU table (plans/<arch>/gpus/<gpu>/) holds plans filed under their own size, kind and arch, each
 // lowering on its profile (passes_on_its_profile), with the measured time its writer recorded.
 TEST(ShippedGpuTables, HoldPlansOfTheirSizeThatLowerOnTheirArch) {

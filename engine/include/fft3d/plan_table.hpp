@@ -61,7 +61,9 @@ struct GpuTableFile {
 // Every GPU table's plan files in every table directory (all arches when arch is empty), sorted by path, each once.
 std::vector<GpuTableFile> gpu_table_files(const std::string& arch = "");
 // The GPU table's plan file for this arch, device, size, placement, kind and precision, if there is one (in place:
-// the in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder.
+// the in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder. In place,
+// an out-of-place file yields to the arch table's in-place file of the size and kind: that file exists because the
+// out-of-place plan does not run in place (a two-pass C2R), and measured planning times real plans out of place.
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place = false,
                                                TransformKind kind = TransformKind::c2c,
