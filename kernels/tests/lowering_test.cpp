@@ -2,6 +2,8 @@
 // kernels, interpreted on the CPU with the emitter's index maps, compute the DFT.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <array>
 #include <optional>
 #include <set>
@@ -37,9 +39,10 @@ TEST(Lowering, EveryShippedPlanLowers) {
   std::cout << to_string(lower(plans.front()).kernels.back());
 }
 
-// A GPU table's real plan serves runs in place and out of place alike (the table files one plan a size), so it must
-// reach natural order without the digit-reversal pass, which real transforms do not run, in both placements.
-TEST(Lowering, EveryGpuTableRealPlanReachesNaturalOrderInBothPlacements) {
+// A GPU table's real plan must reach natural order without the digit-reversal pass, which real transforms do not
+// run: out of place, and in place too unless the arch's table holds an in-place file of its size and kind, which in
+// place runs take instead (find_gpu_table_plan).
+TEST(Lowering, EveryGpuTableRealPlanReachesNaturalOrderInThePlacementsItServes) {
   int real_plans = 0;
   for (const GpuTableFile& file : gpu_table_files()) {
     const Plan plan = load_plan_file(file.path).plan;
@@ -47,7 +50,11 @@ TEST(Lowering, EveryGpuTableRealPlanReachesNaturalOrderInBothPlacements) {
     SCOPED_TRACE(file.path);
     const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch), file.path);
     EXPECT_FALSE(lowered.reorders(/*out_of_place=*/true));
-    EXPECT_FALSE(lowered.reorders(/*out_of_place=*/false));
+    const std::vector<TableEntry> arch_table = table_entries(plan.arch, kind_of(plan));
+    const bool arch_in_place_file = std::any_of(arch_table.begin(), arch_table.end(), [&](const TableEntry& entry) {
+      return entry.size == plan.size && entry.in_place_only;
+    });
+    if (!arch_in_place_file) EXPECT_FALSE(lowered.reorders(/*out_of_place=*/false));
     ++real_plans;
   }
   EXPECT_GT(real_plans, 0);
