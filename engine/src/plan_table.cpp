@@ -136,16 +136,11 @@ std::vector<GpuTableFile> gpu_table_files(const std::string& arch) {
   return files;
 }
 
-namespace {
-
-// Whether the arch's table holds an in-place file (<size>[-kind]-in-place.yaml) for this size and kind.
 bool arch_table_has_in_place_file(const std::string& arch, const Extents& size, TransformKind kind) {
   for (const TableEntry& entry : table_entries(arch, kind))
     if (entry.size == size && entry.in_place_only) return true;
   return false;
 }
-
-}  // namespace
 
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place, TransformKind kind,

@@ -50,11 +50,8 @@ TEST(Lowering, EveryGpuTableRealPlanReachesNaturalOrderInThePlacementsItServes) 
     SCOPED_TRACE(file.path);
     const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch), file.path);
     EXPECT_FALSE(lowered.reorders(/*out_of_place=*/true));
-    const std::vector<TableEntry> arch_table = table_entries(plan.arch, kind_of(plan));
-    const bool arch_in_place_file = std::any_of(arch_table.begin(), arch_table.end(), [&](const TableEntry& entry) {
-      return entry.size == plan.size && entry.in_place_only;
-    });
-    if (!arch_in_place_file) EXPECT_FALSE(lowered.reorders(/*out_of_place=*/false));
+    if (!arch_table_has_in_place_file(plan.arch, plan.size, kind_of(plan)))
+      EXPECT_FALSE(lowered.reorders(/*out_of_place=*/false));
     ++real_plans;
   }
   EXPECT_GT(real_plans, 0);

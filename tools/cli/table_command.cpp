@@ -14,6 +14,8 @@
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
+#include "fft3d/arch_profile.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "measured_plan.hpp"
 #include "options.hpp"
 
@@ -30,6 +32,15 @@ std::vector<Extents> squeezed_sizes(const std::string& list, TransformKind kind)
 // A GPU's table takes a candidate over the first (the plan runs took before, or the planner's first choice) only
 // where it wins two rounds by 3% or more.
 constexpr MeasureRounds table_rounds{2, 0.03};
+
+// A real plan measured out of place also serves runs in place, unless the arch's table holds an in-place file of its
+// size and kind (find_gpu_table_plan): there it must reach natural order without the digit-reversal pass, which
+// real transforms do not run.
+bool serves_its_placements(const Plan& plan) {
+  if (kind_of(plan) == TransformKind::c2c || arch_table_has_in_place_file(plan.arch, plan.size, kind_of(plan)))
+    return true;
+  return !lower_plan(plan, *find_arch_profile(plan.arch)).reorders(/*out_of_place=*/false);
+}
 
 // Measures every size of --sizes on this GPU and files the fastest plan of each in the GPU's table folder under
 // --out (created as needed); prints each file's path. A size whose table or wisdom plan no candidate beats gets no
@@ -59,6 +70,11 @@ int write_gpu_table(const po::variables_map& vm, const std::string& arch) {
     if (choice.kept_incumbent) {
       std::cerr << "keeping " << choice.incumbent_source << ": no candidate beat it by "
                 << 100 * table_rounds.margin << "%\n";
+      continue;
+    }
+    if (!serves_its_placements(choice.plan)) {
+      std::cerr << "not filing the fastest " << to_string(size) << " plan: in place it needs the digit-reversal "
+                << "pass, and the " << arch << " table has no in-place plan of the size to serve in place instead\n";
       continue;
     }
     const std::filesystem::path path = folder / table_file_name(size, in_place, kind, precision);

@@ -60,6 +60,8 @@ struct GpuTableFile {
 };
 // Every GPU table's plan files in every table directory (all arches when arch is empty), sorted by path, each once.
 std::vector<GpuTableFile> gpu_table_files(const std::string& arch = "");
+// Whether the arch's table holds an in-place file (<size>[-kind]-in-place.yaml) of this size and kind.
+bool arch_table_has_in_place_file(const std::string& arch, const Extents& size, TransformKind kind);
 // The GPU table's plan file for this arch, device, size, placement, kind and precision, if there is one (in place:
 // the in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder. In place,
 // an out-of-place file yields to the arch table's in-place file of the size and kind: that file exists because the
