@@ -35,6 +35,16 @@ class PlanTableTest : public ::testing::Test {
     std::ofstream(path) << to_yaml(ranked_plans(size, "tesla", {}, rank + 1).at(rank).plan);
     return path;
   }
+  // Writes the default tesla c2r plan of `size` as `folder`'s file of that size, placement and kind (c2r).
+  static std::string write_c2r_plan(const fs::path& folder, const Extents& size, bool in_place) {
+    fs::create_directories(folder);
+    const std::string path = (folder / table_file_name(size, in_place, TransformKind::c2r)).string();
+    std::ofstream(path) << to_yaml(default_plan_of_kind(size, "tesla", TransformKind::c2r));
+    return path;
+  }
+  fs::path gpu_folder(const std::string& gpu) const {
+    return dir_ / "plans" / "tesla" / "gpus" / gpu_table_folder(gpu);
+  }
   fs::path dir_;
   ScopedEnv env_;
 };
@@ -126,11 +136,9 @@ TEST_F(PlanTableTest, AGpuTableServesThatGpuBeforeTheArchTable) {
 TEST_F(PlanTableTest, AGpuTableServesEachRealKindItsOwnFile) {
   const Extents cube{64, 64, 64};
   const std::string gpu = "NVIDIA H100 80GB HBM3";
-  const fs::path folder = dir_ / "plans" / "tesla" / "gpus" / gpu_table_folder(gpu);
-  fs::create_directories(folder);
-  const std::string c2r = (folder / table_file_name(cube, false, TransformKind::c2r)).string();
+  const fs::path folder = gpu_folder(gpu);
+  const std::string c2r = write_c2r_plan(folder, cube, false);
   EXPECT_EQ(c2r, (folder / "64x64x64-c2r.yaml").string());
-  std::ofstream(c2r) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
 
   EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, false, TransformKind::c2r), c2r);
   EXPECT_FALSE(find_gpu_table_plan("tesla", gpu, cube, false, TransformKind::r2c));
@@ -150,21 +158,16 @@ TEST_F(PlanTableTest, AGpuTableServesEachRealKindItsOwnFile) {
 TEST_F(PlanTableTest, InPlaceAGpuTablesOutOfPlaceFileYieldsToTheArchTablesInPlaceFile) {
   const Extents cube{64, 64, 64};
   const std::string gpu = "NVIDIA H100 80GB HBM3";
-  const fs::path folder = dir_ / "plans" / "tesla" / "gpus" / gpu_table_folder(gpu);
-  fs::create_directories(folder);
-  const std::string measured = (folder / table_file_name(cube, false, TransformKind::c2r)).string();
-  std::ofstream(measured) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
+  const std::string measured = write_c2r_plan(gpu_folder(gpu), cube, false);
   EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, true, TransformKind::c2r), measured);
 
-  const fs::path arch_in_place = dir_ / "plans" / "tesla" / table_file_name(cube, true, TransformKind::c2r);
-  std::ofstream(arch_in_place) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
+  const std::string arch_in_place = write_c2r_plan(dir_ / "plans" / "tesla", cube, true);
   EXPECT_FALSE(find_gpu_table_plan("tesla", gpu, cube, true, TransformKind::c2r));
   EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, false, TransformKind::c2r), measured);
   const SizedPlan in_place = plan_for_size(cube, "tesla", true, {}, TransformKind::c2r, Precision::fp32, 1, gpu);
-  EXPECT_EQ(in_place.source, arch_in_place.string() + " (the tesla table)");
+  EXPECT_EQ(in_place.source, arch_in_place + " (the tesla table)");
 
-  const std::string measured_in_place = (folder / table_file_name(cube, true, TransformKind::c2r)).string();
-  std::ofstream(measured_in_place) << to_yaml(default_plan_of_kind(cube, "tesla", TransformKind::c2r));
+  const std::string measured_in_place = write_c2r_plan(gpu_folder(gpu), cube, true);
   EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, true, TransformKind::c2r), measured_in_place);
 }
 
