@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "backends.hpp"
+#include "fft3d/arch_profile.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/file_writes.hpp"
 #include "fft3d/lengths.hpp"
@@ -14,7 +15,6 @@
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
-#include "fft3d/arch_profile.hpp"
 #include "lowering/kernel_spec.hpp"
 #include "measured_plan.hpp"
 #include "options.hpp"
