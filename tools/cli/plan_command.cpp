@@ -19,9 +19,8 @@
 namespace fft3d::cli {
 namespace {
 
-// The planner's first choice, or with `measure` > 0 the fastest of that many candidates (and of the plan runs
-// take now, a table's or wisdom's) on the GPU; `header`
-// receives the comment line that says which.
+// The planner's first choice, or with `measure` > 0 the fastest on the GPU of that many candidates and of the plan
+// runs take now (a table's or wisdom's); `header` receives the comment line that says which.
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, TransformKind kind,
                  Precision precision, std::int64_t batch, std::string& header) {
   if (measure == 0) {
