@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <utility>
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/diagnostics.hpp"
@@ -147,6 +148,18 @@ Plan real_whole_axes_plan(const Extents& size, const std::string& arch, Transfor
 
 namespace {
 
+// Stage plans whose real plans the default real plan is chosen among: the stage planner ranks the complex stages
+// without the real step, whose kernel can cost passes more (a sorted-layout store, a tile spread around the step).
+// Each weighed plan is lowered, so planning time grows with the count.
+constexpr int default_stage_plans = 4;
+// The stage planner's first plan is tuned on C2C measurements; another stage plan's real plan displaces its real
+// plan only where it costs at least this much less, a structural charge (a sorted-layout store, a tile spread
+// around the step), not a difference within the model's resolution.
+constexpr double displacing_margin = 0.5;
+// Several stage plans can give one real plan (the X stages of a split X collapse into one whole stage), so more
+// stage plans are ranked than candidates wanted.
+constexpr int stage_plans_per_candidate = 4;
+
 // Whether the GPU lowering of `arch` takes a real plan and reaches natural order in the placement without the
 // digit-reversal pass (which real transforms do not run).
 bool lowers_in_natural_order(const Plan& plan, const std::string& arch, bool in_place) {
@@ -159,15 +172,50 @@ bool lowers_in_natural_order(const Plan& plan, const std::string& arch, bool in_
   }
 }
 
+Plan real_plan_from(const Plan& stages, const Extents& size, TransformKind kind) {
+  const Plan r2c = r2c_plan_from(stages, size.nx);
+  return kind == TransformKind::r2c ? r2c : c2r_mirror(r2c);
+}
+
+// The distinct real plans of `kind` that lower in natural order in the placement: those of the stage extents'
+// first `stage_count` ranked C2C plans, then real_whole_axes_plan; each with its cost by `weigh` (a plan it gives
+// none is left out), cheapest first, the first stage plan's real plan by its cost less displacing_margin, ties in
+// that order.
+std::vector<RankedPlan> weighed_real_plans(const Extents& size, const std::string& arch, TransformKind kind,
+                                           const PlanPasses& weigh, int stage_count, bool in_place) {
+  struct Weighed {
+    RankedPlan ranked;
+    double key = 0;
+  };
+  std::vector<Weighed> weighed;
+  bool first = true;
+  const auto add = [&](const Plan& plan) {
+    const bool is_first = std::exchange(first, false);
+    if (!lowers_in_natural_order(plan, arch, in_place)) return;
+    for (const Weighed& known : weighed)
+      if (known.ranked.plan == plan) return;
+    if (const std::optional<double> cost = weigh(plan))
+      weighed.push_back({{plan, *cost}, *cost - (is_first ? displacing_margin : 0.0)});
+  };
+  for (const RankedPlan& stages : ranked_plans(planned_stage_extents(size, kind), arch, weigh, stage_count))
+    add(real_plan_from(stages.plan, size, kind));
+  add(real_whole_axes_plan(size, arch, kind));
+  std::stable_sort(weighed.begin(), weighed.end(), [](const Weighed& a, const Weighed& b) { return a.key < b.key; });
+  std::vector<RankedPlan> ranked;
+  for (Weighed& w : weighed) ranked.push_back(std::move(w.ranked));
+  return ranked;
+}
+
 }  // namespace
 
 Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
                           const PlanPasses& passes, bool in_place) {
-  const Extents stage_size = planned_stage_extents(size, kind);
-  const Plan stages = default_plan(stage_size, arch, passes);
-  if (kind == TransformKind::c2c) return stages;
-  const Plan r2c = r2c_plan_from(stages, size.nx);
-  const Plan planned = kind == TransformKind::r2c ? r2c : c2r_mirror(r2c);
+  if (kind == TransformKind::c2c) return default_plan(size, arch, passes);
+  const PlanPasses weigh = passes ? passes : PlanPasses(passes_on_its_profile);
+  const std::vector<RankedPlan> ranked = weighed_real_plans(size, arch, kind, weigh, default_stage_plans, in_place);
+  if (!ranked.empty()) return ranked.front().plan;
+  // No real plan has a cost by `passes`: the stage planner's first, where it lowers in natural order.
+  const Plan planned = real_plan_from(default_plan(planned_stage_extents(size, kind), arch, passes), size, kind);
   return lowers_in_natural_order(planned, arch, in_place) ? planned : real_whole_axes_plan(size, arch, kind);
 }
 
@@ -175,23 +223,12 @@ std::vector<RankedPlan> ranked_plans_of_kind(const Extents& size, const std::str
                                              const PlanPasses& passes, int count, bool in_place) {
   if (kind == TransformKind::c2c) return ranked_plans(size, arch, passes, count);
   if (count < 1) throw UsageError("ranked_plans_of_kind: the candidate count must be at least 1");
-  // Several stage plans can give one real plan (the X stages of a split X collapse into one whole stage), so more
-  // stage plans are ranked than candidates wanted.
-  constexpr int stage_plans_per_candidate = 4;
   const PlanPasses weigh = passes ? passes : PlanPasses(passes_on_its_profile);
   std::vector<RankedPlan> ranked;
-  const auto add = [&](const Plan& plan) {
-    if (static_cast<int>(ranked.size()) >= count || !lowers_in_natural_order(plan, arch, in_place)) return;
-    for (const RankedPlan& known : ranked)
-      if (known.plan == plan) return;
-    if (const std::optional<double> cost = weigh(plan)) ranked.push_back({plan, *cost});
-  };
-  add(default_plan_of_kind(size, arch, kind, passes, in_place));
-  const Extents stage_size = planned_stage_extents(size, kind);
-  for (const RankedPlan& stages : ranked_plans(stage_size, arch, weigh, count * stage_plans_per_candidate)) {
-    const Plan r2c = r2c_plan_from(stages.plan, size.nx);
-    add(kind == TransformKind::r2c ? r2c : c2r_mirror(r2c));
-  }
+  const Plan first = default_plan_of_kind(size, arch, kind, passes, in_place);
+  if (const std::optional<double> cost = weigh(first)) ranked.push_back({first, *cost});
+  for (RankedPlan& next : weighed_real_plans(size, arch, kind, weigh, count * stage_plans_per_candidate, in_place))
+    if (static_cast<int>(ranked.size()) < count && next.plan != first) ranked.push_back(std::move(next));
   return ranked;
 }
 

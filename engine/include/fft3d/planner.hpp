@@ -94,18 +94,20 @@ Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
 // stages, then C2R, then every X stage; no Y or Z stage follows it.
 Plan c2r_mirror(const Plan& r2c);
 
-// The default planner's plan of `kind` for `size` (the real volume for r2c and c2r): default_plan for c2c; for r2c
-// r2c_plan_from(default_plan(stage extents)); for c2r the mirror of the r2c plan. A real plan that the arch's
-// lowering refuses, or that would need the digit-reversal pass in its placement (`in_place`), gives way to
-// real_whole_axes_plan. Throws UsageError like default_plan, and for a real kind with an odd NX (or a size whose
-// stage extents leave nothing to plan).
+// The default planner's plan of `kind` for `size` (the real volume for r2c and c2r): default_plan for c2c; for a
+// real kind the real plan (r2c_plan_from, c2r_mirror for c2r) of the stage planner's first plan, unless a real plan
+// of the stage extents' next ranked C2C plans or real_whole_axes_plan costs half a pass less by `passes` (the stage
+// ranking misses the real step's own costs, such as a sorted-layout store); only plans the arch's lowering takes in
+// natural order in the placement (`in_place`) without the digit-reversal pass (which real transforms do not run).
+// Throws UsageError like default_plan, and for a real kind with an odd NX (or a size whose stage extents leave
+// nothing to plan).
 Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
                           const PlanPasses& passes = {}, bool in_place = false);
 
 // The `count` best distinct candidates of `kind` for `size` (the real volume for r2c and c2r), for measured
-// planning: ranked_plans for c2c; for a real kind default_plan_of_kind's plan first, then the real plans of the
-// stage extents' next ranked C2C plans (r2c_plan_from, c2r_mirror for c2r) that lower in natural order in the
-// placement, each once, each with its own pass-equivalents by `passes`. Fewer where fewer distinct real plans lower.
+// planning: ranked_plans for c2c; for a real kind default_plan_of_kind's plan first, then the real plans it would
+// weigh from the stage extents' first 4 * count ranked C2C plans (and real_whole_axes_plan), cheapest first by
+// `passes`, each once. Fewer where fewer distinct real plans lower.
 // Throws like default_plan_of_kind, and UsageError for count < 1.
 std::vector<RankedPlan> ranked_plans_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
                                              const PlanPasses& passes, int count, bool in_place = false);

@@ -105,8 +105,10 @@ std::optional<double> passes_on_its_profile(const Plan& plan) {
   if (!profile) return std::nullopt;
   try {
     const LoweredPlan lowered = lower_plan(plan, *profile);
-    // The reorder pass counts unless the sorted layout spares it in place too (and so out of place).
-    double passes = static_cast<double>(lowered.kernels.size()) + (lowered.reorders(false) ? 1 : 0);
+    // The reorder pass counts unless the sorted layout spares it in place too (and so out of place). Real plans
+    // never run it: one that would need it in a placement is not taken there (default_plan_of_kind).
+    const bool reorders = !real_step_of(plan) && lowered.reorders(false);
+    double passes = static_cast<double>(lowered.kernels.size()) + (reorders ? 1 : 0);
     for (const KernelSpec& spec : lowered.kernels) passes += lowering::cost_beyond_one_pass(spec, *profile);
     return passes;
   } catch (const LoweringError&) {
