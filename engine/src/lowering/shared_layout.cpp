@@ -4,11 +4,14 @@
 // memory loses to any that fits.
 //
 // The search checks each candidate against the distinct conflict-group patterns of the kernel's accesses
-// (ConflictPatterns below), not against every access: a 16384-element Hopper tile has thousands of conflict groups
-// but a few dozen patterns, and checking every group of every candidate took 8.5 ms per 256^3 plan.
+// (ConflictPatterns below; PeriodPatterns for the period paddings), not against every access: a 16384-element
+// Hopper tile has thousands of conflict groups but a few dozen patterns, and the planner lowers every candidate
+// plan, so checking every group of every candidate layout dominated planning time.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_set>
 
@@ -116,11 +119,58 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
   return report;
 }
 
+// Why a group's degree under pad_period(P, Q) depends only on its pairs: A(e) = e + (e / P) * Q is strictly
+// increasing, so distinct elements take distinct words, and A(e) mod B = (e mod B + ((e / P) mod B) * Q) mod B
+// depends only on e's pair (e mod B, (e / P) mod B). The degree, the most distinct words one bank serves, is then
+// the most distinct elements whose pairs fall in one bank, for every Q: groups with equal sorted pairs in the same
+// phase are checked once.
+PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses, std::int64_t period,
+                               int banks)
+    : phases_(accesses.phases), period_(period), banks_(banks) {
+  const int group_threads = spec.conflict_group_threads;
+  std::set<std::pair<int, std::vector<std::int64_t>>> seen;
+  std::pair<int, std::vector<std::int64_t>> key;
+  for (const tile::AccessInstruction& access : accesses.instructions) {
+    const int threads = static_cast<int>(access.element.size());
+    for (int first = 0; first < spec.threads && first < threads; first += group_threads) {
+      key.first = access.phase;
+      std::vector<std::int64_t>& pairs = key.second;
+      pairs.clear();
+      for (int t = first; t < std::min(first + group_threads, threads); ++t)
+        if (access.element[t] >= 0) pairs.push_back(access.element[t]);
+      if (pairs.empty()) continue;
+      std::sort(pairs.begin(), pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      for (std::int64_t& e : pairs) e = e % banks_ + banks_ * (e / period_ % banks_);
+      std::sort(pairs.begin(), pairs.end());
+      if (seen.insert(key).second) patterns_.push_back(key);
+    }
+  }
+}
+
+tile::BankReport PeriodPatterns::check(const SharedLayout& layout) const {
+  if (layout.kind != SharedLayoutKind::pad_period || layout.period != period_ || layout.banks != banks_)
+    throw std::invalid_argument("PeriodPatterns::check: " + to_string(layout) + " is not a padding of period " +
+                                std::to_string(period_) + " over " + std::to_string(banks_) + " banks");
+  tile::BankReport report;
+  for (const std::string& phase : phases_) report.phases.push_back({phase, 1});
+  std::vector<int> per_bank(static_cast<std::size_t>(banks_));
+  for (const auto& [phase, pairs] : patterns_) {
+    std::fill(per_bank.begin(), per_bank.end(), 0);
+    int& degree = report.phases[phase].degree;
+    for (std::int64_t pair : pairs) {
+      const std::int64_t bank = (pair % banks_ + pair / banks_ * layout.period_words) % banks_;
+      degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
+    }
+  }
+  return report;
+}
+
 // Paddings by a period for tiles whose digits are not bit fields: Q words after each P elements, where P is an X
 // row or plane of the tile (passes striding by whole rows or planes of a length that is not a power of two) or the
 // span E*r of a butterfly pass's inputs (a warp then reads runs of E consecutive elements E*r apart: Q = E puts
-// consecutive runs on consecutive banks), Q from 1 to banks - 1. Checked access by access: the pattern argument
-// below does not hold for e / P.
+// consecutive runs on consecutive banks), Q from 1 to banks - 1. Checked on PeriodPatterns: ConflictPatterns'
+// argument does not hold for e / P.
 std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const ArchProfile& profile) {
   std::vector<SharedLayout> layouts;
   if (tile::bit_fields(spec)) return layouts;
@@ -145,17 +195,24 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
   const tile::SharedAccesses accesses = tile::shared_accesses(spec);
   std::optional<ConflictPatterns> patterns;
   if (search == LayoutSearch::by_pattern) patterns.emplace(spec, accesses);
+  std::map<std::int64_t, PeriodPatterns> period_patterns;  // by period, built when its first padding is checked
+  const auto check_by_pattern = [&](const SharedLayout& layout) {
+    if (layout.kind != SharedLayoutKind::pad_period) return patterns->check(layout);
+    auto at = period_patterns.find(layout.period);
+    if (at == period_patterns.end())
+      at = period_patterns.emplace(layout.period, PeriodPatterns(spec, accesses, layout.period, layout.banks)).first;
+    return at->second.check(layout);
+  };
   std::vector<SharedLayout> candidates = shared_layout_candidates(profile, spec.part_elements());
   for (const SharedLayout& layout : period_pad_candidates(spec, profile)) candidates.push_back(layout);
   for (const SharedLayout& layout : candidates) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
     const int stop_above = std::get<0>(best_cost) ? 1 << 30 : std::get<1>(best_cost);
-    // The period paddings come last and are checked access by access: not once a fitting layout is conflict-free.
+    // The period paddings come last and cost words: not once a fitting layout is conflict-free.
     const bool conflict_free = !std::get<0>(best_cost) && std::get<1>(best_cost) == 1 && std::get<2>(best_cost) == 1;
     if (layout.kind == SharedLayoutKind::pad_period && conflict_free) break;
-    const bool by_pattern = patterns && layout.kind != SharedLayoutKind::pad_period;
     const tile::BankReport report =
-        by_pattern ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
+        patterns ? check_by_pattern(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
     const bool over = 2 * layout.words * spec.real_bytes() > profile.shared_memory_per_block;
     const std::tuple<bool, int, int, std::int64_t> cost{over, report.worst_excluding_natural_store(), report.worst(),
                                                         layout.words};
