@@ -34,6 +34,16 @@ std::int64_t words_of(const SharedLayout& layout, std::int64_t elements) {
   return last + 1;
 }
 
+// A conflict group's pattern: its phase and its values (ConflictPatterns, PeriodPatterns), hashed by FNV-1a.
+using Pattern = std::pair<int, std::vector<std::int64_t>>;
+struct PatternHash {
+  std::size_t operator()(const Pattern& key) const {
+    std::uint64_t h = 14695981039346656037ULL ^ static_cast<std::uint64_t>(key.first);
+    for (std::int64_t e : key.second) h = (h ^ static_cast<std::uint64_t>(e)) * 1099511628211ULL;
+    return static_cast<std::size_t>(h);
+  }
+};
+
 // Identity first, then the XOR swizzles (no extra words), then the paddings, then two-field swizzles: the search
 // stops at the first layout that is conflict-free everywhere and costs no extra words, since nothing can beat it.
 }  // namespace
@@ -74,14 +84,8 @@ ConflictPatterns::ConflictPatterns(const KernelSpec& spec, const tile::SharedAcc
     : phases_(accesses.phases), group_threads_(spec.conflict_group_threads) {
   // Translated groups usually give the same r in the same thread order: dedupe on that first (hash), and sort
   // only the groups not seen before.
-  auto hash = [](const std::pair<int, std::vector<std::int64_t>>& key) {
-    std::uint64_t h = 14695981039346656037ULL ^ static_cast<std::uint64_t>(key.first);
-    for (std::int64_t e : key.second) h = (h ^ static_cast<std::uint64_t>(e)) * 1099511628211ULL;
-    return static_cast<std::size_t>(h);
-  };
-  std::unordered_set<std::pair<int, std::vector<std::int64_t>>, decltype(hash)> seen_ordered(64, hash);
-  std::unordered_set<std::pair<int, std::vector<std::int64_t>>, decltype(hash)> seen_sorted(64, hash);
-  std::pair<int, std::vector<std::int64_t>> key;
+  std::unordered_set<Pattern, PatternHash> seen_ordered, seen_sorted;
+  Pattern key;
   for (const tile::AccessInstruction& access : accesses.instructions) {
     const int threads = static_cast<int>(access.element.size());
     for (int first = 0; first < spec.threads && first < threads; first += group_threads_) {
@@ -102,19 +106,19 @@ ConflictPatterns::ConflictPatterns(const KernelSpec& spec, const tile::SharedAcc
   }
 }
 
+// A pattern's elements are distinct (sorted and deduplicated above) and every candidate map is injective
+// (tile::shared_address), so each element takes a word of its own: the degree counts the elements per bank.
 tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
   tile::BankReport report;
   for (const std::string& phase : phases_) report.phases.push_back({phase, 1});
-  std::vector<std::int64_t> words;
   std::vector<int> per_bank(static_cast<std::size_t>(layout.banks));
   for (const auto& [phase, elements] : patterns_) {
-    words.clear();
-    for (std::int64_t e : elements) words.push_back(tile::shared_address(layout, e));
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
     std::fill(per_bank.begin(), per_bank.end(), 0);
     int& degree = report.phases[phase].degree;
-    for (std::int64_t w : words) degree = std::max(degree, ++per_bank[static_cast<std::size_t>(w % layout.banks)]);
+    for (std::int64_t e : elements) {
+      const std::int64_t bank = tile::shared_address(layout, e) % layout.banks;
+      degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
+    }
   }
   return report;
 }

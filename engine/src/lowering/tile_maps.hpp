@@ -104,8 +104,20 @@ ReorderMove reorder_move(const KernelSpec& spec, std::int64_t block, std::int64_
 // Global coordinate along `axis` of tile element e in block `block`.
 std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e);
 
-// Shared-memory word of tile element e. @post injective on [0, tile_elements).
-std::int64_t shared_address(const SharedLayout& layout, std::int64_t e);
+// Shared-memory word of tile element e. @post injective on [0, tile_elements). Inline: the layout search calls it
+// for every element of every conflict pattern of every candidate layout.
+inline std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
+  switch (layout.kind) {
+    case SharedLayoutKind::identity: return e;
+    case SharedLayoutKind::pad: return e + (e >> layout.shift);
+    case SharedLayoutKind::pad_period: return e + e / layout.period * layout.period_words;
+    case SharedLayoutKind::xor_rows: {
+      const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & (layout.banks - 1) : 0;
+      return e ^ ((e >> layout.shift) & (layout.banks - 1)) ^ second;
+    }
+  }
+  return e;
+}
 // First tile element of butterfly b of a stage (b < tile_elements / radix).
 std::int64_t butterfly_base(const TileStage& stage, std::int64_t b);
 // First tile element of butterfly b of radix-`radix` butterflies whose inputs are `element_step` apart: b with a
