@@ -106,7 +106,8 @@ class ConflictPatterns {
 std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const ArchProfile& profile);
 
 // The distinct conflict-group patterns of a kernel's shared accesses for the paddings of one period P over `banks`
-// banks: per phase, each group's distinct elements e as the pairs (e mod banks, (e / P) mod banks), sorted.
+// banks: per phase, each group's distinct elements e as the pairs (e mod banks, (e / P) mod banks), taken relative
+// to its first element's pair (modulo banks) and sorted.
 // Contract (shared_layout.cpp proves it): check(layout) == tile::check_bank_conflicts(spec, layout, accesses) for
 // every pad_period layout of that period and bank count.
 class PeriodPatterns {
@@ -119,7 +120,7 @@ class PeriodPatterns {
   std::vector<std::string> phases_;
   std::int64_t period_ = 1;
   int banks_ = 32;
-  std::vector<std::pair<int, std::vector<std::int64_t>>> patterns_;  // pair (a, b) coded a + banks * b
+  std::vector<std::pair<int, std::vector<std::int64_t>>> patterns_;  // a relative pair (a, b) as a + banks * b
 };
 
 // real_step.cpp: a real plan's stages as a complex plan of the stage extents (NX/2, NY, NZ), which lowers like any

@@ -126,14 +126,15 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
 // Why a group's degree under pad_period(P, Q) depends only on its pairs: A(e) = e + (e / P) * Q is strictly
 // increasing, so distinct elements take distinct words, and A(e) mod B = (e mod B + ((e / P) mod B) * Q) mod B
 // depends only on e's pair (e mod B, (e / P) mod B). The degree, the most distinct words one bank serves, is then
-// the most distinct elements whose pairs fall in one bank, for every Q: groups with equal sorted pairs in the same
-// phase are checked once.
+// the most distinct elements whose pairs fall in one bank, for every Q. Subtracting one pair (a0, b0) from every
+// pair, modulo B, rotates every element's bank by a0 + b0 * Q and keeps that count: the pairs are taken relative to
+// the group's first element, and groups with equal sorted relative pairs in the same phase are checked once.
 PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses, std::int64_t period,
                                int banks)
     : phases_(accesses.phases), period_(period), banks_(banks) {
   const int group_threads = spec.conflict_group_threads;
-  std::set<std::pair<int, std::vector<std::int64_t>>> seen;
-  std::pair<int, std::vector<std::int64_t>> key;
+  std::unordered_set<Pattern, PatternHash> seen;
+  Pattern key;
   for (const tile::AccessInstruction& access : accesses.instructions) {
     const int threads = static_cast<int>(access.element.size());
     for (int first = 0; first < spec.threads && first < threads; first += group_threads) {
@@ -145,7 +146,11 @@ PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesse
       if (pairs.empty()) continue;
       std::sort(pairs.begin(), pairs.end());
       pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-      for (std::int64_t& e : pairs) e = e % banks_ + banks_ * (e / period_ % banks_);
+      const std::int64_t a0 = pairs.front() % banks_, b0 = pairs.front() / period_ % banks_;
+      for (std::int64_t& e : pairs) {
+        const std::int64_t a = (e % banks_ - a0 + banks_) % banks_, b = (e / period_ % banks_ - b0 + banks_) % banks_;
+        e = a + banks_ * b;
+      }
       std::sort(pairs.begin(), pairs.end());
       if (seen.insert(key).second) patterns_.push_back(key);
     }
