@@ -234,6 +234,11 @@ CoalescingReport check_coalescing(const KernelSpec& spec);
 // KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).
 CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block);
 CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t block);
+// Whether those are coalesced, as check_first_pass_loads(spec, block).coalesced() and
+// check_last_pass_stores(spec, block).coalesced() say, stopping at the first partial segment (the lowering rule
+// needs only the answer, and a mixed tile's first request often has one).
+bool first_pass_loads_coalesced(const KernelSpec& spec, std::int64_t block);
+bool last_pass_stores_coalesced(const KernelSpec& spec, std::int64_t block);
 // Whether the passes' global offsets split as the emitter writes them: a butterfly's first offset plus a constant
 // for each input or output k (its offset in block 0, whose origin is zero). For bit fields this holds by
 // construction; for other digits it holds when no step of a butterfly carries into another digit of the tile or of
