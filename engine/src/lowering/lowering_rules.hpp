@@ -90,10 +90,11 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
 // The distinct conflict-group patterns of a kernel's shared accesses: per phase, each conflict group's elements
 // with the bits common to the whole group cleared. Contract (shared_layout.cpp proves it for identity, pad and
 // xor_rows): check(layout) == tile::check_bank_conflicts(spec, layout, accesses) for every such layout.
+// stop_above: as check_bank_conflicts's, a partial report once a phase other than the natural-order store exceeds it.
 class ConflictPatterns {
  public:
   ConflictPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses);
-  tile::BankReport check(const SharedLayout& layout) const;
+  tile::BankReport check(const SharedLayout& layout, int stop_above = 1 << 30) const;
   std::size_t size() const { return patterns_.size(); }
 
  private:
@@ -109,11 +110,11 @@ std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const Ar
 // banks: per phase, each group's distinct elements e as the pairs (e mod banks, (e / P) mod banks), taken relative
 // to its first element's pair (modulo banks) and sorted.
 // Contract (shared_layout.cpp proves it): check(layout) == tile::check_bank_conflicts(spec, layout, accesses) for
-// every pad_period layout of that period and bank count.
+// every pad_period layout of that period and bank count (stop_above as ConflictPatterns's).
 class PeriodPatterns {
  public:
   PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses, std::int64_t period, int banks);
-  tile::BankReport check(const SharedLayout& layout) const;
+  tile::BankReport check(const SharedLayout& layout, int stop_above = 1 << 30) const;
   std::size_t size() const { return patterns_.size(); }
 
  private:

@@ -44,6 +44,13 @@ struct PatternHash {
   }
 };
 
+// Whether a pattern check gives up after updating `phase`: a phase other than the natural-order store over
+// stop_above (tile::check_bank_conflicts's rule; the report is then partial).
+bool gives_up(const tile::BankReport& report, int phase, int stop_above) {
+  const tile::PhaseConflict& conflict = report.phases[static_cast<std::size_t>(phase)];
+  return conflict.degree > stop_above && conflict.phase != "store natural";
+}
+
 // Identity first, then the XOR swizzles (no extra words), then the paddings, then two-field swizzles: the search
 // stops at the first layout that is conflict-free everywhere and costs no extra words, since nothing can beat it.
 }  // namespace
@@ -108,7 +115,7 @@ ConflictPatterns::ConflictPatterns(const KernelSpec& spec, const tile::SharedAcc
 
 // A pattern's elements are distinct (sorted and deduplicated above) and every candidate map is injective
 // (tile::shared_address), so each element takes a word of its own: the degree counts the elements per bank.
-tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
+tile::BankReport ConflictPatterns::check(const SharedLayout& layout, int stop_above) const {
   tile::BankReport report;
   for (const std::string& phase : phases_) report.phases.push_back({phase, 1});
   std::vector<int> per_bank(static_cast<std::size_t>(layout.banks));
@@ -119,6 +126,7 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
       const std::int64_t bank = tile::shared_address(layout, e) % layout.banks;
       degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
     }
+    if (gives_up(report, phase, stop_above)) return report;
   }
   return report;
 }
@@ -157,7 +165,7 @@ PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesse
   }
 }
 
-tile::BankReport PeriodPatterns::check(const SharedLayout& layout) const {
+tile::BankReport PeriodPatterns::check(const SharedLayout& layout, int stop_above) const {
   if (layout.kind != SharedLayoutKind::pad_period || layout.period != period_ || layout.banks != banks_)
     throw std::invalid_argument("PeriodPatterns::check: " + to_string(layout) + " is not a padding of period " +
                                 std::to_string(period_) + " over " + std::to_string(banks_) + " banks");
@@ -171,6 +179,7 @@ tile::BankReport PeriodPatterns::check(const SharedLayout& layout) const {
       const std::int64_t bank = (pair % banks_ + pair / banks_ * layout.period_words) % banks_;
       degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
     }
+    if (gives_up(report, phase, stop_above)) return report;
   }
   return report;
 }
@@ -205,12 +214,12 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
   std::optional<ConflictPatterns> patterns;
   if (search == LayoutSearch::by_pattern) patterns.emplace(spec, accesses);
   std::map<std::int64_t, PeriodPatterns> period_patterns;  // by period, built when its first padding is checked
-  const auto check_by_pattern = [&](const SharedLayout& layout) {
-    if (layout.kind != SharedLayoutKind::pad_period) return patterns->check(layout);
+  const auto check_by_pattern = [&](const SharedLayout& layout, int stop_above) {
+    if (layout.kind != SharedLayoutKind::pad_period) return patterns->check(layout, stop_above);
     auto at = period_patterns.find(layout.period);
     if (at == period_patterns.end())
       at = period_patterns.emplace(layout.period, PeriodPatterns(spec, accesses, layout.period, layout.banks)).first;
-    return at->second.check(layout);
+    return at->second.check(layout, stop_above);
   };
   std::vector<SharedLayout> candidates = shared_layout_candidates(profile, spec.part_elements());
   for (const SharedLayout& layout : period_pad_candidates(spec, profile)) candidates.push_back(layout);
@@ -220,8 +229,8 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
     // The period paddings come last and cost words: not once a fitting layout is conflict-free.
     const bool conflict_free = !std::get<0>(best_cost) && std::get<1>(best_cost) == 1 && std::get<2>(best_cost) == 1;
     if (layout.kind == SharedLayoutKind::pad_period && conflict_free) break;
-    const tile::BankReport report =
-        patterns ? check_by_pattern(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
+    const tile::BankReport report = patterns ? check_by_pattern(layout, stop_above)
+                                             : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
     const bool over = 2 * layout.words * spec.real_bytes() > profile.shared_memory_per_block;
     const std::tuple<bool, int, int, std::int64_t> cost{over, report.worst_excluding_natural_store(), report.worst(),
                                                         layout.words};
