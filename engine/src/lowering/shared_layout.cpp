@@ -137,11 +137,14 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout, int stop_ab
 // the most distinct elements whose pairs fall in one bank, for every Q. Subtracting one pair (a0, b0) from every
 // pair, modulo B, rotates every element's bank by a0 + b0 * Q and keeps that count: the pairs are taken relative to
 // the group's first element, and groups with equal sorted relative pairs in the same phase are checked once.
+// Translating a group by a multiple of P, kP, adds k(P + Q) to every word, which rotates the banks too: groups equal
+// element for element (thread order) once moved to the first period, are deduplicated on that first (hash), and
+// only the groups not seen before are sorted.
 PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses, std::int64_t period,
                                int banks)
     : phases_(accesses.phases), period_(period), banks_(banks) {
   const int group_threads = spec.conflict_group_threads;
-  std::unordered_set<Pattern, PatternHash> seen;
+  std::unordered_set<Pattern, PatternHash> seen_ordered, seen;
   Pattern key;
   for (const tile::AccessInstruction& access : accesses.instructions) {
     const int threads = static_cast<int>(access.element.size());
@@ -152,6 +155,9 @@ PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesse
       for (int t = first; t < std::min(first + group_threads, threads); ++t)
         if (access.element[t] >= 0) pairs.push_back(access.element[t]);
       if (pairs.empty()) continue;
+      const std::int64_t moved = *std::min_element(pairs.begin(), pairs.end()) / period_ * period_;
+      for (std::int64_t& e : pairs) e -= moved;
+      if (!seen_ordered.insert(key).second) continue;
       std::sort(pairs.begin(), pairs.end());
       pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
       const std::int64_t a0 = pairs.front() % banks_, b0 = pairs.front() / period_ % banks_;
