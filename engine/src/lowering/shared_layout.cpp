@@ -232,7 +232,7 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
   for (const SharedLayout& layout : candidates) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
     const int stop_above = std::get<0>(best_cost) ? 1 << 30 : std::get<1>(best_cost);
-    // The period paddings come last and cost words: not once a fitting layout is conflict-free.
+    // The period paddings come last and are checked only while no fitting layout is conflict-free.
     const bool conflict_free = !std::get<0>(best_cost) && std::get<1>(best_cost) == 1 && std::get<2>(best_cost) == 1;
     if (layout.kind == SharedLayoutKind::pad_period && conflict_free) break;
     const tile::BankReport report = patterns ? check_by_pattern(layout, stop_above)
