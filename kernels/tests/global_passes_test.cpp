@@ -202,5 +202,31 @@ TEST(GlobalPasses, MixedKernelsSplitTheirOffsetsExactly) {
   EXPECT_GT(storing, 10);
 }
 
+// The answers the rule asks for (first_pass_loads_coalesced, last_pass_stores_coalesced stop at the first partial
+// segment) are the full reports' answers, on every shipped and mixed plan's kernels, as the rule asks them (the
+// stores with store_in_last_pass set).
+TEST(GlobalPasses, CoalescedAnswersMatchTheFullReports) {
+  std::vector<NamedPlan> plans = shipped_plans();
+  for (NamedPlan& named : mixed_radix_plans()) plans.push_back(std::move(named));
+  for (NamedPlan& named : mixed_bench_plans()) plans.push_back(std::move(named));
+  int partial = 0, whole = 0;
+  for (const NamedPlan& named : plans) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (KernelSpec spec : lowered->kernels) {
+      spec.store_in_last_pass = true;
+      for (std::int64_t block : {std::int64_t{0}, spec.tiles - 1}) {
+        const bool loads = tile::check_first_pass_loads(spec, block).coalesced();
+        const bool stores = tile::check_last_pass_stores(spec, block).coalesced();
+        EXPECT_EQ(tile::first_pass_loads_coalesced(spec, block), loads) << named.name << " " << spec.kernel_index;
+        EXPECT_EQ(tile::last_pass_stores_coalesced(spec, block), stores) << named.name << " " << spec.kernel_index;
+        (loads && stores ? whole : partial) += 1;
+      }
+    }
+  }
+  EXPECT_GT(partial, 10);
+  EXPECT_GT(whole, 10);
+}
+
 }  // namespace
 }  // namespace fft3d::testing

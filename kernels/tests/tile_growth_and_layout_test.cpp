@@ -1,9 +1,11 @@
 // Two lowering rules checked against their contracts: grow_tile.cpp (small tiles grow along stage-less axes, grid
 // exact, block size kept) and the layout search of shared_layout.cpp (the search on conflict-group patterns picks
-// what the exhaustive search over every access picks, on every shipped plan and the tests' random plans).
+// what the exhaustive search over every access picks, on every shipped plan, the tests' random plans and the mixed
+// plans, whose tiles also weigh the period paddings).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "fft3d/arch_profile.hpp"
 #include "cuda/cuda_compiler.hpp"
@@ -23,9 +25,17 @@ std::vector<NamedPlan> layout_test_plans() {
   return plans;
 }
 
+// The layout search's plans: those above and the mixed plans, whose tiles also weigh the period paddings.
+std::vector<NamedPlan> layout_search_test_plans() {
+  std::vector<NamedPlan> plans = layout_test_plans();
+  for (const NamedPlan& named : mixed_radix_plans()) plans.push_back(named);
+  for (const NamedPlan& named : mixed_bench_plans()) plans.push_back(named);
+  return plans;
+}
+
 TEST(SharedLayoutSearch, PatternSearchChoosesWhatTheExhaustiveSearchChooses) {
   int kernels = 0;
-  for (const NamedPlan& named : layout_test_plans()) {
+  for (const NamedPlan& named : layout_search_test_plans()) {
     const ArchProfile profile = *find_arch_profile(named.plan.arch);
     const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
     if (!lowered) continue;
@@ -40,7 +50,7 @@ TEST(SharedLayoutSearch, PatternSearchChoosesWhatTheExhaustiveSearchChooses) {
 
 // The contract under the search: on every candidate layout, the report on patterns equals the full report.
 TEST(SharedLayoutSearch, PatternReportEqualsTheFullReportOnEveryCandidate) {
-  for (const NamedPlan& named : layout_test_plans()) {
+  for (const NamedPlan& named : layout_search_test_plans()) {
     const ArchProfile profile = *find_arch_profile(named.plan.arch);
     const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
     if (!lowered) continue;
@@ -58,6 +68,32 @@ TEST(SharedLayoutSearch, PatternReportEqualsTheFullReportOnEveryCandidate) {
       }
     }
   }
+}
+
+// The same contract for the period paddings of mixed tiles, on their own patterns (one set per period).
+TEST(SharedLayoutSearch, PeriodPatternReportEqualsTheFullReportOnEveryPeriodPadding) {
+  int paddings = 0;
+  for (const NamedPlan& named : layout_search_test_plans()) {
+    const ArchProfile profile = *find_arch_profile(named.plan.arch);
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
+      const tile::SharedAccesses accesses = tile::shared_accesses(spec);
+      std::map<std::int64_t, lowering::PeriodPatterns> patterns;
+      for (const SharedLayout& layout : lowering::period_pad_candidates(spec, profile)) {
+        ++paddings;
+        const auto at = patterns.try_emplace(layout.period, spec, accesses, layout.period, layout.banks).first;
+        const tile::BankReport full = tile::check_bank_conflicts(spec, layout, accesses);
+        const tile::BankReport reduced = at->second.check(layout);
+        ASSERT_EQ(full.phases.size(), reduced.phases.size());
+        for (std::size_t p = 0; p < full.phases.size(); ++p)
+          EXPECT_EQ(full.phases[p].degree, reduced.phases[p].degree)
+              << named.name << " kernel " << spec.kernel_index << " " << to_string(layout) << " "
+              << full.phases[p].phase;
+      }
+    }
+  }
+  EXPECT_GT(paddings, 100);
 }
 
 // The default hopper plan of 512x256x256 has an X-only kernel whose butterfly groups make a 32-value tile (1M

@@ -73,11 +73,11 @@ void reach_global_from_passes(KernelSpec& spec) {
   const TileStage& first = spec.stages.front();
   const bool first_pass_loads = !first.is_split() || first.split_radices.size() > 1;
   const bool load = first_pass_loads && (!cluster_store || tile::exchanges_across_cluster(spec)) &&
-                    tile::check_first_pass_loads(spec, 0).coalesced() &&
+                    tile::first_pass_loads_coalesced(spec, 0) &&
                     (bits || tile::first_pass_offsets_add(spec));
   KernelSpec storing = spec;  // the last pass's butterflies as they run when it writes global memory
   storing.store_in_last_pass = true;
-  const bool store = spread_store && !cluster_store && tile::check_last_pass_stores(storing, 0).coalesced() &&
+  const bool store = spread_store && !cluster_store && tile::last_pass_stores_coalesced(storing, 0) &&
                      (bits || tile::last_pass_offsets_add(storing));
   spec.load_in_first_pass = load;
   spec.store_in_last_pass = store;

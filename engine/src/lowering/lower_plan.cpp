@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <future>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "fft3d/checks.hpp"
+#include "lowering/spec_memo.hpp"
 #include "lowering/tile_maps.hpp"
 #include "lowering_rules.hpp"
 
@@ -29,6 +31,26 @@ void check_profile_limits(const KernelSpec& spec, const ArchProfile& profile) {
   if (spec.threads > profile.max_threads_per_block)
     throw LoweringError(where + ": " + std::to_string(spec.threads) + " threads per block; profile " + profile.name +
                         " allows " + std::to_string(profile.max_threads_per_block));
+}
+
+// The two rules that take most of a kernel's lowering, memoized across the plans the process lowers: the planner's
+// candidates share kernels (spec_memo.hpp). The capacity bounds the memory a long-lived process keeps.
+constexpr std::size_t memo_capacity = 1024;
+
+void memoized_global_passes(KernelSpec& spec, const ArchProfile& profile) {
+  static lowering::SpecMemo<std::pair<bool, bool>> memo(memo_capacity);
+  const auto [load, store] = memo.get(spec, profile, [&spec] {
+    KernelSpec reached = spec;
+    lowering::reach_global_from_passes(reached);
+    return std::pair{reached.load_in_first_pass, reached.store_in_last_pass};
+  });
+  spec.load_in_first_pass = load;
+  spec.store_in_last_pass = store;
+}
+
+SharedLayout memoized_shared_layout(const KernelSpec& spec, const ArchProfile& profile) {
+  static lowering::SpecMemo<SharedLayout> memo(memo_capacity);
+  return memo.get(spec, profile, [&] { return lowering::choose_shared_layout(spec, profile); });
 }
 
 // real: a real plan's kernel (`plan` holds its complex stages only; `real_plan` the step).
@@ -68,9 +90,9 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * spec.real_bytes();
   check_profile_limits(spec, profile);
-  lowering::reach_global_from_passes(spec);
+  memoized_global_passes(spec, profile);
   if (real_plan) lowering::keep_real_step_off_global_passes(spec, real_plan->kernels[index]);
-  spec.shared = lowering::choose_shared_layout(spec, profile);
+  spec.shared = memoized_shared_layout(spec, profile);
   spec.shared_bytes = 2 * spec.shared.words * spec.real_bytes();
   spec.nominal_flops = lowering::nominal_flops(spec);
   check_profile_limits(spec, profile);

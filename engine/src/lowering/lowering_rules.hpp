@@ -79,8 +79,9 @@ int block_threads(const KernelSpec& spec, const ArchProfile& profile, bool real)
 void reach_global_from_passes(KernelSpec& spec);
 
 // shared_layout.cpp: the padding or swizzle with the fewest bank conflicts (ties: fewer words), among the candidates
-// below (in search order). by_pattern checks each candidate on ConflictPatterns; exhaustive on every access
-// (tile::check_bank_conflicts); both choose the same layout (tested on every shipped and random plan).
+// below (in search order). by_pattern checks each candidate on ConflictPatterns (the period paddings on
+// PeriodPatterns); exhaustive on every access (tile::check_bank_conflicts); both choose the same layout (tested on
+// every shipped and random plan).
 enum class LayoutSearch : std::uint8_t { by_pattern, exhaustive };
 std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, std::int64_t elements);
 SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& profile,
@@ -89,16 +90,38 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
 // The distinct conflict-group patterns of a kernel's shared accesses: per phase, each conflict group's elements
 // with the bits common to the whole group cleared. Contract (shared_layout.cpp proves it for identity, pad and
 // xor_rows): check(layout) == tile::check_bank_conflicts(spec, layout, accesses) for every such layout.
+// stop_above: as check_bank_conflicts's, a partial report once a phase other than the natural-order store exceeds it.
 class ConflictPatterns {
  public:
   ConflictPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses);
-  tile::BankReport check(const SharedLayout& layout) const;
+  tile::BankReport check(const SharedLayout& layout, int stop_above = 1 << 30) const;
   std::size_t size() const { return patterns_.size(); }
 
  private:
   std::vector<std::string> phases_;
   int group_threads_ = 32;  // threads per conflict group
   std::vector<std::pair<int, std::vector<std::int64_t>>> patterns_;
+};
+
+// The period paddings of the search (pad_period: Q words after each P elements), last in search order.
+std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const ArchProfile& profile);
+
+// The distinct conflict-group patterns of a kernel's shared accesses for the paddings of one period P over `banks`
+// banks: per phase, each group's distinct elements e as the pairs (e mod banks, (e / P) mod banks), taken relative
+// to its first element's pair (modulo banks) and sorted.
+// Contract (shared_layout.cpp proves it): check(layout) == tile::check_bank_conflicts(spec, layout, accesses) for
+// every pad_period layout of that period and bank count (stop_above as ConflictPatterns's).
+class PeriodPatterns {
+ public:
+  PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses, std::int64_t period, int banks);
+  tile::BankReport check(const SharedLayout& layout, int stop_above = 1 << 30) const;
+  std::size_t size() const { return patterns_.size(); }
+
+ private:
+  std::vector<std::string> phases_;
+  std::int64_t period_ = 1;
+  int banks_ = 32;
+  std::vector<std::pair<int, std::vector<std::int64_t>>> patterns_;  // a relative pair (a, b) as a + banks * b
 };
 
 // real_step.cpp: a real plan's stages as a complex plan of the stage extents (NX/2, NY, NZ), which lowers like any

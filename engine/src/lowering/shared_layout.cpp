@@ -4,11 +4,14 @@
 // memory loses to any that fits.
 //
 // The search checks each candidate against the distinct conflict-group patterns of the kernel's accesses
-// (ConflictPatterns below), not against every access: a 16384-element Hopper tile has thousands of conflict groups
-// but a few dozen patterns, and checking every group of every candidate took 8.5 ms per 256^3 plan.
+// (ConflictPatterns below; PeriodPatterns for the period paddings), not against every access: a 16384-element
+// Hopper tile has thousands of conflict groups but a few dozen patterns, and the planner lowers every candidate
+// plan, so checking every group of every candidate layout dominated planning time.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_set>
 
@@ -29,6 +32,23 @@ std::int64_t words_of(const SharedLayout& layout, std::int64_t elements) {
   std::int64_t last = 0;
   for (std::int64_t e = 0; e < elements; ++e) last = std::max(last, tile::shared_address(layout, e));
   return last + 1;
+}
+
+// A conflict group's pattern: its phase and its values (ConflictPatterns, PeriodPatterns), hashed by FNV-1a.
+using Pattern = std::pair<int, std::vector<std::int64_t>>;
+struct PatternHash {
+  std::size_t operator()(const Pattern& key) const {
+    std::uint64_t h = 14695981039346656037ULL ^ static_cast<std::uint64_t>(key.first);
+    for (std::int64_t e : key.second) h = (h ^ static_cast<std::uint64_t>(e)) * 1099511628211ULL;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+// Whether a pattern check gives up after updating `phase`: a phase other than the natural-order store over
+// stop_above (tile::check_bank_conflicts's rule; the report is then partial).
+bool gives_up(const tile::BankReport& report, int phase, int stop_above) {
+  const tile::PhaseConflict& conflict = report.phases[static_cast<std::size_t>(phase)];
+  return conflict.degree > stop_above && conflict.phase != "store natural";
 }
 
 // Identity first, then the XOR swizzles (no extra words), then the paddings, then two-field swizzles: the search
@@ -71,14 +91,8 @@ ConflictPatterns::ConflictPatterns(const KernelSpec& spec, const tile::SharedAcc
     : phases_(accesses.phases), group_threads_(spec.conflict_group_threads) {
   // Translated groups usually give the same r in the same thread order: dedupe on that first (hash), and sort
   // only the groups not seen before.
-  auto hash = [](const std::pair<int, std::vector<std::int64_t>>& key) {
-    std::uint64_t h = 14695981039346656037ULL ^ static_cast<std::uint64_t>(key.first);
-    for (std::int64_t e : key.second) h = (h ^ static_cast<std::uint64_t>(e)) * 1099511628211ULL;
-    return static_cast<std::size_t>(h);
-  };
-  std::unordered_set<std::pair<int, std::vector<std::int64_t>>, decltype(hash)> seen_ordered(64, hash);
-  std::unordered_set<std::pair<int, std::vector<std::int64_t>>, decltype(hash)> seen_sorted(64, hash);
-  std::pair<int, std::vector<std::int64_t>> key;
+  std::unordered_set<Pattern, PatternHash> seen_ordered, seen_sorted;
+  Pattern key;
   for (const tile::AccessInstruction& access : accesses.instructions) {
     const int threads = static_cast<int>(access.element.size());
     for (int first = 0; first < spec.threads && first < threads; first += group_threads_) {
@@ -99,19 +113,79 @@ ConflictPatterns::ConflictPatterns(const KernelSpec& spec, const tile::SharedAcc
   }
 }
 
-tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
+// A pattern's elements are distinct (sorted and deduplicated above) and every candidate map is injective
+// (tile::shared_address), so each element takes a word of its own: the degree counts the elements per bank.
+tile::BankReport ConflictPatterns::check(const SharedLayout& layout, int stop_above) const {
   tile::BankReport report;
   for (const std::string& phase : phases_) report.phases.push_back({phase, 1});
-  std::vector<std::int64_t> words;
   std::vector<int> per_bank(static_cast<std::size_t>(layout.banks));
   for (const auto& [phase, elements] : patterns_) {
-    words.clear();
-    for (std::int64_t e : elements) words.push_back(tile::shared_address(layout, e));
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
     std::fill(per_bank.begin(), per_bank.end(), 0);
     int& degree = report.phases[phase].degree;
-    for (std::int64_t w : words) degree = std::max(degree, ++per_bank[static_cast<std::size_t>(w % layout.banks)]);
+    for (std::int64_t e : elements) {
+      const std::int64_t bank = tile::shared_address(layout, e) % layout.banks;
+      degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
+    }
+    if (gives_up(report, phase, stop_above)) return report;
+  }
+  return report;
+}
+
+// Why a group's degree under pad_period(P, Q) depends only on its pairs: A(e) = e + (e / P) * Q is strictly
+// increasing, so distinct elements take distinct words, and A(e) mod B = (e mod B + ((e / P) mod B) * Q) mod B
+// depends only on e's pair (e mod B, (e / P) mod B). The degree, the most distinct words one bank serves, is then
+// the most distinct elements whose pairs fall in one bank, for every Q. Subtracting one pair (a0, b0) from every
+// pair, modulo B, rotates every element's bank by a0 + b0 * Q and keeps that count: the pairs are taken relative to
+// the group's first element, and groups with equal sorted relative pairs in the same phase are checked once.
+// Translating a group by a multiple of P, kP, adds k(P + Q) to every word, which rotates the banks too: groups equal
+// element for element (thread order) once moved to the first period, are deduplicated on that first (hash), and
+// only the groups not seen before are sorted.
+PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses, std::int64_t period,
+                               int banks)
+    : phases_(accesses.phases), period_(period), banks_(banks) {
+  const int group_threads = spec.conflict_group_threads;
+  std::unordered_set<Pattern, PatternHash> seen_ordered, seen;
+  Pattern key;
+  for (const tile::AccessInstruction& access : accesses.instructions) {
+    const int threads = static_cast<int>(access.element.size());
+    for (int first = 0; first < spec.threads && first < threads; first += group_threads) {
+      key.first = access.phase;
+      std::vector<std::int64_t>& pairs = key.second;
+      pairs.clear();
+      for (int t = first; t < std::min(first + group_threads, threads); ++t)
+        if (access.element[t] >= 0) pairs.push_back(access.element[t]);
+      if (pairs.empty()) continue;
+      const std::int64_t moved = *std::min_element(pairs.begin(), pairs.end()) / period_ * period_;
+      for (std::int64_t& e : pairs) e -= moved;
+      if (!seen_ordered.insert(key).second) continue;
+      std::sort(pairs.begin(), pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      const std::int64_t a0 = pairs.front() % banks_, b0 = pairs.front() / period_ % banks_;
+      for (std::int64_t& e : pairs) {
+        const std::int64_t a = (e % banks_ - a0 + banks_) % banks_, b = (e / period_ % banks_ - b0 + banks_) % banks_;
+        e = a + banks_ * b;
+      }
+      std::sort(pairs.begin(), pairs.end());
+      if (seen.insert(key).second) patterns_.push_back(key);
+    }
+  }
+}
+
+tile::BankReport PeriodPatterns::check(const SharedLayout& layout, int stop_above) const {
+  if (layout.kind != SharedLayoutKind::pad_period || layout.period != period_ || layout.banks != banks_)
+    throw std::invalid_argument("PeriodPatterns::check: " + to_string(layout) + " is not a padding of period " +
+                                std::to_string(period_) + " over " + std::to_string(banks_) + " banks");
+  tile::BankReport report;
+  for (const std::string& phase : phases_) report.phases.push_back({phase, 1});
+  std::vector<int> per_bank(static_cast<std::size_t>(banks_));
+  for (const auto& [phase, pairs] : patterns_) {
+    std::fill(per_bank.begin(), per_bank.end(), 0);
+    int& degree = report.phases[phase].degree;
+    for (std::int64_t pair : pairs) {
+      const std::int64_t bank = (pair % banks_ + pair / banks_ * layout.period_words) % banks_;
+      degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
+    }
+    if (gives_up(report, phase, stop_above)) return report;
   }
   return report;
 }
@@ -119,8 +193,8 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout) const {
 // Paddings by a period for tiles whose digits are not bit fields: Q words after each P elements, where P is an X
 // row or plane of the tile (passes striding by whole rows or planes of a length that is not a power of two) or the
 // span E*r of a butterfly pass's inputs (a warp then reads runs of E consecutive elements E*r apart: Q = E puts
-// consecutive runs on consecutive banks), Q from 1 to banks - 1. Checked access by access: the pattern argument
-// below does not hold for e / P.
+// consecutive runs on consecutive banks), Q from 1 to banks - 1. Checked on PeriodPatterns: ConflictPatterns'
+// argument does not hold for e / P.
 std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const ArchProfile& profile) {
   std::vector<SharedLayout> layouts;
   if (tile::bit_fields(spec)) return layouts;
@@ -145,17 +219,24 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
   const tile::SharedAccesses accesses = tile::shared_accesses(spec);
   std::optional<ConflictPatterns> patterns;
   if (search == LayoutSearch::by_pattern) patterns.emplace(spec, accesses);
+  std::map<std::int64_t, PeriodPatterns> period_patterns;  // by period, built when its first padding is checked
+  const auto check_by_pattern = [&](const SharedLayout& layout, int stop_above) {
+    if (layout.kind != SharedLayoutKind::pad_period) return patterns->check(layout, stop_above);
+    auto at = period_patterns.find(layout.period);
+    if (at == period_patterns.end())
+      at = period_patterns.emplace(layout.period, PeriodPatterns(spec, accesses, layout.period, layout.banks)).first;
+    return at->second.check(layout, stop_above);
+  };
   std::vector<SharedLayout> candidates = shared_layout_candidates(profile, spec.part_elements());
   for (const SharedLayout& layout : period_pad_candidates(spec, profile)) candidates.push_back(layout);
   for (const SharedLayout& layout : candidates) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
     const int stop_above = std::get<0>(best_cost) ? 1 << 30 : std::get<1>(best_cost);
-    // The period paddings come last and are checked access by access: not once a fitting layout is conflict-free.
+    // The period paddings come last and are checked only while no fitting layout is conflict-free.
     const bool conflict_free = !std::get<0>(best_cost) && std::get<1>(best_cost) == 1 && std::get<2>(best_cost) == 1;
     if (layout.kind == SharedLayoutKind::pad_period && conflict_free) break;
-    const bool by_pattern = patterns && layout.kind != SharedLayoutKind::pad_period;
-    const tile::BankReport report =
-        by_pattern ? patterns->check(layout) : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
+    const tile::BankReport report = patterns ? check_by_pattern(layout, stop_above)
+                                             : tile::check_bank_conflicts(spec, layout, accesses, stop_above);
     const bool over = 2 * layout.words * spec.real_bytes() > profile.shared_memory_per_block;
     const std::tuple<bool, int, int, std::int64_t> cost{over, report.worst_excluding_natural_store(), report.worst(),
                                                         layout.words};

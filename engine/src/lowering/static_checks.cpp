@@ -133,10 +133,11 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, 
 
 // A butterfly pass reaching global memory: the part's butterfly b = part_butterfly(thread + i*threads) (split
 // between the parts of a spread tile as the pass's crossing says), one request per (warp, k); `offset(base, k)` is
-// the global element the thread whose butterfly starts at `base` touches.
+// the global element the thread whose butterfly starts at `base` touches. With `stop`, it returns at the first
+// partial segment.
 template <class Offset>
 void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t block, const std::string& phase,
-                Offset offset, CoalescingReport& report) {
+                Offset offset, CoalescingReport& report, bool stop) {
   const std::int64_t butterflies = spec.part_elements() / pass.radix;
   for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
     for (std::int64_t first = 0; first < butterflies; first += warp)
@@ -150,27 +151,33 @@ void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t 
           return "block " + std::to_string(block) + " part " + std::to_string(part) + " " + phase + " butterflies " +
                  std::to_string(first) + "+ input " + std::to_string(k);
         }, report);
+        if (stop && !report.coalesced()) return;
       }
 }
 
-void check_first_pass_loads(const KernelSpec& spec, std::int64_t block, CoalescingReport& report) {
+// stop: return at the first partial segment (the report then counts up to it).
+void check_first_pass_loads(const KernelSpec& spec, std::int64_t block, CoalescingReport& report, bool stop) {
   const ButterflyPass first = first_pass(spec);
-  for (bool sorted : layouts(spec))
+  for (bool sorted : layouts(spec)) {
     check_pass(spec, first, block, "first-pass load" + layout_name(sorted), [&](std::int64_t base, std::int64_t k) {
       return load_offset(spec, block, base + k * first.element_step, sorted);
-    }, report);
+    }, report, stop);
+    if (stop && !report.coalesced()) return;
+  }
 }
 
-void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, CoalescingReport& report) {
+void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, CoalescingReport& report, bool stop) {
   const ButterflyPass last = last_pass(spec);
   for (bool sorted : layouts(spec))
-    for (bool natural : {false, true})
+    for (bool natural : {false, true}) {
       check_pass(spec, last, block,
                  (natural ? "last-pass store natural" : "last-pass store") + layout_name(sorted),
                  [&](std::int64_t base, std::int64_t m) {
                    return last_pass_store_offset(spec, block, last_pass_output_element(spec, base, m), natural,
                                                  sorted);
-                 }, report);
+                 }, report, stop);
+      if (stop && !report.coalesced()) return;
+    }
 }
 
 // Both checked blocks, each through `check(block, report)`.
@@ -187,11 +194,11 @@ CoalescingReport for_first_and_last_block(const KernelSpec& spec, Check check) {
 CoalescingReport check_coalescing(const KernelSpec& spec) {
   return for_first_and_last_block(spec, [&spec](std::int64_t block, CoalescingReport& report) {
     if (spec.load_in_first_pass)
-      check_first_pass_loads(spec, block, report);
+      check_first_pass_loads(spec, block, report, false);
     else
       check_element_phase(spec, block, true, report);
     if (spec.store_in_last_pass)
-      check_last_pass_stores(spec, block, report);
+      check_last_pass_stores(spec, block, report, false);
     else
       check_element_phase(spec, block, false, report);
   });
@@ -199,14 +206,26 @@ CoalescingReport check_coalescing(const KernelSpec& spec) {
 
 CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block) {
   CoalescingReport report;
-  if (spec.role == KernelRole::tile) check_first_pass_loads(spec, block, report);
+  if (spec.role == KernelRole::tile) check_first_pass_loads(spec, block, report, false);
   return report;
 }
 
 CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t block) {
   CoalescingReport report;
-  if (spec.role == KernelRole::tile) check_last_pass_stores(spec, block, report);
+  if (spec.role == KernelRole::tile) check_last_pass_stores(spec, block, report, false);
   return report;
+}
+
+bool first_pass_loads_coalesced(const KernelSpec& spec, std::int64_t block) {
+  CoalescingReport report;
+  if (spec.role == KernelRole::tile) check_first_pass_loads(spec, block, report, true);
+  return report.coalesced();
+}
+
+bool last_pass_stores_coalesced(const KernelSpec& spec, std::int64_t block) {
+  CoalescingReport report;
+  if (spec.role == KernelRole::tile) check_last_pass_stores(spec, block, report, true);
+  return report.coalesced();
 }
 
 namespace {

@@ -237,19 +237,6 @@ std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_
   return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
 }
 
-std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
-  switch (layout.kind) {
-    case SharedLayoutKind::identity: return e;
-    case SharedLayoutKind::pad: return e + (e >> layout.shift);
-    case SharedLayoutKind::pad_period: return e + e / layout.period * layout.period_words;
-    case SharedLayoutKind::xor_rows: {
-      const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & (layout.banks - 1) : 0;
-      return e ^ ((e >> layout.shift) & (layout.banks - 1)) ^ second;
-    }
-  }
-  return e;
-}
-
 std::int64_t butterfly_base(std::int64_t element_step, std::int64_t radix, std::int64_t b) {
   return b % element_step + b / element_step * element_step * radix;
 }

@@ -104,8 +104,20 @@ ReorderMove reorder_move(const KernelSpec& spec, std::int64_t block, std::int64_
 // Global coordinate along `axis` of tile element e in block `block`.
 std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e);
 
-// Shared-memory word of tile element e. @post injective on [0, tile_elements).
-std::int64_t shared_address(const SharedLayout& layout, std::int64_t e);
+// Shared-memory word of tile element e. @post injective on [0, tile_elements). Inline: the layout search calls it
+// for every element of every conflict pattern of every candidate layout.
+inline std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
+  switch (layout.kind) {
+    case SharedLayoutKind::identity: return e;
+    case SharedLayoutKind::pad: return e + (e >> layout.shift);
+    case SharedLayoutKind::pad_period: return e + e / layout.period * layout.period_words;
+    case SharedLayoutKind::xor_rows: {
+      const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & (layout.banks - 1) : 0;
+      return e ^ ((e >> layout.shift) & (layout.banks - 1)) ^ second;
+    }
+  }
+  return e;
+}
 // First tile element of butterfly b of a stage (b < tile_elements / radix).
 std::int64_t butterfly_base(const TileStage& stage, std::int64_t b);
 // First tile element of butterfly b of radix-`radix` butterflies whose inputs are `element_step` apart: b with a
@@ -222,6 +234,11 @@ CoalescingReport check_coalescing(const KernelSpec& spec);
 // KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).
 CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block);
 CoalescingReport check_last_pass_stores(const KernelSpec& spec, std::int64_t block);
+// Whether those are coalesced, as check_first_pass_loads(spec, block).coalesced() and
+// check_last_pass_stores(spec, block).coalesced() say, stopping at the first partial segment (the lowering rule
+// needs only the answer, and a mixed tile's first request often has one).
+bool first_pass_loads_coalesced(const KernelSpec& spec, std::int64_t block);
+bool last_pass_stores_coalesced(const KernelSpec& spec, std::int64_t block);
 // Whether the passes' global offsets split as the emitter writes them: a butterfly's first offset plus a constant
 // for each input or output k (its offset in block 0, whose origin is zero). For bit fields this holds by
 // construction; for other digits it holds when no step of a butterfly carries into another digit of the tile or of
