@@ -248,6 +248,7 @@ TEST_F(GpuTableRealPlans, MatchCufftD2ZAndZ2DInEveryModeTheyRun) {
     GpuTransform c2r(TransformDesc{.extents = engine.plan().size, .kind = TransformKind::c2r});
     check_round_trip(engine, c2r, name + " with " + c2r.plan_source(), seed++, natural_placements(c2r));
   }
+  if (checked == 0) GTEST_SKIP() << "this GPU's own table holds no real plan: " << folder;
   std::cout << checked << " real plans of " << folder << " checked on the GPU\n";
 }
 

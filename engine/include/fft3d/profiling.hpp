@@ -19,7 +19,7 @@ namespace fft3d {
 struct GpuKernelInfo {
   std::string entry_name;
   bool reorder_pass = false;   // the digit-reversal pass, after the plan's kernels
-  int registers = 0;           // per thread, as ptxas reported
+  int registers = 0;           // per thread, as the loaded kernel reports (cudaFuncGetAttributes)
   bool from_cache = false;     // loaded from the disk cache rather than compiled by NVRTC in this process
   std::int64_t blocks = 0;     // grid
   int threads = 0;             // per block

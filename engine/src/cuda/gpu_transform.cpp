@@ -405,8 +405,13 @@ void GpuTransform::Impl::execute_real(const void* in, void* out, const Transform
 
 namespace {
 
-GpuKernelInfo kernel_info(const KernelSpec& spec, const CompileReport& report) {
-  return {spec.entry_name(), spec.role == KernelRole::digit_reversal, report.registers, report.from_cache,
+// The registers come from the loaded kernel, not from ptxas's log: a kernel loaded from the cache may have no log
+// (another process wrote its cubin first, or the log was removed), and the driver's count is the one launches use.
+GpuKernelInfo kernel_info(const KernelSpec& spec, const CompileReport& report, const LoadedKernel& loaded) {
+  cudaFuncAttributes attributes{};
+  cuda::check(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(loaded.kernel)),
+              "cudaFuncGetAttributes(" + spec.entry_name() + ")");
+  return {spec.entry_name(), spec.role == KernelRole::digit_reversal, attributes.numRegs, report.from_cache,
           spec.launch_blocks(), spec.threads, spec.shared_bytes};
 }
 
@@ -439,7 +444,7 @@ GpuTransform::GpuTransform(const Plan& plan, std::string plan_name) : impl_(std:
   const auto load_start = std::chrono::steady_clock::now();
   for (std::size_t k = 0; k < impl_->specs.size(); ++k) {
     impl_->loaded.push_back(load(compiled[k], impl_->specs[k]));
-    impl_->infos.push_back(kernel_info(impl_->specs[k], compiled[k].report));
+    impl_->infos.push_back(kernel_info(impl_->specs[k], compiled[k].report, impl_->loaded.back()));
   }
   impl_->setup.loading_ms = ms_since(load_start);
   if (impl_->lowered.sorted_layout_in_place &&
