@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 #include "fft3d/arch_profile.hpp"
 #include "cuda/cuda_compiler.hpp"
@@ -33,66 +34,58 @@ std::vector<NamedPlan> layout_search_test_plans() {
   return plans;
 }
 
-TEST(SharedLayoutSearch, PatternSearchChoosesWhatTheExhaustiveSearchChooses) {
-  int kernels = 0;
+// Calls check(named, profile, spec) on every kernel of every layout-search test plan that fits its profile.
+template <class Check>
+void for_each_test_kernel(const Check& check) {
   for (const NamedPlan& named : layout_search_test_plans()) {
     const ArchProfile profile = *find_arch_profile(named.plan.arch);
     const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
     if (!lowered) continue;
-    for (const KernelSpec& spec : lowered->kernels) {
-      ++kernels;
-      EXPECT_EQ(lowering::choose_shared_layout(spec, profile, lowering::LayoutSearch::exhaustive), spec.shared)
-          << named.name << " kernel " << spec.kernel_index;
-    }
+    for (const KernelSpec& spec : lowered->kernels) check(named, profile, spec);
   }
+}
+
+// Expects the report on patterns to give every phase of the full report its degree.
+void expect_equal_degrees(const tile::BankReport& full, const tile::BankReport& reduced, const std::string& where) {
+  ASSERT_EQ(full.phases.size(), reduced.phases.size()) << where;
+  for (std::size_t p = 0; p < full.phases.size(); ++p)
+    EXPECT_EQ(full.phases[p].degree, reduced.phases[p].degree) << where << " " << full.phases[p].phase;
+}
+
+TEST(SharedLayoutSearch, PatternSearchChoosesWhatTheExhaustiveSearchChooses) {
+  int kernels = 0;
+  for_each_test_kernel([&](const NamedPlan& named, const ArchProfile& profile, const KernelSpec& spec) {
+    ++kernels;
+    EXPECT_EQ(lowering::choose_shared_layout(spec, profile, lowering::LayoutSearch::exhaustive), spec.shared)
+        << named.name << " kernel " << spec.kernel_index;
+  });
   EXPECT_GT(kernels, 100);
 }
 
 // The contract under the search: on every candidate layout, the report on patterns equals the full report.
 TEST(SharedLayoutSearch, PatternReportEqualsTheFullReportOnEveryCandidate) {
-  for (const NamedPlan& named : layout_search_test_plans()) {
-    const ArchProfile profile = *find_arch_profile(named.plan.arch);
-    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
-    if (!lowered) continue;
-    for (const KernelSpec& spec : lowered->kernels) {
-      const tile::SharedAccesses accesses = tile::shared_accesses(spec);
-      const lowering::ConflictPatterns patterns(spec, accesses);
-      for (const SharedLayout& layout : lowering::shared_layout_candidates(profile, spec.part_elements())) {
-        const tile::BankReport full = tile::check_bank_conflicts(spec, layout, accesses);
-        const tile::BankReport reduced = patterns.check(layout);
-        ASSERT_EQ(full.phases.size(), reduced.phases.size());
-        for (std::size_t p = 0; p < full.phases.size(); ++p)
-          EXPECT_EQ(full.phases[p].degree, reduced.phases[p].degree)
-              << named.name << " kernel " << spec.kernel_index << " " << to_string(layout) << " "
-              << full.phases[p].phase;
-      }
-    }
-  }
+  for_each_test_kernel([](const NamedPlan& named, const ArchProfile& profile, const KernelSpec& spec) {
+    const tile::SharedAccesses accesses = tile::shared_accesses(spec);
+    const lowering::ConflictPatterns patterns(spec, accesses);
+    for (const SharedLayout& layout : lowering::shared_layout_candidates(profile, spec.part_elements()))
+      expect_equal_degrees(tile::check_bank_conflicts(spec, layout, accesses), patterns.check(layout),
+                           named.name + " kernel " + std::to_string(spec.kernel_index) + " " + to_string(layout));
+  });
 }
 
 // The same contract for the period paddings of mixed tiles, on their own patterns (one set per period).
 TEST(SharedLayoutSearch, PeriodPatternReportEqualsTheFullReportOnEveryPeriodPadding) {
   int paddings = 0;
-  for (const NamedPlan& named : layout_search_test_plans()) {
-    const ArchProfile profile = *find_arch_profile(named.plan.arch);
-    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
-    if (!lowered) continue;
-    for (const KernelSpec& spec : lowered->kernels) {
-      const tile::SharedAccesses accesses = tile::shared_accesses(spec);
-      std::map<std::int64_t, lowering::PeriodPatterns> patterns;
-      for (const SharedLayout& layout : lowering::period_pad_candidates(spec, profile)) {
-        ++paddings;
-        const auto at = patterns.try_emplace(layout.period, spec, accesses, layout.period, layout.banks).first;
-        const tile::BankReport full = tile::check_bank_conflicts(spec, layout, accesses);
-        const tile::BankReport reduced = at->second.check(layout);
-        ASSERT_EQ(full.phases.size(), reduced.phases.size());
-        for (std::size_t p = 0; p < full.phases.size(); ++p)
-          EXPECT_EQ(full.phases[p].degree, reduced.phases[p].degree)
-              << named.name << " kernel " << spec.kernel_index << " " << to_string(layout) << " "
-              << full.phases[p].phase;
-      }
+  for_each_test_kernel([&](const NamedPlan& named, const ArchProfile& profile, const KernelSpec& spec) {
+    const tile::SharedAccesses accesses = tile::shared_accesses(spec);
+    std::map<std::int64_t, lowering::PeriodPatterns> patterns;
+    for (const SharedLayout& layout : lowering::period_pad_candidates(spec, profile)) {
+      ++paddings;
+      const auto at = patterns.try_emplace(layout.period, spec, accesses, layout.period, layout.banks).first;
+      expect_equal_degrees(tile::check_bank_conflicts(spec, layout, accesses), at->second.check(layout),
+                           named.name + " kernel " + std::to_string(spec.kernel_index) + " " + to_string(layout));
     }
-  }
+  });
   EXPECT_GT(paddings, 100);
 }
 
