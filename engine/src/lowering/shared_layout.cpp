@@ -78,6 +78,29 @@ std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, s
   return layouts;
 }
 
+namespace {
+
+// Calls visit(group) for each conflict group of each access instruction that touches an element: group.first its
+// phase, group.second the elements (>= 0) its threads touch, in thread order, for visit to rewrite (the one Pattern
+// is reused between calls).
+template <class Visit>
+void for_each_conflict_group(const KernelSpec& spec, const tile::SharedAccesses& accesses, int group_threads,
+                             const Visit& visit) {
+  Pattern key;
+  for (const tile::AccessInstruction& access : accesses.instructions) {
+    const int threads = static_cast<int>(access.element.size());
+    for (int first = 0; first < spec.threads && first < threads; first += group_threads) {
+      key.first = access.phase;
+      key.second.clear();
+      for (int t = first; t < std::min(first + group_threads, threads); ++t)
+        if (access.element[t] >= 0) key.second.push_back(access.element[t]);
+      if (!key.second.empty()) visit(key);
+    }
+  }
+}
+
+}  // namespace
+
 // Why a group's degree depends only on its pattern: write each element of the group as e = r | c, where c holds
 // the bits every element shares (c = e_0 & ~V, V = OR of e ^ e_0) and r = e & V; r and c have no bit in common,
 // so e = r + c = r ^ c. Every candidate address map A is then a translate on the group:
@@ -92,25 +115,16 @@ ConflictPatterns::ConflictPatterns(const KernelSpec& spec, const tile::SharedAcc
   // Translated groups usually give the same r in the same thread order: dedupe on that first (hash), and sort
   // only the groups not seen before.
   std::unordered_set<Pattern, PatternHash> seen_ordered, seen_sorted;
-  Pattern key;
-  for (const tile::AccessInstruction& access : accesses.instructions) {
-    const int threads = static_cast<int>(access.element.size());
-    for (int first = 0; first < spec.threads && first < threads; first += group_threads_) {
-      key.first = access.phase;
-      std::vector<std::int64_t>& pattern = key.second;
-      pattern.clear();
-      for (int t = first; t < std::min(first + group_threads_, threads); ++t)
-        if (access.element[t] >= 0) pattern.push_back(access.element[t]);
-      if (pattern.empty()) continue;
-      std::int64_t varying = 0;
-      for (std::int64_t e : pattern) varying |= e ^ pattern.front();
-      for (std::int64_t& e : pattern) e &= varying;
-      if (!seen_ordered.insert(key).second) continue;
-      std::sort(pattern.begin(), pattern.end());
-      pattern.erase(std::unique(pattern.begin(), pattern.end()), pattern.end());
-      if (seen_sorted.insert(key).second) patterns_.push_back(key);
-    }
-  }
+  for_each_conflict_group(spec, accesses, group_threads_, [&](Pattern& group) {
+    std::vector<std::int64_t>& pattern = group.second;
+    std::int64_t varying = 0;
+    for (std::int64_t e : pattern) varying |= e ^ pattern.front();
+    for (std::int64_t& e : pattern) e &= varying;
+    if (!seen_ordered.insert(group).second) return;
+    std::sort(pattern.begin(), pattern.end());
+    pattern.erase(std::unique(pattern.begin(), pattern.end()), pattern.end());
+    if (seen_sorted.insert(group).second) patterns_.push_back(group);
+  });
 }
 
 // A pattern's elements are distinct (sorted and deduplicated above) and every candidate map is injective
@@ -143,32 +157,22 @@ tile::BankReport ConflictPatterns::check(const SharedLayout& layout, int stop_ab
 PeriodPatterns::PeriodPatterns(const KernelSpec& spec, const tile::SharedAccesses& accesses, std::int64_t period,
                                int banks)
     : phases_(accesses.phases), period_(period), banks_(banks) {
-  const int group_threads = spec.conflict_group_threads;
   std::unordered_set<Pattern, PatternHash> seen_ordered, seen;
-  Pattern key;
-  for (const tile::AccessInstruction& access : accesses.instructions) {
-    const int threads = static_cast<int>(access.element.size());
-    for (int first = 0; first < spec.threads && first < threads; first += group_threads) {
-      key.first = access.phase;
-      std::vector<std::int64_t>& pairs = key.second;
-      pairs.clear();
-      for (int t = first; t < std::min(first + group_threads, threads); ++t)
-        if (access.element[t] >= 0) pairs.push_back(access.element[t]);
-      if (pairs.empty()) continue;
-      const std::int64_t moved = *std::min_element(pairs.begin(), pairs.end()) / period_ * period_;
-      for (std::int64_t& e : pairs) e -= moved;
-      if (!seen_ordered.insert(key).second) continue;
-      std::sort(pairs.begin(), pairs.end());
-      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-      const std::int64_t a0 = pairs.front() % banks_, b0 = pairs.front() / period_ % banks_;
-      for (std::int64_t& e : pairs) {
-        const std::int64_t a = (e % banks_ - a0 + banks_) % banks_, b = (e / period_ % banks_ - b0 + banks_) % banks_;
-        e = a + banks_ * b;
-      }
-      std::sort(pairs.begin(), pairs.end());
-      if (seen.insert(key).second) patterns_.push_back(key);
+  for_each_conflict_group(spec, accesses, spec.conflict_group_threads, [&](Pattern& group) {
+    std::vector<std::int64_t>& pairs = group.second;
+    const std::int64_t moved = *std::min_element(pairs.begin(), pairs.end()) / period_ * period_;
+    for (std::int64_t& e : pairs) e -= moved;
+    if (!seen_ordered.insert(group).second) return;
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    const std::int64_t a0 = pairs.front() % banks_, b0 = pairs.front() / period_ % banks_;
+    for (std::int64_t& e : pairs) {
+      const std::int64_t a = (e % banks_ - a0 + banks_) % banks_, b = (e / period_ % banks_ - b0 + banks_) % banks_;
+      e = a + banks_ * b;
     }
-  }
+    std::sort(pairs.begin(), pairs.end());
+    if (seen.insert(group).second) patterns_.push_back(group);
+  });
 }
 
 tile::BankReport PeriodPatterns::check(const SharedLayout& layout, int stop_above) const {
