@@ -15,8 +15,8 @@ struct KernelProfile {
   GpuKernelInfo info;
   bool runs = true;                 // false: the reorder pass, which this run's order and placement skip
   double median_ms = 0;             // the kernel alone
-  double gbytes_per_second = 0;     // one read and one write of the volume / median_ms
-  std::optional<double> twin_ms;    // its copy twin alone (none for the reorder pass)
+  double gbytes_per_second = 0;     // the kernel's reads and writes (plan_cost; a real kernel's) / median_ms
+  std::optional<double> twin_ms;    // its copy twin alone (none for the reorder pass or a real plan's kernels)
 };
 
 // Kernels in GpuProfiler::kernels() order, each timed on `source` -> `target` (in place when equal) with CUDA

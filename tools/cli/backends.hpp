@@ -58,6 +58,7 @@ struct Backend {
   ExtraReport extra_report;  // may be empty
   VolumePasses volume_passes;  // may be empty: one pass per plan kernel
   RealRunner run_real;         // for a real plan; checked against the FFTW fp64 oracle (validate/oracle.hpp)
+  std::function<void(std::ostream& out)> real_report;  // may be empty: lines after a real run's passed check
 };
 
 // The backend named `name` ("cpu", "cuda") for `plan`, or for "auto" CUDA where a GPU and the CUDA backend exist,

@@ -85,7 +85,7 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
   } catch (const std::exception& e) {  // e.g. its work area does not fit beside the volume
     std::cout << "cuFFT     not run: " << e.what() << "\n";
   }
-  if (settings.per_kernel) report_kernels(engine, data.complex32(), data.complex32(), forward, one_pass_ms, std::cout);
+  if (settings.per_kernel) report_kernels(engine, data.complex32(), data.complex32(), forward, memcpy_gbs, std::cout);
   std::cout << "setup     " << GpuProfiler(engine).setup_times().total_ms << " ms to a ready plan, after " << context_ms
             << " ms of CUDA context creation\n";
   return exit_ok;

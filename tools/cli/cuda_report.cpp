@@ -7,8 +7,9 @@
 namespace fft3d::cli {
 
 void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceComplex32* target,
-                    const TransformOptions& options, double one_pass_ms, std::ostream& out) {
+                    const TransformOptions& options, double memcpy_gbs, std::ostream& out) {
   const std::vector<bench::KernelProfile> profiles = bench::profile_kernels(engine, source, target, options);
+  out << std::fixed << std::setprecision(3);
   for (std::size_t k = 0; k < profiles.size(); ++k) {
     const bench::KernelProfile& kernel = profiles[k];
     if (!kernel.runs) {
@@ -16,7 +17,7 @@ void report_kernels(GpuTransform& engine, const DeviceComplex32* source, DeviceC
       continue;
     }
     out << "kernel " << k << "  " << kernel.median_ms << " ms, " << kernel.gbytes_per_second << " GB/s ("
-        << std::setprecision(1) << 100.0 * one_pass_ms / kernel.median_ms << "% of memcpy), "
+        << std::setprecision(1) << 100.0 * kernel.gbytes_per_second / memcpy_gbs << "% of memcpy), "
         << kernel.info.registers << " registers";
     if (kernel.twin_ms)
       out << std::setprecision(3) << "; copy twin " << *kernel.twin_ms << " ms, kernel/twin "

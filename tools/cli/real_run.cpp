@@ -102,6 +102,7 @@ int run_real_against_oracle(const Plan& plan, const std::string& how, const Back
     return exit_failed;
   }
   print_real_timing(plan, settings, seconds);
+  if (backend.real_report) backend.real_report(std::cout);
   return exit_ok;
 }
 

@@ -172,8 +172,9 @@ contains err "is an r2c plan: it runs forward only" "an r2c plan run inverse is 
 expect 2 "a c2c plan file with --transform r2c" -- "$fft3d" run "$src/plans/hopper/128x128x128.yaml" --transform r2c \
   --backend cpu
 contains err "is a c2c plan, not the r2c transform asked for" "a plan file of another kind is named"
-expect 2 "a real run timed per kernel" -- "$fft3d" run --size 32x16x8 --transform r2c --backend cpu --per-kernel
-contains err "--per-kernel times c2c plans only" "--per-kernel is refused for real plans, not ignored"
+expect 2 "a run timed per kernel on the CPU backend" -- "$fft3d" run --size 32x16x8 --transform r2c --backend cpu \
+  --per-kernel
+contains err "--per-kernel times the CUDA backend's kernels" "--per-kernel is refused where no kernels run, not ignored"
 expect 2 "a real run in digit-reversed order" -- "$fft3d" run --size 32x16x8 --transform r2c --backend cpu \
   --order digit-reversed
 contains err "natural order only" "real transforms refuse digit-reversed order"
