@@ -146,6 +146,16 @@ Plan real_whole_axes_plan(const Extents& size, const std::string& arch, Transfor
   return plan;
 }
 
+bool lowers_in_natural_order(const Plan& plan, bool in_place) {
+  const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
+  if (!profile) return true;  // an unknown arch is refused elsewhere, by name
+  try {
+    return !lower_plan(plan, *profile).reorders(!in_place);
+  } catch (const LoweringError&) {
+    return false;
+  }
+}
+
 namespace {
 
 // Stage plans whose real plans the default real plan is chosen among: the stage planner ranks the complex stages
@@ -159,18 +169,6 @@ constexpr double displacing_margin = 0.5;
 // Several stage plans can give one real plan (the X stages of a split X collapse into one whole stage), so more
 // stage plans are ranked than candidates wanted.
 constexpr int stage_plans_per_candidate = 4;
-
-// Whether the GPU lowering of `arch` takes a real plan and reaches natural order in the placement without the
-// digit-reversal pass (which real transforms do not run).
-bool lowers_in_natural_order(const Plan& plan, const std::string& arch, bool in_place) {
-  const std::optional<ArchProfile> profile = find_arch_profile(arch);
-  if (!profile) return true;  // an unknown arch is refused elsewhere, by name
-  try {
-    return !lower_plan(plan, *profile).reorders(!in_place);
-  } catch (const LoweringError&) {
-    return false;
-  }
-}
 
 Plan real_plan_from(const Plan& stages, const Extents& size, TransformKind kind) {
   const Plan r2c = r2c_plan_from(stages, size.nx);
@@ -191,7 +189,7 @@ std::vector<RankedPlan> weighed_real_plans(const Extents& size, const std::strin
   bool first = true;
   const auto add = [&](const Plan& plan) {
     const bool is_first = std::exchange(first, false);
-    if (!lowers_in_natural_order(plan, arch, in_place)) return;
+    if (!lowers_in_natural_order(plan, in_place)) return;
     for (const Weighed& known : weighed)
       if (known.ranked.plan == plan) return;
     if (const std::optional<double> cost = weigh(plan))
@@ -216,7 +214,7 @@ Plan default_plan_of_kind(const Extents& size, const std::string& arch, Transfor
   if (!ranked.empty()) return ranked.front().plan;
   // No real plan has a cost by `passes`: the stage planner's first, where it lowers in natural order.
   const Plan planned = real_plan_from(default_plan(planned_stage_extents(size, kind), arch, passes), size, kind);
-  return lowers_in_natural_order(planned, arch, in_place) ? planned : real_whole_axes_plan(size, arch, kind);
+  return lowers_in_natural_order(planned, in_place) ? planned : real_whole_axes_plan(size, arch, kind);
 }
 
 std::vector<RankedPlan> ranked_plans_of_kind(const Extents& size, const std::string& arch, TransformKind kind,

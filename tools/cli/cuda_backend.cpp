@@ -165,9 +165,8 @@ std::vector<double> run_cuda_real(CudaSession& session, RealVolume& reals, Volum
   const bench::Timing timing = bench::time_on_gpu(transform, warmup_runs, settings.repeats, nullptr, restore,
                                                   settings.in_place ? 0.0 : bench::batched_sample_ms);
   if (settings.per_kernel) {  // after the result was read back: the kernels alone overwrite the buffers
-    const void* in = forward ? (settings.in_place ? static_cast<const void*>(reals_at) : staged.get())
-                             : (settings.in_place ? static_cast<const void*>(complex_at) : staged.get());
     void* out = forward ? static_cast<void*>(complex_at) : static_cast<void*>(reals_at);
+    const void* in = settings.in_place ? out : staged.get();  // in place, reals_at and complex_at are one buffer
     std::ostringstream lines;
     report_kernels(engine, static_cast<const DeviceComplex32*>(in), static_cast<DeviceComplex32*>(out),
                    settings.options, bench::memcpy_gbytes_per_second(static_cast<std::int64_t>(spectrum_bytes)), lines);

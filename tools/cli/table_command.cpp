@@ -6,7 +6,6 @@
 #include <iostream>
 
 #include "backends.hpp"
-#include "fft3d/arch_profile.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/file_writes.hpp"
 #include "fft3d/lengths.hpp"
@@ -15,7 +14,6 @@
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
-#include "lowering/kernel_spec.hpp"
 #include "measured_plan.hpp"
 #include "options.hpp"
 
@@ -37,9 +35,8 @@ constexpr MeasureRounds table_rounds{2, 0.03};
 // size and kind (find_gpu_table_plan): there it must reach natural order without the digit-reversal pass, which
 // real transforms do not run.
 bool serves_its_placements(const Plan& plan) {
-  if (kind_of(plan) == TransformKind::c2c || arch_table_has_in_place_file(plan.arch, plan.size, kind_of(plan)))
-    return true;
-  return !lower_plan(plan, *find_arch_profile(plan.arch)).reorders(/*out_of_place=*/false);
+  return kind_of(plan) == TransformKind::c2c || arch_table_has_in_place_file(plan.arch, plan.size, kind_of(plan)) ||
+         lowers_in_natural_order(plan, /*in_place=*/true);
 }
 
 // Measures every size of --sizes on this GPU and files the fastest plan of each in the GPU's table folder under

@@ -94,6 +94,11 @@ Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
 // stages, then C2R, then every X stage; no Y or Z stage follows it.
 Plan c2r_mirror(const Plan& r2c);
 
+// Whether the GPU lowering of plan.arch takes a real plan and reaches natural order in the placement without the
+// digit-reversal pass, which real transforms do not run (true for an arch without a profile, which is refused
+// elsewhere by name; false where the lowering refuses the plan).
+bool lowers_in_natural_order(const Plan& plan, bool in_place);
+
 // The default planner's plan of `kind` for `size` (the real volume for r2c and c2r): default_plan for c2c; for a
 // real kind the real plan (r2c_plan_from, c2r_mirror for c2r) of the stage planner's first plan, unless a real plan
 // of the stage extents' next ranked C2C plans or real_whole_axes_plan costs half a pass less by `passes` (the stage

@@ -44,11 +44,23 @@ struct PatternHash {
   }
 };
 
-// Whether a pattern check gives up after updating `phase`: a phase other than the natural-order store over
-// stop_above (tile::check_bank_conflicts's rule; the report is then partial).
-bool gives_up(const tile::BankReport& report, int phase, int stop_above) {
-  const tile::PhaseConflict& conflict = report.phases[static_cast<std::size_t>(phase)];
-  return conflict.degree > stop_above && conflict.phase != "store natural";
+// The report of a pattern check: each phase's degree, the most of a pattern's values that bank_of(value) puts in one
+// of `banks` banks (the values of a pattern take distinct words). It gives up once a phase other than the
+// natural-order store is over stop_above (tile::check_bank_conflicts's rule; the report is then partial).
+template <class BankOf>
+tile::BankReport pattern_degrees(const std::vector<std::string>& phases, const std::vector<Pattern>& patterns,
+                                 int banks, const BankOf& bank_of, int stop_above) {
+  tile::BankReport report;
+  for (const std::string& phase : phases) report.phases.push_back({phase, 1});
+  std::vector<int> per_bank(static_cast<std::size_t>(banks));
+  for (const auto& [phase, values] : patterns) {
+    std::fill(per_bank.begin(), per_bank.end(), 0);
+    tile::PhaseConflict& conflict = report.phases[static_cast<std::size_t>(phase)];
+    for (std::int64_t value : values)
+      conflict.degree = std::max(conflict.degree, ++per_bank[static_cast<std::size_t>(bank_of(value))]);
+    if (conflict.degree > stop_above && conflict.phase != "store natural") return report;
+  }
+  return report;
 }
 
 // Identity first, then the XOR swizzles (no extra words), then the paddings, then two-field swizzles: the search
@@ -130,19 +142,8 @@ ConflictPatterns::ConflictPatterns(const KernelSpec& spec, const tile::SharedAcc
 // A pattern's elements are distinct (sorted and deduplicated above) and every candidate map is injective
 // (tile::shared_address), so each element takes a word of its own: the degree counts the elements per bank.
 tile::BankReport ConflictPatterns::check(const SharedLayout& layout, int stop_above) const {
-  tile::BankReport report;
-  for (const std::string& phase : phases_) report.phases.push_back({phase, 1});
-  std::vector<int> per_bank(static_cast<std::size_t>(layout.banks));
-  for (const auto& [phase, elements] : patterns_) {
-    std::fill(per_bank.begin(), per_bank.end(), 0);
-    int& degree = report.phases[phase].degree;
-    for (std::int64_t e : elements) {
-      const std::int64_t bank = tile::shared_address(layout, e) % layout.banks;
-      degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
-    }
-    if (gives_up(report, phase, stop_above)) return report;
-  }
-  return report;
+  const auto bank_of = [&layout](std::int64_t e) { return tile::shared_address(layout, e) % layout.banks; };
+  return pattern_degrees(phases_, patterns_, layout.banks, bank_of, stop_above);
 }
 
 // Why a group's degree under pad_period(P, Q) depends only on its pairs: A(e) = e + (e / P) * Q is strictly
@@ -179,19 +180,10 @@ tile::BankReport PeriodPatterns::check(const SharedLayout& layout, int stop_abov
   if (layout.kind != SharedLayoutKind::pad_period || layout.period != period_ || layout.banks != banks_)
     throw std::invalid_argument("PeriodPatterns::check: " + to_string(layout) + " is not a padding of period " +
                                 std::to_string(period_) + " over " + std::to_string(banks_) + " banks");
-  tile::BankReport report;
-  for (const std::string& phase : phases_) report.phases.push_back({phase, 1});
-  std::vector<int> per_bank(static_cast<std::size_t>(banks_));
-  for (const auto& [phase, pairs] : patterns_) {
-    std::fill(per_bank.begin(), per_bank.end(), 0);
-    int& degree = report.phases[phase].degree;
-    for (std::int64_t pair : pairs) {
-      const std::int64_t bank = (pair % banks_ + pair / banks_ * layout.period_words) % banks_;
-      degree = std::max(degree, ++per_bank[static_cast<std::size_t>(bank)]);
-    }
-    if (gives_up(report, phase, stop_above)) return report;
-  }
-  return report;
+  const auto bank_of = [&](std::int64_t pair) {
+    return (pair % banks_ + pair / banks_ * layout.period_words) % banks_;
+  };
+  return pattern_degrees(phases_, patterns_, banks_, bank_of, stop_above);
 }
 
 // Paddings by a period for tiles whose digits are not bit fields: Q words after each P elements, where P is an X
