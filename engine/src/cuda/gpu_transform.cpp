@@ -233,7 +233,12 @@ struct GpuTransform::Impl {
   // Volumes one launch covers: as many as a grid's Y dimension holds, but one at a time where a C2R run keeps the
   // Nyquist column between its kernels in the workspace's one plane.
   std::int64_t volumes_per_launch(bool out_of_place) const {
-    return splits_spectrum(out_of_place) ? 1 : max_volumes_per_launch;
+    if (splits_spectrum(out_of_place)) return 1;
+    if (const char* chunk = std::getenv("FFT3D_BATCH_CHUNK_MB")) {  // EXPERIMENT (L127), not to land
+      const double volume_mb = static_cast<double>(plan.size.elements() * complex_bytes(plan)) / (1 << 20);
+      return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::atof(chunk) / volume_mb));
+    }
+    return max_volumes_per_launch;
   }
 
   // Real transforms: the half spectrum has half + 1 columns of complex values; the real rows half (out of place)
