@@ -233,12 +233,7 @@ struct GpuTransform::Impl {
   // Volumes one launch covers: as many as a grid's Y dimension holds, but one at a time where a C2R run keeps the
   // Nyquist column between its kernels in the workspace's one plane.
   std::int64_t volumes_per_launch(bool out_of_place) const {
-    if (splits_spectrum(out_of_place)) return 1;
-    if (const char* chunk = std::getenv("FFT3D_BATCH_CHUNK_MB")) {  // EXPERIMENT (L127), not to land
-      const double volume_mb = static_cast<double>(plan.size.elements() * complex_bytes(plan)) / (1 << 20);
-      return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::atof(chunk) / volume_mb));
-    }
-    return max_volumes_per_launch;
+    return splits_spectrum(out_of_place) ? 1 : max_volumes_per_launch;
   }
 
   // Real transforms: the half spectrum has half + 1 columns of complex values; the real rows half (out of place)
@@ -354,44 +349,7 @@ struct GpuTransform::Impl {
 
   // Every tile kernel over the whole batch: the volumes in launches of volumes_per_launch, each launch group running
   // the plan's kernels in order.
-  // EXPERIMENT (L127), not to land: groups' last kernels on a side stream, overlapping the next groups' first
-  // kernels; the first kernel of group g waits for the last kernel of group g - depth.
-  cudaStream_t side = nullptr;
-  std::vector<cudaEvent_t> firsts, lasts;
-  cudaEvent_t event_at(std::vector<cudaEvent_t>& pool, std::size_t i) {
-    while (pool.size() <= i) {
-      cudaEvent_t e = nullptr;
-      cuda::check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-      pool.push_back(e);
-    }
-    return pool[i];
-  }
-  bool run_pipelined(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
-    const char* depth_text = std::getenv("FFT3D_BATCH_PIPELINE");
-    if (!depth_text || lowered.kernels.size() != 2) return false;
-    const std::int64_t depth = std::atoi(depth_text);
-    const VolumeStrides strides = volume_strides(in != out);
-    const std::int64_t per_launch = volumes_per_launch(in != out);
-    if (!side) cuda::check(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), "cudaStreamCreate");
-    std::size_t g = 0;
-    cudaEvent_t start = event_at(firsts, 0);
-    cuda::check(cudaEventRecord(start, s), "record");
-    cuda::check(cudaStreamWaitEvent(side, start), "wait");
-    for (std::int64_t first = 0; first < plan.batch; first += per_launch, ++g) {
-      const std::int64_t volumes = std::min(per_launch, plan.batch - first);
-      if (g >= static_cast<std::size_t>(depth)) cuda::check(cudaStreamWaitEvent(s, event_at(lasts, g - depth)), "wait");
-      run_kernel(0, volume_at(in, strides.in, first), volume_at(out, strides.out, first), options, s, volumes);
-      cuda::check(cudaEventRecord(event_at(firsts, g + 1), s), "record");
-      cuda::check(cudaStreamWaitEvent(side, event_at(firsts, g + 1)), "wait");
-      run_kernel(1, volume_at(in, strides.in, first), volume_at(out, strides.out, first), options, side, volumes);
-      cuda::check(cudaEventRecord(event_at(lasts, g), side), "record");
-    }
-    cuda::check(cudaStreamWaitEvent(s, event_at(lasts, g - 1)), "wait");
-    return true;
-  }
-
   void run_tile_kernels(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
-    if (run_pipelined(in, out, options, s)) return;
     const VolumeStrides strides = volume_strides(in != out);
     const std::int64_t per_launch = volumes_per_launch(in != out);
     for (std::int64_t first = 0; first < plan.batch; first += per_launch) {
