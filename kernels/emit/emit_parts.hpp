@@ -35,6 +35,8 @@ std::string twiddle_table_name(std::int64_t span);  // __device__ table of w_spa
 // How a block reaches the tile (emit_tile_access.cpp). Loops over this block's elements (`e`) or radix-`radix`
 // butterflies (`b`): the whole tile, or the block's part of a distributed tile.
 void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll);
+// The tile's element index of the block's `local`-th element (the part's, in a distributed tile), an expression.
+std::string tile_element_of_part_element(const KernelSpec& spec, const std::string& local);
 void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,
                          bool cross, int unroll);
 // The loop over this thread's radix-`radix` butterflies (of the block's part) fully unrolled, `it` <

@@ -49,6 +49,10 @@ std::string part_butterfly_index(const KernelSpec& spec, std::int64_t element_st
   return insert_part(spec, local, tile::part_butterfly_stride(spec, element_step, radix));
 }
 
+std::string tile_element_of_part_element(const KernelSpec& spec, const std::string& local) {
+  return spec.tile_blocks == 1 ? local : insert_part(spec, local, spec.part_stride);
+}
+
 void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll) {
   if (spec.tile_blocks == 1) {
     open_strided_loop(out, "e", spec.tile_elements, spec.threads, unroll);

@@ -112,8 +112,75 @@ bool store_crosses_parts(const KernelSpec& spec) {
   return false;
 }
 
+// A first pass reading global memory issues every load of the thread before its first DFT when they fit in a
+// quarter of the registers a thread has (65536 per SM over the block: 16 values for 1024 threads, which the
+// radix-16 passes of such blocks hold already; 32 for 512). The staged load sweep holds as many.
+std::int64_t max_values_in_flight(const KernelSpec& spec) {
+  return std::min<std::int64_t>(32, 16384 / spec.threads);
+}
+
+// The elements one block's sweep walks: its tile, or its part of a spread tile.
+std::int64_t sweep_elements(const KernelSpec& spec) {
+  return spec.tile_blocks == 1 ? spec.tile_elements : spec.part_elements();
+}
+
+// The load and conjugation of tile element `e` into `target`.
+void write_element_load(SourceWriter& out, const KernelSpec& spec, const std::string& target) {
+  if (is_real(spec)) {
+    write_row_position(out, spec, "e", GlobalAccess::load);
+    out.line(target + " = " + real_load("x", "row", spec) + ";");
+  } else {
+    write_global_offset(out, spec, "e", GlobalAccess::load);
+    out.line(target + " = in[g];");
+  }
+}
+
+// One of the staged sweep's loops over the thread's elements of chunk `chunk`: `e_in_part` (the block's index)
+// guarded by the sweep's count, and `e`, the tile's.
+void open_staged_iteration(SourceWriter& out, const KernelSpec& spec, std::int64_t per_chunk, bool chunked) {
+  out.line("#pragma unroll");
+  out.open("for (unsigned i = 0; i < " + str(per_chunk) + "u; ++i)");
+  const std::string iteration = chunked ? "(chunk * " + str(per_chunk) + "u + i)" : "i";
+  out.line("const unsigned e_in_part = threadIdx.x + " + iteration + " * " + str(spec.threads) + "u;");
+  out.open("if (e_in_part < " + str(sweep_elements(spec)) + "u)");
+  out.line("const unsigned e = " + tile_element_of_part_element(spec, "e_in_part") + ";");
+}
+
+// Rule: a load sweep whose elements do not divide evenly among the threads loads each thread's elements (up to
+// max_values_in_flight at a time) into registers before it stores any to shared memory. Why: a strided loop of
+// uneven trip count compiles to a rolled remainder loop that waits for each load before the next (mixed-size
+// tiles, e.g. 14400 elements over 1024 threads), one load in flight per thread.
+void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
+  const std::int64_t iterations = (sweep_elements(spec) + spec.threads - 1) / spec.threads;
+  const std::int64_t per_chunk = std::min(iterations, max_values_in_flight(spec));
+  const std::int64_t chunks = (iterations + per_chunk - 1) / per_chunk;
+  const bool chunked = chunks > 1;
+  if (chunked) {
+    out.line("#pragma unroll 1");
+    out.open("for (unsigned chunk = 0; chunk < " + str(chunks) + "u; ++chunk)");
+  }
+  out.line("float2 staged[" + str(per_chunk) + "];");
+  open_staged_iteration(out, spec, per_chunk, chunked);
+  write_element_load(out, spec, "staged[i]");
+  out.close();
+  out.close();
+  open_staged_iteration(out, spec, per_chunk, chunked);
+  out.line("float2 v = staged[i];");
+  out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
+  const TileWord word = declare_tile_word(out, spec, "e", false);
+  out.line(word.store("v"));
+  out.close();
+  out.close();
+  if (chunked) out.close();
+  out.line("__syncthreads();");
+}
+
 void write_load(SourceWriter& out, const KernelSpec& spec) {
   if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
+  if (sweep_elements(spec) % spec.threads != 0) {
+    write_staged_load(out, spec);
+    return;
+  }
   open_element_loop(out, spec, element_unroll(spec));
   if (is_real(spec)) {
     write_row_position(out, spec, "e", GlobalAccess::load);
@@ -245,13 +312,6 @@ void write_butterfly_base(SourceWriter& out, std::int64_t element_step, std::int
   const int field_bits = tile::log2_exact(radix);
   out.line("const unsigned base = (b & " + str(element_step - 1) + "u) | ((b >> " + str(low_bits) + ") << " +
            str(low_bits + field_bits) + ");");
-}
-
-// A first pass reading global memory issues every load of the thread before its first DFT when they fit in a
-// quarter of the registers a thread has (65536 per SM over the block: 16 values for 1024 threads, which the
-// radix-16 passes of such blocks hold already; 32 for 512).
-std::int64_t max_values_in_flight(const KernelSpec& spec) {
-  return std::min<std::int64_t>(32, 16384 / spec.threads);
 }
 
 }  // namespace
