@@ -114,10 +114,15 @@ bool store_crosses_parts(const KernelSpec& spec) {
 
 // A first pass reading global memory issues every load of the thread before its first DFT when they fit in a
 // quarter of the registers a thread has (65536 per SM over the block: 16 values for 1024 threads, which the
-// radix-16 passes of such blocks hold already; 32 for 512). The staged load sweep holds as many.
+// radix-16 passes of such blocks hold already; 32 for 512).
 std::int64_t max_values_in_flight(const KernelSpec& spec) {
   return std::min<std::int64_t>(32, 16384 / spec.threads);
 }
+
+// Values a thread of a staged load sweep holds in flight: 16 registers, within every profile's limit (Fermi's 63
+// included). Why 8: at 1024 threads that is 64 KB in flight a multiprocessor, above the ~25 KB that one of 132
+// needs to keep 3 TB/s busy at a microsecond's latency.
+constexpr std::int64_t staged_load_values = 8;
 
 // The elements one block's sweep walks: its tile, or its part of a spread tile.
 std::int64_t sweep_elements(const KernelSpec& spec) {
@@ -146,13 +151,13 @@ void open_staged_iteration(SourceWriter& out, const KernelSpec& spec, std::int64
   out.line("const unsigned e = " + tile_element_of_part_element(spec, "e_in_part") + ";");
 }
 
-// Rule: a load sweep whose elements do not divide evenly among the threads loads each thread's elements (up to
-// max_values_in_flight at a time) into registers before it stores any to shared memory. Why: a strided loop of
+// Rule: a load sweep of more elements than threads that do not divide evenly among them loads each thread's elements
+// (staged_load_values at a time) into registers before it stores any to shared memory. Why: a strided loop of
 // uneven trip count compiles to a rolled remainder loop that waits for each load before the next (mixed-size
 // tiles, e.g. 14400 elements over 1024 threads), one load in flight per thread.
 void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
   const std::int64_t iterations = (sweep_elements(spec) + spec.threads - 1) / spec.threads;
-  const std::int64_t per_chunk = std::min(iterations, max_values_in_flight(spec));
+  const std::int64_t per_chunk = std::min(iterations, staged_load_values);
   const std::int64_t chunks = (iterations + per_chunk - 1) / per_chunk;
   const bool chunked = chunks > 1;
   if (chunked) {
@@ -177,7 +182,7 @@ void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
 
 void write_load(SourceWriter& out, const KernelSpec& spec) {
   if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
-  if (sweep_elements(spec) % spec.threads != 0) {
+  if (sweep_elements(spec) > spec.threads && sweep_elements(spec) % spec.threads != 0) {
     write_staged_load(out, spec);
     return;
   }
