@@ -159,7 +159,11 @@ void open_staged_iteration(SourceWriter& out, const KernelSpec& spec, std::int64
 void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
   const std::int64_t iterations = (sweep_elements(spec) + spec.threads - 1) / spec.threads;
   const char* probe = std::getenv("FFT3D_STAGED_VALUES");  // EXPERIMENT, not to land
-  const std::int64_t per_chunk = std::min<std::int64_t>(iterations, probe ? std::atoi(probe) : staged_load_values);
+  std::int64_t per_chunk = std::min<std::int64_t>(iterations, probe ? std::atoi(probe) : staged_load_values);
+  if (std::getenv("FFT3D_STAGED_BALANCED")) {  // EXPERIMENT, not to land
+    const std::int64_t n = (iterations + per_chunk - 1) / per_chunk;
+    per_chunk = (iterations + n - 1) / n;
+  }
   const std::int64_t chunks = (iterations + per_chunk - 1) / per_chunk;
   const bool chunked = chunks > 1;
   if (chunked) {
