@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <set>
-#include <cstdlib>
 
 #include "emit_parts.hpp"
 #include "emit_twiddles.hpp"
@@ -158,12 +157,7 @@ void open_staged_iteration(SourceWriter& out, const KernelSpec& spec, std::int64
 // tiles, e.g. 14400 elements over 1024 threads), one load in flight per thread.
 void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
   const std::int64_t iterations = (sweep_elements(spec) + spec.threads - 1) / spec.threads;
-  const char* probe = std::getenv("FFT3D_STAGED_VALUES");  // EXPERIMENT, not to land
-  std::int64_t per_chunk = std::min<std::int64_t>(iterations, probe ? std::atoi(probe) : staged_load_values);
-  if (std::getenv("FFT3D_STAGED_BALANCED")) {  // EXPERIMENT, not to land
-    const std::int64_t n = (iterations + per_chunk - 1) / per_chunk;
-    per_chunk = (iterations + n - 1) / n;
-  }
+  const std::int64_t per_chunk = std::min(iterations, staged_load_values);
   const std::int64_t chunks = (iterations + per_chunk - 1) / per_chunk;
   const bool chunked = chunks > 1;
   if (chunked) {
@@ -188,8 +182,7 @@ void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
 
 void write_load(SourceWriter& out, const KernelSpec& spec) {
   if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
-  const char* off = std::getenv("FFT3D_STAGED_OFF");  // EXPERIMENT, not to land
-  if (!off && sweep_elements(spec) > spec.threads && sweep_elements(spec) % spec.threads != 0) {
+  if (sweep_elements(spec) > spec.threads && sweep_elements(spec) % spec.threads != 0) {
     write_staged_load(out, spec);
     return;
   }
