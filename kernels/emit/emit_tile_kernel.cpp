@@ -112,13 +112,6 @@ bool store_crosses_parts(const KernelSpec& spec) {
   return false;
 }
 
-// A first pass reading global memory issues every load of the thread before its first DFT when they fit in a
-// quarter of the registers a thread has (65536 per SM over the block: 16 values for 1024 threads, which the
-// radix-16 passes of such blocks hold already; 32 for 512).
-std::int64_t max_values_in_flight(const KernelSpec& spec) {
-  return std::min<std::int64_t>(32, 16384 / spec.threads);
-}
-
 // Values a thread of a staged load sweep holds in flight: 16 registers, within every profile's limit (Fermi's 63
 // included). Why 8: at 1024 threads that is 64 KB in flight a multiprocessor, above the ~25 KB that one of 132
 // needs to keep 3 TB/s busy at a microsecond's latency.
@@ -129,7 +122,7 @@ std::int64_t sweep_elements(const KernelSpec& spec) {
   return spec.tile_blocks == 1 ? spec.tile_elements : spec.part_elements();
 }
 
-// The load and conjugation of tile element `e` into `target`.
+// `target` (a declaration or a variable) assigned tile element `e` from global memory.
 void write_element_load(SourceWriter& out, const KernelSpec& spec, const std::string& target) {
   if (is_real(spec)) {
     write_row_position(out, spec, "e", GlobalAccess::load);
@@ -187,13 +180,7 @@ void write_load(SourceWriter& out, const KernelSpec& spec) {
     return;
   }
   open_element_loop(out, spec, element_unroll(spec));
-  if (is_real(spec)) {
-    write_row_position(out, spec, "e", GlobalAccess::load);
-    out.line("float2 v = " + real_load("x", "row", spec) + ";");
-  } else {
-    write_global_offset(out, spec, "e", GlobalAccess::load);
-    out.line("float2 v = in[g];");
-  }
+  write_element_load(out, spec, "float2 v");
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
   const TileWord word = declare_tile_word(out, spec, "e", false);
   out.line(word.store("v"));
@@ -317,6 +304,13 @@ void write_butterfly_base(SourceWriter& out, std::int64_t element_step, std::int
   const int field_bits = tile::log2_exact(radix);
   out.line("const unsigned base = (b & " + str(element_step - 1) + "u) | ((b >> " + str(low_bits) + ") << " +
            str(low_bits + field_bits) + ");");
+}
+
+// A first pass reading global memory issues every load of the thread before its first DFT when they fit in a
+// quarter of the registers a thread has (65536 per SM over the block: 16 values for 1024 threads, which the
+// radix-16 passes of such blocks hold already; 32 for 512).
+std::int64_t max_values_in_flight(const KernelSpec& spec) {
+  return std::min<std::int64_t>(32, 16384 / spec.threads);
 }
 
 }  // namespace
