@@ -58,7 +58,7 @@ void open_element_loop(SourceWriter& out, const KernelSpec& spec, int unroll) {
     open_strided_loop(out, "e", spec.tile_elements, spec.threads, unroll);
     return;
   }
-  open_part_loop(out, spec, "e", spec.part_elements(), unroll, insert_part(spec, "e_in_part", spec.part_stride));
+  open_part_loop(out, spec, "e", spec.part_elements(), unroll, tile_element_of_part_element(spec, "e_in_part"));
 }
 
 void open_butterfly_loop(SourceWriter& out, const KernelSpec& spec, std::int64_t element_step, std::int64_t radix,

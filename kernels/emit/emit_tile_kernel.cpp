@@ -133,6 +133,13 @@ void write_element_load(SourceWriter& out, const KernelSpec& spec, const std::st
   }
 }
 
+// The loaded value `v` of tile element `e`, conjugated where the run asks, stored to its shared-memory word.
+void write_loaded_value_to_tile(SourceWriter& out, const KernelSpec& spec) {
+  out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
+  const TileWord word = declare_tile_word(out, spec, "e", false);
+  out.line(word.store("v"));
+}
+
 // One of the staged sweep's loops over the thread's elements of chunk `chunk`: `e_in_part` (the block's index)
 // guarded by the sweep's count, and `e`, the tile's.
 void open_staged_iteration(SourceWriter& out, const KernelSpec& spec, std::int64_t per_chunk, bool chunked) {
@@ -164,9 +171,7 @@ void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
   out.close();
   open_staged_iteration(out, spec, per_chunk, chunked);
   out.line("float2 v = staged[i];");
-  out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
-  const TileWord word = declare_tile_word(out, spec, "e", false);
-  out.line(word.store("v"));
+  write_loaded_value_to_tile(out, spec);
   out.close();
   out.close();
   if (chunked) out.close();
@@ -181,9 +186,7 @@ void write_load(SourceWriter& out, const KernelSpec& spec) {
   }
   open_element_loop(out, spec, element_unroll(spec));
   write_element_load(out, spec, "float2 v");
-  out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
-  const TileWord word = declare_tile_word(out, spec, "e", false);
-  out.line(word.store("v"));
+  write_loaded_value_to_tile(out, spec);
   out.close();
   out.line("__syncthreads();");
 }
