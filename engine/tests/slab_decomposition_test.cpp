@@ -1,10 +1,12 @@
 // The whole slab decomposition on the CPU backend (CpuSlabTransform: the local plans, the steps and the exchange
 // blocks MultiGpuTransform runs) against the 3D DFT by definition, for G = 1, 2, 4, 8, forward and inverse, both
-// layouts, in place and out of place; and the decomposition's plans and checks.
+// layouts, in place and out of place; the decomposition's plans and checks; and the exchange of fp64 values as
+// exchange units.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <numbers>
 #include <cstdint>
 #include <random>
@@ -158,6 +160,62 @@ TEST(SlabDecompositionPlans, TheSlabPlanTransformsXAndYOfAZSlabAndTheColumnPlanZ
   EXPECT_EQ(d.slab.axes, (std::vector<Axis>{Axis::x, Axis::y}));
   EXPECT_EQ(d.column.axes, (std::vector<Axis>{Axis::z}));
   EXPECT_EQ(d.slab.arch, "hopper");
+}
+
+TEST(SlabDecompositionPlans, LocalPlansCarryTheTransformsPrecision) {
+  const SlabDecomposition fp32 = slab_decomposition({64, 32, 16}, 4, "hopper");
+  const SlabDecomposition fp64 = slab_decomposition({64, 32, 16}, 4, "hopper", Precision::fp64);
+  EXPECT_EQ(fp32.slab.precision, Precision::fp32);
+  EXPECT_EQ(fp32.column.precision, Precision::fp32);
+  EXPECT_EQ(fp64.slab.precision, Precision::fp64);
+  EXPECT_EQ(fp64.column.precision, Precision::fp64);
+  EXPECT_EQ(fp64.slab.axes, fp32.slab.axes);
+  EXPECT_EQ(fp64.column.size, fp32.column.size);
+}
+
+TEST(SlabExchangeUnits, AnFp32ExchangeCountsInValues) {
+  const SlabDecomposition d = slab_decomposition({16, 8, 8}, 2, "hopper");
+  EXPECT_EQ(in_exchange_units(d).size, d.size);
+  EXPECT_EQ(exchange_sends(in_exchange_units(d), 1, true), exchange_sends(d, 1, true));
+}
+
+// The blocks of the units decomposition, moved byte for byte between fp64 buffers, build the fp64 y slabs (and
+// back): what the GPUs' copies, peer stores and NCCL sends do with the same lists.
+TEST(SlabExchangeUnits, TheUnitBlocksMoveFp64ValuesBetweenTheLayouts) {
+  for (int gpus : {1, 2, 4}) {
+    SCOPED_TRACE(std::to_string(gpus) + " GPUs");
+    const SlabDecomposition d = slab_decomposition({8, 8, 8}, gpus, "hopper", Precision::fp64);
+    const SlabDecomposition units = in_exchange_units(d);
+    ASSERT_EQ(units.local_elements() * exchange_unit_bytes,
+              d.local_elements() * static_cast<std::int64_t>(sizeof(std::complex<double>)));
+    const Volume x = random_volume(d.size.elements(), 9);
+    for (bool to_y_slabs : {true, false}) {
+      const SlabLayout from_layout = to_y_slabs ? SlabLayout::natural : SlabLayout::y_slabs;
+      const SlabLayout to_layout = to_y_slabs ? SlabLayout::y_slabs : SlabLayout::natural;
+      const Slabs from = scatter(d, from_layout, x);
+      Slabs to = poisoned(d);
+      for (int g = 0; g < gpus; ++g) {
+        const std::vector<ExchangeBlock> sends = exchange_sends(units, g, to_y_slabs);
+        for (int h = 0; h < gpus; ++h) {
+          std::vector<ExchangeBlock> receives;
+          for (const ExchangeBlock& r : exchange_receives(units, h, to_y_slabs))
+            if (r.peer == g) receives.push_back(r);
+          std::size_t next = 0;
+          for (const ExchangeBlock& s : sends) {
+            if (s.peer != h) continue;
+            ASSERT_LT(next, receives.size());
+            ASSERT_EQ(receives[next].count, s.count);
+            std::memcpy(reinterpret_cast<char*>(to[h].data()) + receives[next].offset * exchange_unit_bytes,
+                        reinterpret_cast<const char*>(from[g].data()) + s.offset * exchange_unit_bytes,
+                        static_cast<std::size_t>(s.count * exchange_unit_bytes));
+            ++next;
+          }
+          EXPECT_EQ(next, receives.size());
+        }
+      }
+      EXPECT_TRUE(gather(d, to_layout, to) == x) << (to_y_slabs ? "to y slabs" : "to z slabs");
+    }
+  }
 }
 
 TEST(SlabDecompositionPlans, RefusesAGpuCountThatDoesNotSplitTheVolume) {

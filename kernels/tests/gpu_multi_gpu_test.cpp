@@ -1,8 +1,8 @@
 // The multi-GPU transform (NCCL slab decomposition) against the fp64 cuFFT Z2Z oracle of the whole volume on one
 // GPU: G = 1 (the whole path, NCCL included, on one GPU) and G = the visible GPUs (the largest power of two up to
 // max_slab_gpus, so that it divides the sizes); both layouts, in place and out of place, outputs poisoned with NaN
-// first, out-of-place inputs unchanged, the inverse returning the input; and the bad input refused. Skipped without
-// a GPU or without NCCL in the build; the several-GPU case skipped with fewer than 2.
+// first, out-of-place inputs unchanged, the inverse returning the input, in fp32 and fp64; and the bad input refused.
+// Skipped without a GPU or without NCCL in the build; the several-GPU case skipped with fewer than 2.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "fft3d/errors.hpp"
@@ -27,15 +28,18 @@ using validate::check_cuda;
 using validate::DeviceBuffer;
 using Volume = std::vector<std::complex<double>>;
 
-constexpr double tolerance = 2e-6;  // rel L2, as the other GPU suites against the fp64 oracle
+// Rel L2 against the fp64 oracle, as the other GPU suites: fp32's, and fp64's (gpu_fp64_test.cpp's bound).
+template <class Real>
+constexpr double tolerance = std::is_same_v<Real, float> ? 2e-6 : 1e-13;
 
-// Random values already rounded to fp32, so that the oracle transforms exactly what the GPUs read.
+// Random values already rounded to Real, so that the oracle transforms exactly what the GPUs read.
+template <class Real = float>
 Volume random_volume(std::int64_t count, unsigned seed) {
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> uniform(-1, 1);
   Volume v(count);
   for (auto& value : v)
-    value = {static_cast<float>(uniform(random)), static_cast<float>(uniform(random))};
+    value = {static_cast<Real>(uniform(random)), static_cast<Real>(uniform(random))};
   return v;
 }
 
@@ -54,12 +58,13 @@ std::vector<int> first_devices(int count) {
   return devices;
 }
 
-// One buffer of local_elements values per device, each allocated with its device current.
+// One buffer of local_elements complex Real values per device, each allocated with its device current.
+template <class Real = float>
 std::vector<DeviceBuffer> allocate(const std::vector<int>& devices, std::int64_t values) {
   std::vector<DeviceBuffer> buffers;
   for (int device : devices) {
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
-    buffers.emplace_back(values * sizeof(std::complex<float>));
+    buffers.emplace_back(values * sizeof(std::complex<Real>));
   }
   return buffers;
 }
@@ -73,19 +78,21 @@ void poison(const std::vector<int>& devices, std::vector<DeviceBuffer>& buffers)
 
 // The whole volume scattered over the buffers in `layout` (volume_index), and gathered back. Buffer g is on device g
 // (first_devices).
+template <class Real = float>
 void upload(const SlabDecomposition& d, SlabLayout layout, const Volume& whole, std::vector<DeviceBuffer>& buffers) {
-  std::vector<std::complex<float>> local(d.local_elements());
+  std::vector<std::complex<Real>> local(d.local_elements());
   for (int g = 0; g < d.gpus; ++g) {
     for (std::int64_t i = 0; i < d.local_elements(); ++i)
-      local[i] = std::complex<float>(whole[volume_index(d, layout, g, i)]);
+      local[i] = std::complex<Real>(whole[volume_index(d, layout, g, i)]);
     check_cuda(cudaSetDevice(g), "cudaSetDevice");
     buffers[g].upload(local.data());
   }
 }
 
+template <class Real = float>
 Volume gather(const SlabDecomposition& d, SlabLayout layout, const std::vector<DeviceBuffer>& buffers) {
   Volume whole(d.size.elements());
-  std::vector<std::complex<float>> local(d.local_elements());
+  std::vector<std::complex<Real>> local(d.local_elements());
   for (int g = 0; g < d.gpus; ++g) {
     check_cuda(cudaSetDevice(g), "cudaSetDevice");
     buffers[g].download(local.data());
@@ -94,62 +101,71 @@ Volume gather(const SlabDecomposition& d, SlabLayout layout, const std::vector<D
   return whole;
 }
 
-std::vector<const DeviceComplex32*> inputs(const std::vector<DeviceBuffer>& buffers) {
-  std::vector<const DeviceComplex32*> pointers;
-  for (const DeviceBuffer& b : buffers) pointers.push_back(b.complex32());
+template <class Real = float>
+std::vector<const std::complex<Real>*> inputs(const std::vector<DeviceBuffer>& buffers) {
+  std::vector<const std::complex<Real>*> pointers;
+  for (const DeviceBuffer& b : buffers) pointers.push_back(static_cast<const std::complex<Real>*>(b.get()));
   return pointers;
 }
 
-std::vector<DeviceComplex32*> outputs(const std::vector<DeviceBuffer>& buffers) {
-  std::vector<DeviceComplex32*> pointers;
-  for (const DeviceBuffer& b : buffers) pointers.push_back(b.complex32());
+template <class Real = float>
+std::vector<std::complex<Real>*> outputs(const std::vector<DeviceBuffer>& buffers) {
+  std::vector<std::complex<Real>*> pointers;
+  for (const DeviceBuffer& b : buffers) pointers.push_back(static_cast<std::complex<Real>*>(b.get()));
   return pointers;
 }
+
+template <class Real>
+constexpr Precision precision_of = std::is_same_v<Real, float> ? Precision::fp32 : Precision::fp64;
 
 std::string layout_name(SlabLayout layout) { return layout == SlabLayout::natural ? "natural" : "y slabs"; }
 
 // Forward against the oracle and the inverse back to the input, in place and out of place, on `gpus` devices.
+template <class Real = float>
 void check_transform(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus) {
   const std::vector<int> devices = first_devices(gpus);
-  MultiGpuTransform fft({.extents = size, .devices = devices, .layout = layout, .exchange = exchange});
+  MultiGpuTransform fft({.extents = size, .devices = devices, .layout = layout, .exchange = exchange,
+                         .precision = precision_of<Real>});
   ASSERT_EQ(fft.exchange(), exchange);
   const SlabDecomposition& d = fft.decomposition();
   ASSERT_EQ(fft.gpus(), gpus);
   ASSERT_EQ(fft.local_elements(), size.elements() / gpus);
-  EXPECT_GE(fft.exchange_buffer_bytes(), fft.local_elements() * static_cast<std::int64_t>(sizeof(DeviceComplex32)));
-  const Volume x = random_volume(size.elements(), 17);
+  EXPECT_GE(fft.exchange_buffer_bytes(),
+            fft.local_elements() * static_cast<std::int64_t>(sizeof(std::complex<Real>)));
+  const Volume x = random_volume<Real>(size.elements(), 17);
   Volume spectrum(x.size());
   validate::cufft_reference(size, x, spectrum, Direction::forward);
 
   for (bool in_place : {false, true}) {
-    SCOPED_TRACE(to_string(size) + " over " + std::to_string(gpus) + " GPUs, " + layout_name(layout) +
-                 ", " + exchange_name(exchange) +
+    SCOPED_TRACE(to_string(size) + " over " + std::to_string(gpus) + " GPUs, " + layout_name(layout) + ", " +
+                 to_string(precision_of<Real>) + ", " + exchange_name(exchange) +
                  (in_place ? ", in place" : ", out of place"));
-    std::vector<DeviceBuffer> ins = allocate(devices, d.local_elements());
-    upload(d, SlabLayout::natural, x, ins);
+    std::vector<DeviceBuffer> ins = allocate<Real>(devices, d.local_elements());
+    upload<Real>(d, SlabLayout::natural, x, ins);
     std::vector<DeviceBuffer> outs;
     if (!in_place) {
-      outs = allocate(devices, d.local_elements());
+      outs = allocate<Real>(devices, d.local_elements());
       poison(devices, outs);
     }
     std::vector<DeviceBuffer>& spectra = in_place ? ins : outs;
-    fft.forward(inputs(ins), outputs(spectra));
-    const Volume got = gather(d, layout, spectra);
-    EXPECT_LE(relative_l2(got, spectrum), tolerance) << "forward against cuFFT Z2Z fp64";
+    fft.forward(inputs<Real>(ins), outputs<Real>(spectra));
+    const Volume got = gather<Real>(d, layout, spectra);
+    EXPECT_LE(relative_l2(got, spectrum), tolerance<Real>) << "forward against cuFFT Z2Z fp64";
     if (!in_place) {
-      EXPECT_TRUE(gather(d, SlabLayout::natural, ins) == x) << "forward wrote its input";
+      EXPECT_TRUE(gather<Real>(d, SlabLayout::natural, ins) == x) << "forward wrote its input";
     }
 
     std::vector<DeviceBuffer> backs;
     if (!in_place) {
-      backs = allocate(devices, d.local_elements());
+      backs = allocate<Real>(devices, d.local_elements());
       poison(devices, backs);
     }
     std::vector<DeviceBuffer>& back = in_place ? ins : backs;
-    fft.inverse(inputs(spectra), outputs(back), Scaling::full);
-    EXPECT_LE(relative_l2(gather(d, SlabLayout::natural, back), x), tolerance) << "inverse(forward(x)) against x";
+    fft.inverse(inputs<Real>(spectra), outputs<Real>(back), Scaling::full);
+    EXPECT_LE(relative_l2(gather<Real>(d, SlabLayout::natural, back), x), tolerance<Real>)
+        << "inverse(forward(x)) against x";
     if (!in_place) {
-      EXPECT_TRUE(gather(d, layout, spectra) == got) << "inverse wrote its input";
+      EXPECT_TRUE(gather<Real>(d, layout, spectra) == got) << "inverse wrote its input";
     }
   }
 }
@@ -208,6 +224,36 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
                                   exchange;
                          });
 
+// fp64: the same steps with each value two exchange units (in_exchange_units), the local plans in fp64.
+class GpuMultiGpuFp64 : public ::testing::TestWithParam<std::tuple<Extents, SlabLayout, SlabExchange>> {
+ protected:
+  void SetUp() override { skip_without_gpu_or_nccl(); }
+};
+
+TEST_P(GpuMultiGpuFp64, OneGpuRunsTheWholePathNcclIncluded) {
+  check_transform<double>(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), 1);
+}
+
+TEST_P(GpuMultiGpuFp64, EveryVisibleGpuMatchesTheOneGpuOracle) {
+  const int gpus = several_gpus();
+  if (gpus < 2)
+    GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
+  check_transform<double>(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuFp64,
+                         ::testing::Combine(::testing::Values(Extents{64, 64, 64}, Extents{128, 64, 32}),
+                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
+                                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
+                                                              SlabExchange::nccl)),
+                         [](const auto& info) {
+                           const bool natural = std::get<1>(info.param) == SlabLayout::natural;
+                           std::string exchange = exchange_name(std::get<2>(info.param));
+                           std::replace(exchange.begin(), exchange.end(), ' ', '_');
+                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" +
+                                  exchange;
+                         });
+
 class GpuMultiGpuPeerStores : public ::testing::Test {
  protected:
   void SetUp() override { skip_without_gpu_or_nccl(); }
@@ -238,6 +284,25 @@ TEST_F(GpuMultiGpuPeerStores, TransposeToYSlabsPutsEveryValueInPlaceWithEachExch
       fft.transpose_to_y_slabs(inputs(z_slabs), outputs(y_slabs));
       EXPECT_EQ(gather(d, SlabLayout::y_slabs, y_slabs), x);
       EXPECT_THROW(fft.transpose_to_y_slabs(inputs(z_slabs), outputs(z_slabs)), UsageError);
+    }
+}
+
+// The same in fp64: every value is two exchange units, moved together.
+TEST_F(GpuMultiGpuPeerStores, Fp64TransposeToYSlabsPutsEveryValueInPlaceWithEachExchange) {
+  const Extents size{64, 32, 16};
+  const Volume x = random_volume<double>(size.elements(), 6);
+  for (int gpus : {1, several_gpus()})
+    for (SlabExchange exchange : {SlabExchange::copy_engines, SlabExchange::peer_stores, SlabExchange::nccl}) {
+      SCOPED_TRACE(std::to_string(gpus) + " GPUs, " + exchange_name(exchange));
+      const std::vector<int> devices = first_devices(gpus);
+      MultiGpuTransform fft({.extents = size, .devices = devices, .exchange = exchange, .precision = Precision::fp64});
+      const SlabDecomposition& d = fft.decomposition();
+      std::vector<DeviceBuffer> z_slabs = allocate<double>(devices, d.local_elements());
+      std::vector<DeviceBuffer> y_slabs = allocate<double>(devices, d.local_elements());
+      upload<double>(d, SlabLayout::natural, x, z_slabs);
+      poison(devices, y_slabs);
+      fft.transpose_to_y_slabs(inputs<double>(z_slabs), outputs<double>(y_slabs));
+      EXPECT_EQ(gather<double>(d, SlabLayout::y_slabs, y_slabs), x);
     }
 }
 
@@ -276,6 +341,19 @@ TEST_F(GpuMultiGpuBadInput, ExecuteRefusesWrongPointersAndDigitReversedOrder) {
   EXPECT_THROW(fft.forward({nullptr}, out), UsageError);
   EXPECT_THROW(fft.execute(in, out, {.order = Order::digit_reversed}), UsageError);
   EXPECT_NO_THROW(fft.forward(in, out));
+}
+
+// Values of the other precision than the transform's are refused, each way, before any launch.
+TEST_F(GpuMultiGpuBadInput, ExecuteRefusesDataOfTheOtherPrecision) {
+  MultiGpuTransform fp32({.extents = {64, 64, 64}, .devices = {0}});
+  MultiGpuTransform fp64({.extents = {64, 64, 64}, .devices = {0}, .precision = Precision::fp64});
+  EXPECT_EQ(fp32.precision(), Precision::fp32);
+  EXPECT_EQ(fp64.precision(), Precision::fp64);
+  std::vector<DeviceBuffer> buffers = allocate<double>({0}, fp64.local_elements());
+  EXPECT_THROW(fp32.forward(inputs<double>(buffers), outputs<double>(buffers)), UsageError);
+  EXPECT_THROW(fp64.forward(inputs<float>(buffers), outputs<float>(buffers)), UsageError);
+  EXPECT_THROW(fp64.transpose_to_y_slabs(inputs<float>(buffers), outputs<float>(buffers)), UsageError);
+  EXPECT_NO_THROW(fp64.forward(inputs<double>(buffers), outputs<double>(buffers)));
 }
 
 }  // namespace

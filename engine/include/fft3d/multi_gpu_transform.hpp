@@ -56,6 +56,8 @@ struct MultiGpuDesc {
   SlabLayout layout = SlabLayout::natural;  // the spectrum's layout: output of forward, input of inverse
   double exchange_timeout_s = 60;   // an exchange not finished by then aborts the communicators and throws
   SlabExchange exchange = SlabExchange::automatic;
+  // Of the data and the arithmetic: fp32 runs take std::complex<float> buffers, fp64 runs std::complex<double> ones.
+  Precision precision = Precision::fp32;
 };
 
 // One process per GPU without including nccl.h: a launcher makes the unique id once (ncclGetUniqueId) as text (hex
@@ -85,7 +87,7 @@ class MultiGpuTransform {
   MultiGpuTransform& operator=(MultiGpuTransform&&) noexcept;
 
   // ins[i], outs[i]: device pointers on the i-th local device (every device in one process; this rank's alone
-  // otherwise), local_elements() values each, in the layout the direction and desc.layout say: forward reads z
+  // otherwise), local_elements() values each, of the transform's precision (the other type throws UsageError), in the layout the direction and desc.layout say: forward reads z
   // slabs and writes the layout; inverse reads the layout and writes z slabs. ins[i] == outs[i]: in place (on every
   // device or none). Out of place, inputs are never written. Natural order only. Returns when the whole transform
   // is done on every local device. Each exchange must finish within desc.exchange_timeout_s: an NCCL failure or the
@@ -95,8 +97,13 @@ class MultiGpuTransform {
   // order), CudaError.
   void execute(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
                const TransformOptions& options = {});
+  void execute(const std::vector<const DeviceComplex64*>& ins, const std::vector<DeviceComplex64*>& outs,
+               const TransformOptions& options = {});
   void forward(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs);
+  void forward(const std::vector<const DeviceComplex64*>& ins, const std::vector<DeviceComplex64*>& outs);
   void inverse(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+               Scaling scaling = Scaling::full);
+  void inverse(const std::vector<const DeviceComplex64*>& ins, const std::vector<DeviceComplex64*>& outs,
                Scaling scaling = Scaling::full);
 
   // The exchange alone, no transform: z slabs in `z_slabs` to the y-slab layout in `y_slabs` (distinct buffers,
@@ -105,11 +112,14 @@ class MultiGpuTransform {
   // exchange. Returns when it is done on every local device. Throws as execute does, and UsageError in place.
   void transpose_to_y_slabs(const std::vector<const DeviceComplex32*>& z_slabs,
                             const std::vector<DeviceComplex32*>& y_slabs);
+  void transpose_to_y_slabs(const std::vector<const DeviceComplex64*>& z_slabs,
+                            const std::vector<DeviceComplex64*>& y_slabs);
 
   const SlabDecomposition& decomposition() const;
   int gpus() const;                          // G
   int rank() const;                          // the first local slab: 0 in one process, the comm rank otherwise
   std::int64_t local_elements() const;       // values per device buffer
+  Precision precision() const;               // desc.precision
   SlabExchange exchange() const;             // copy_engines, peer_stores or nccl, as chosen
   // Device memory each GPU holds beyond its data: one exchange buffer (local_elements() values), plus the local
   // plans' shared reorder workspace where a plan does not reach natural order inside its kernels.

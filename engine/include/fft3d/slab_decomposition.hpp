@@ -9,6 +9,7 @@
 // per Z plane of the sender's slab.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,17 +26,28 @@ enum class SlabLayout : std::uint8_t { natural, y_slabs };
 struct SlabDecomposition {
   Extents size;   // the whole transform
   int gpus = 1;   // G
-  Plan slab;      // on (NX, NY, NZ/G), axes X and Y (the X and Y work)
-  Plan column;    // on (NX, NY/G, NZ), axis Z (the Z work), plus any X stages that ride there
+  Plan slab;      // on (NX, NY, NZ/G), axes X and Y (the X and Y work), in the transform's precision
+  Plan column;    // on (NX, NY/G, NZ), axis Z (the Z work), plus any X stages that ride there; the same precision
 
   Extents z_slab() const;  // (NX, NY, NZ/G)
   Extents y_slab() const;  // (NX, NY/G, NZ)
   std::int64_t local_elements() const;  // NX*NY*NZ/G: the same for both slab shapes
 };
 
-// Throws UsageError naming the size and G when G < 1, G > max_slab_gpus, or G does not divide NY and NZ.
+// Throws UsageError naming the size and G when G < 1, G > max_slab_gpus, or G does not divide NY and NZ. The local
+// plans are planned for `precision` (passes_in_precision) and carry it.
 inline constexpr int max_slab_gpus = 8;
-SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch);
+SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch,
+                                     Precision precision = Precision::fp32);
+
+// The exchanges move bytes, counted in exchange units of 8 bytes: one fp32 complex value, half an fp64 one. Every
+// offset and count of an exchange is a multiple of NX, so the decomposition of `d.size` with NX counted in units
+// (doubled in fp64) lists the exchange's blocks and copies in units, and its local_elements() is a buffer's units.
+// The plans are d's: only the layout arithmetic of the result is meant for use.
+inline constexpr std::int64_t exchange_unit_bytes = 8;
+using ExchangeUnit = std::complex<float>;  // how the exchanges address buffers
+static_assert(sizeof(ExchangeUnit) == exchange_unit_bytes);
+SlabDecomposition in_exchange_units(const SlabDecomposition& d);
 // The same checks alone, before any planning (and before a multi-GPU transform touches a device).
 void require_slab_split(const Extents& size, int gpus);
 

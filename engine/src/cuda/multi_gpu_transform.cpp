@@ -26,8 +26,6 @@
 namespace fft3d {
 namespace {
 
-constexpr std::int64_t complex_bytes = sizeof(DeviceComplex32);
-
 void set_device(int device) { cuda::check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")"); }
 
 // Restores the caller's current device on scope exit: the transform switches devices as it goes.
@@ -95,7 +93,7 @@ struct LocalGpu {
   NcclComm comm = nullptr;
   cudaStream_t stream = nullptr;
   cudaEvent_t exchanged = nullptr;  // recorded after each exchange, polled with the timeout
-  DeviceComplex32* buffer = nullptr;  // the exchange buffer: local_elements values
+  ExchangeUnit* buffer = nullptr;  // the exchange buffer: units.local_elements() exchange units
   void* workspace = nullptr;          // the local plans' reorder workspace, shared (they run one after another)
   std::optional<GpuTransform> slab;
   std::optional<GpuTransform> column;
@@ -109,7 +107,8 @@ struct LocalGpu {
 }  // namespace
 
 struct MultiGpuTransform::Impl {
-  SlabDecomposition d;
+  SlabDecomposition d;      // in values: the local plans, the caller's sizes
+  SlabDecomposition units;  // in exchange units: the exchanges' blocks and copies, the schedule's offsets
   SlabLayout layout = SlabLayout::natural;
   SlabExchange exchange_kind = SlabExchange::nccl;
   std::int64_t chunk_planes = 0;  // one process: Z planes of one slab chunk
@@ -126,6 +125,16 @@ struct MultiGpuTransform::Impl {
   Impl& operator=(const Impl&) = delete;
   ~Impl();
 
+  void set_decomposition(SlabDecomposition decomposition) {
+    d = std::move(decomposition);
+    units = in_exchange_units(d);
+  }
+  // UsageError unless the caller's values are of the transform's precision (`type` names theirs).
+  void require_precision(Precision precision, const std::string& type) const {
+    if (d.slab.precision != precision)
+      throw UsageError("MultiGpuTransform: " + type + " data given to an " + to_string(d.slab.precision) +
+                       " transform (MultiGpuDesc::precision)");
+  }
   std::string name() const { return "the " + to_string(d.size) + " transform over " + gpus_text(d.gpus); }
   LocalGpu& add_gpu(int device, int rank, NcclComm comm) {
     LocalGpu& gpu = gpus.emplace_back();
@@ -135,19 +144,19 @@ struct MultiGpuTransform::Impl {
     return gpu;
   }
   void set_up(LocalGpu& gpu);
-  void execute(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+  void execute(const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
                const TransformOptions& options);
-  void execute_scheduled(const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+  void execute_scheduled(const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
                          const TransformOptions& options);
-  void transpose(const std::vector<const DeviceComplex32*>& z_slabs, const std::vector<DeviceComplex32*>& y_slabs);
+  void transpose(const std::vector<const ExchangeUnit*>& z_slabs, const std::vector<ExchangeUnit*>& y_slabs);
   std::vector<SlabSide> sides();
   // Runs `enqueue` with the one-process schedule's wait (every GPU's last event within the timeout); a failure
   // aborts the communicators, since copies may be left in flight.
   void run_scheduled(const std::string& what, const std::function<void(const WaitForEvents&)>& enqueue);
   void require_runnable() const;
   void set_up_schedule(LocalGpu& gpu);
-  void exchange(bool to_y_slabs, const std::vector<const DeviceComplex32*>& from,
-                const std::vector<DeviceComplex32*>& to);
+  void exchange(bool to_y_slabs, const std::vector<const ExchangeUnit*>& from,
+                const std::vector<ExchangeUnit*>& to);
   void abort_all() noexcept;
 };
 
@@ -176,8 +185,8 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
   cuda::check(cudaStreamCreate(&gpu.stream), "cudaStreamCreate");
   cuda::check(cudaEventCreateWithFlags(&gpu.exchanged, cudaEventDisableTiming), "cudaEventCreateWithFlags");
   void* buffer = nullptr;
-  cuda::check(cudaMalloc(&buffer, d.local_elements() * complex_bytes), "cudaMalloc (exchange buffer)");
-  gpu.buffer = static_cast<DeviceComplex32*>(buffer);
+  cuda::check(cudaMalloc(&buffer, units.local_elements() * exchange_unit_bytes), "cudaMalloc (exchange buffer)");
+  gpu.buffer = static_cast<ExchangeUnit*>(buffer);
   gpu.slab.emplace(d.slab, "slab plan of " + name());
   gpu.column.emplace(d.column, "column plan of " + name());
   if (exchange_kind != SlabExchange::nccl) set_up_schedule(gpu);
@@ -192,8 +201,8 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
     for (GpuTransform* plan : plans) plan->set_workspace(gpu.workspace, bytes);
   }
   workspace_bytes = std::max(workspace_bytes, bytes);
-  gpu.to_y = {exchange_sends(d, gpu.rank, true), exchange_receives(d, gpu.rank, true)};
-  gpu.to_z = {exchange_sends(d, gpu.rank, false), exchange_receives(d, gpu.rank, false)};
+  gpu.to_y = {exchange_sends(units, gpu.rank, true), exchange_receives(units, gpu.rank, true)};
+  gpu.to_z = {exchange_sends(units, gpu.rank, false), exchange_receives(units, gpu.rank, false)};
 }
 
 // With gpu.device current: peer access to every other device, a copy stream per destination, and the slab plan on
@@ -248,16 +257,16 @@ void MultiGpuTransform::Impl::run_scheduled(const std::string& what,
   }
 }
 
-void MultiGpuTransform::Impl::execute_scheduled(const std::vector<const DeviceComplex32*>& ins,
-                                                const std::vector<DeviceComplex32*>& outs,
+void MultiGpuTransform::Impl::execute_scheduled(const std::vector<const ExchangeUnit*>& ins,
+                                                const std::vector<ExchangeUnit*>& outs,
                                                 const TransformOptions& options) {
   run_scheduled(name() + ", a run with one process's exchanges", [&](const WaitForEvents& wait_for) {
-    run_slab_schedule(d, chunk_planes, sides(), ins, outs, layout, local_slab_options(options), wait_for);
+    run_slab_schedule(units, chunk_planes, sides(), ins, outs, layout, local_slab_options(options), wait_for);
   });
 }
 
-void MultiGpuTransform::Impl::transpose(const std::vector<const DeviceComplex32*>& z_slabs,
-                                        const std::vector<DeviceComplex32*>& y_slabs) {
+void MultiGpuTransform::Impl::transpose(const std::vector<const ExchangeUnit*>& z_slabs,
+                                        const std::vector<ExchangeUnit*>& y_slabs) {
   require_runnable();
   const std::string who = "MultiGpuTransform::transpose_to_y_slabs";
   if (require_slab_pointers(z_slabs, y_slabs, static_cast<int>(gpus.size()), {}, who))
@@ -265,7 +274,7 @@ void MultiGpuTransform::Impl::transpose(const std::vector<const DeviceComplex32*
   CurrentDeviceGuard guard;
   if (exchange_kind == SlabExchange::nccl) return exchange(true, z_slabs, y_slabs);
   run_scheduled(name() + ", a transpose to y slabs", [&](const WaitForEvents& wait_for) {
-    run_slab_exchange(d, sides(), z_slabs, y_slabs, wait_for);
+    run_slab_exchange(units, sides(), z_slabs, y_slabs, wait_for);
   });
 }
 
@@ -282,8 +291,8 @@ void MultiGpuTransform::Impl::abort_all() noexcept {
 
 // One exchange on every local GPU, waited for with the timeout: a failure or the timeout aborts every
 // communicator (NCCL's only way to stop a hung transfer), and the transform runs no more.
-void MultiGpuTransform::Impl::exchange(bool to_y_slabs, const std::vector<const DeviceComplex32*>& from,
-                                      const std::vector<DeviceComplex32*>& to) {
+void MultiGpuTransform::Impl::exchange(bool to_y_slabs, const std::vector<const ExchangeUnit*>& from,
+                                      const std::vector<ExchangeUnit*>& to) {
   const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(timeout_s));
   const nccl::Deadline deadline{std::chrono::steady_clock::now() + timeout, timeout_s};
@@ -310,8 +319,8 @@ void MultiGpuTransform::Impl::exchange(bool to_y_slabs, const std::vector<const 
   }
 }
 
-void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>& ins,
-                                      const std::vector<DeviceComplex32*>& outs, const TransformOptions& options) {
+void MultiGpuTransform::Impl::execute(const std::vector<const ExchangeUnit*>& ins,
+                                      const std::vector<ExchangeUnit*>& outs, const TransformOptions& options) {
   require_runnable();
   const bool in_place =
       require_slab_pointers(ins, outs, static_cast<int>(gpus.size()), options, "MultiGpuTransform::execute");
@@ -319,13 +328,13 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
     CurrentDeviceGuard guard;
     return execute_scheduled(ins, outs, options);
   }
-  SlabBuffers<DeviceComplex32> roles{ins, outs, {}};
+  SlabBuffers<ExchangeUnit> roles{ins, outs, {}};
   for (const LocalGpu& gpu : gpus) roles.exchange.push_back(gpu.buffer);
   const TransformOptions local = local_slab_options(options);
   CurrentDeviceGuard guard;
   for (const SlabStep& step : slab_steps(options.direction, layout, in_place)) {
-    const std::vector<const DeviceComplex32*> from = roles.readable(step.from);
-    const std::vector<DeviceComplex32*>& to = roles.writable(step.to);
+    const std::vector<const ExchangeUnit*> from = roles.readable(step.from);
+    const std::vector<ExchangeUnit*>& to = roles.writable(step.to);
     if (step.kind == SlabStepKind::to_y_slabs || step.kind == SlabStepKind::to_z_slabs) {
       exchange(step.kind == SlabStepKind::to_y_slabs, from, to);
       continue;
@@ -333,7 +342,7 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
     for (std::size_t i = 0; i < gpus.size(); ++i) {
       set_device(gpus[i].device);
       GpuTransform& plan = step.kind == SlabStepKind::slab ? *gpus[i].slab : *gpus[i].column;
-      plan.execute(from[i], to[i], local, gpus[i].stream);
+      execute_local_plan(plan, from[i], to[i], local, gpus[i].stream);
     }
   }
   for (const LocalGpu& gpu : gpus) {
@@ -344,12 +353,12 @@ void MultiGpuTransform::Impl::execute(const std::vector<const DeviceComplex32*>&
 
 namespace {
 
-// Z planes of one slab chunk: the slab in slab_pipeline_chunks chunks, fewer where a chunk would hold less than
+// Z planes of one slab chunk (`d` in exchange units): the slab in slab_pipeline_chunks chunks, fewer where a chunk would hold less than
 // slab_chunk_min_bytes, at least one plane.
 std::int64_t slab_chunk_planes(const SlabDecomposition& d) {
   const std::int64_t planes = d.z_slab().nz;
   std::int64_t chunks = slab_pipeline_chunks;
-  while (chunks > 1 && d.local_elements() * complex_bytes / chunks < slab_chunk_min_bytes) chunks /= 2;
+  while (chunks > 1 && d.local_elements() * exchange_unit_bytes / chunks < slab_chunk_min_bytes) chunks /= 2;
   return std::max<std::int64_t>(1, planes / std::min(chunks, planes));
 }
 
@@ -386,11 +395,11 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
   require_present(desc.devices);
   require_peer_access(desc.devices);
   CurrentDeviceGuard guard;
-  impl_->d = slab_decomposition(desc.extents, gpus, arch_of(desc.devices.front()));
+  impl_->set_decomposition(slab_decomposition(desc.extents, gpus, arch_of(desc.devices.front()), desc.precision));
   impl_->layout = desc.layout;
   impl_->timeout_s = desc.exchange_timeout_s;
   impl_->exchange_kind = one_process_exchange(desc.exchange, gpus);
-  impl_->chunk_planes = slab_chunk_planes(impl_->d);
+  impl_->chunk_planes = slab_chunk_planes(impl_->units);
   if (impl_->exchange_kind == SlabExchange::peer_stores) {
     set_device(desc.devices.front());
     impl_->peer_copies.emplace(cuda::compute_capability(desc.devices.front()));
@@ -422,7 +431,7 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc, NcclComm comm) : 
     throw UsageError("MultiGpuTransform: the communicator of rank " + std::to_string(rank) + " is on device " +
                      std::to_string(nccl::device_of(comm)) + ", desc.devices says " + std::to_string(device));
   CurrentDeviceGuard guard;
-  impl_->d = slab_decomposition(desc.extents, gpus, arch_of(device));
+  impl_->set_decomposition(slab_decomposition(desc.extents, gpus, arch_of(device), desc.precision));
   impl_->layout = desc.layout;
   impl_->timeout_s = desc.exchange_timeout_s;
   impl_->set_up(impl_->add_gpu(device, rank, comm));
@@ -432,13 +441,46 @@ MultiGpuTransform::~MultiGpuTransform() = default;
 MultiGpuTransform::MultiGpuTransform(MultiGpuTransform&&) noexcept = default;
 MultiGpuTransform& MultiGpuTransform::operator=(MultiGpuTransform&&) noexcept = default;
 
+namespace {
+
+// The caller's pointers as the exchange units the transform addresses its buffers in.
+template <class T>
+std::vector<const ExchangeUnit*> as_units(const std::vector<const T*>& pointers) {
+  std::vector<const ExchangeUnit*> units;
+  for (const T* pointer : pointers) units.push_back(reinterpret_cast<const ExchangeUnit*>(pointer));
+  return units;
+}
+template <class T>
+std::vector<ExchangeUnit*> as_units(const std::vector<T*>& pointers) {
+  std::vector<ExchangeUnit*> units;
+  for (T* pointer : pointers) units.push_back(reinterpret_cast<ExchangeUnit*>(pointer));
+  return units;
+}
+
+constexpr const char* fp32_type = "std::complex<float>";
+constexpr const char* fp64_type = "std::complex<double>";
+
+}  // namespace
+
 void MultiGpuTransform::execute(const std::vector<const DeviceComplex32*>& ins,
                                 const std::vector<DeviceComplex32*>& outs, const TransformOptions& options) {
-  impl_->execute(ins, outs, options);
+  impl_->require_precision(Precision::fp32, fp32_type);
+  impl_->execute(as_units(ins), as_units(outs), options);
+}
+
+void MultiGpuTransform::execute(const std::vector<const DeviceComplex64*>& ins,
+                                const std::vector<DeviceComplex64*>& outs, const TransformOptions& options) {
+  impl_->require_precision(Precision::fp64, fp64_type);
+  impl_->execute(as_units(ins), as_units(outs), options);
 }
 
 void MultiGpuTransform::forward(const std::vector<const DeviceComplex32*>& ins,
                                 const std::vector<DeviceComplex32*>& outs) {
+  execute(ins, outs, {});
+}
+
+void MultiGpuTransform::forward(const std::vector<const DeviceComplex64*>& ins,
+                                const std::vector<DeviceComplex64*>& outs) {
   execute(ins, outs, {});
 }
 
@@ -447,18 +489,31 @@ void MultiGpuTransform::inverse(const std::vector<const DeviceComplex32*>& ins,
   execute(ins, outs, {.direction = Direction::inverse, .scaling = scaling});
 }
 
-void MultiGpuTransform::transpose_to_y_slabs(const std::vector<const DeviceComplex32*>& z_slabs,
-                                             const std::vector<DeviceComplex32*>& y_slabs) {
-  impl_->transpose(z_slabs, y_slabs);
+void MultiGpuTransform::inverse(const std::vector<const DeviceComplex64*>& ins,
+                                const std::vector<DeviceComplex64*>& outs, Scaling scaling) {
+  execute(ins, outs, {.direction = Direction::inverse, .scaling = scaling});
 }
 
+void MultiGpuTransform::transpose_to_y_slabs(const std::vector<const DeviceComplex32*>& z_slabs,
+                                             const std::vector<DeviceComplex32*>& y_slabs) {
+  impl_->require_precision(Precision::fp32, fp32_type);
+  impl_->transpose(as_units(z_slabs), as_units(y_slabs));
+}
+
+void MultiGpuTransform::transpose_to_y_slabs(const std::vector<const DeviceComplex64*>& z_slabs,
+                                             const std::vector<DeviceComplex64*>& y_slabs) {
+  impl_->require_precision(Precision::fp64, fp64_type);
+  impl_->transpose(as_units(z_slabs), as_units(y_slabs));
+}
+
+Precision MultiGpuTransform::precision() const { return impl_->d.slab.precision; }
 const SlabDecomposition& MultiGpuTransform::decomposition() const { return impl_->d; }
 int MultiGpuTransform::gpus() const { return impl_->d.gpus; }
 SlabExchange MultiGpuTransform::exchange() const { return impl_->exchange_kind; }
 int MultiGpuTransform::rank() const { return impl_->gpus.front().rank; }
 std::int64_t MultiGpuTransform::local_elements() const { return impl_->d.local_elements(); }
 std::int64_t MultiGpuTransform::exchange_buffer_bytes() const {
-  return impl_->d.local_elements() * complex_bytes + impl_->workspace_bytes;
+  return impl_->units.local_elements() * exchange_unit_bytes + impl_->workspace_bytes;
 }
 
 }  // namespace fft3d

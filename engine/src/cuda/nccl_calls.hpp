@@ -41,8 +41,8 @@ void abort(NcclComm comm) noexcept;
 struct ExchangeSide {
   NcclComm comm = nullptr;
   cudaStream_t stream = nullptr;
-  const DeviceComplex32* from = nullptr;
-  DeviceComplex32* to = nullptr;
+  const ExchangeUnit* from = nullptr;
+  ExchangeUnit* to = nullptr;
   const std::vector<ExchangeBlock>* sends = nullptr;
   const std::vector<ExchangeBlock>* receives = nullptr;
 };

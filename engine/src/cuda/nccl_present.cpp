@@ -14,8 +14,8 @@
 namespace fft3d::nccl {
 namespace {
 
-// A complex fp32 value travels as two floats.
-constexpr std::size_t floats_per_value = 2;
+// An exchange unit (one fp32 complex value, half an fp64 one) travels as two floats.
+constexpr std::size_t floats_per_unit = exchange_unit_bytes / sizeof(float);
 // The most sends and receives one group holds: NCCL's documented limit on operations between ncclGroupStart and
 // ncclGroupEnd (older releases fail past it).
 constexpr std::size_t max_group_operations = 2048;
@@ -123,11 +123,11 @@ void enqueue_exchange(const std::vector<ExchangeSide>& sides, Deadline deadline,
           const auto& sends = by_peer[s].sends[p];
           const auto& receives = by_peer[s].receives[p];
           for (std::size_t i = first; i < std::min(last, sends.size()); ++i)
-            check(ncclSend(side.from + sends[i].offset, floats_per_value * sends[i].count, ncclFloat, p, side.comm,
+            check(ncclSend(side.from + sends[i].offset, floats_per_unit * sends[i].count, ncclFloat, p, side.comm,
                            side.stream),
                   "ncclSend");
           for (std::size_t i = first; i < std::min(last, receives.size()); ++i)
-            check(ncclRecv(side.to + receives[i].offset, floats_per_value * receives[i].count, ncclFloat, p,
+            check(ncclRecv(side.to + receives[i].offset, floats_per_unit * receives[i].count, ncclFloat, p,
                            side.comm, side.stream),
                   "ncclRecv");
         }

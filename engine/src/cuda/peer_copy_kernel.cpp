@@ -21,8 +21,7 @@ struct PeerCopies {
   void* destinations[peer_copy_max_copies] = {};
 };
 
-constexpr std::int64_t wide_unit_bytes = 16;  // two complex values
-constexpr std::int64_t complex_bytes = sizeof(DeviceComplex32);
+constexpr std::int64_t wide_unit_bytes = 16;  // two exchange units
 
 bool wide_aligned(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % wide_unit_bytes == 0; }
 bool even(std::int64_t elements) { return elements % 2 == 0; }
@@ -41,8 +40,8 @@ PeerCopyKernel::~PeerCopyKernel() {
   if (library_) cudaLibraryUnload(library_);
 }
 
-void PeerCopyKernel::launch(const std::vector<PlaneCopy>& copies, const std::vector<const DeviceComplex32*>& sources,
-                            const std::vector<DeviceComplex32*>& destinations, int blocks,
+void PeerCopyKernel::launch(const std::vector<PlaneCopy>& copies, const std::vector<const ExchangeUnit*>& sources,
+                            const std::vector<ExchangeUnit*>& destinations, int blocks,
                             cudaStream_t stream) const {
   if (copies.empty() || copies.size() > static_cast<std::size_t>(peer_copy_max_copies))
     throw std::logic_error("PeerCopyKernel::launch: 1 to " + std::to_string(peer_copy_max_copies) + " copies");
@@ -59,7 +58,7 @@ void PeerCopyKernel::launch(const std::vector<PlaneCopy>& copies, const std::vec
     c.destinations[i] = destinations[copy.to] + copy.dst_offset;
     wide = wide && wide_aligned(c.sources[i]) && wide_aligned(c.destinations[i]);
   }
-  const std::int64_t unit_elements = wide ? wide_unit_bytes / complex_bytes : 1;
+  const std::int64_t unit_elements = wide ? wide_unit_bytes / exchange_unit_bytes : 1;
   c.width = shape.width / unit_elements;
   c.height = shape.height;
   c.source_pitch = shape.src_pitch / unit_elements;

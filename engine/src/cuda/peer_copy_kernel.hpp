@@ -21,12 +21,12 @@ class PeerCopyKernel {
   PeerCopyKernel& operator=(const PeerCopyKernel&) = delete;
 
   // Enqueues on `stream` of the current device (the senders' device) one launch of `blocks` blocks that runs
-  // `copies`: sources[c.from] + c.src_offset ... to destinations[c.to] + c.dst_offset ..., in complex elements.
+  // `copies`: sources[c.from] + c.src_offset ... to destinations[c.to] + c.dst_offset ..., in exchange units.
   // 16-byte units where every offset, pitch, width and pointer allows, else 8-byte ones.
   // @pre 1 <= copies.size() <= max_slab_gpus; the copies share one sender, width, height and both pitches; the
   // current device has peer access to every destination's device.
-  void launch(const std::vector<PlaneCopy>& copies, const std::vector<const DeviceComplex32*>& sources,
-              const std::vector<DeviceComplex32*>& destinations, int blocks, cudaStream_t stream) const;
+  void launch(const std::vector<PlaneCopy>& copies, const std::vector<const ExchangeUnit*>& sources,
+              const std::vector<ExchangeUnit*>& destinations, int blocks, cudaStream_t stream) const;
 
  private:
   cudaLibrary_t library_ = nullptr;

@@ -34,7 +34,7 @@ void wait_all(cudaStream_t stream, const Events& events) {
   for (cudaEvent_t event : events) cuda::check(cudaStreamWaitEvent(stream, event, 0), "cudaStreamWaitEvent");
 }
 
-constexpr std::size_t complex_bytes = sizeof(DeviceComplex32);
+constexpr std::size_t unit_bytes = exchange_unit_bytes;
 
 class Schedule {
  public:
@@ -57,29 +57,29 @@ class Schedule {
   }
 
   // The slab plan on chunk k of GPU g, from `in` to `out` (z slabs), after `after` on its compute stream.
-  cudaEvent_t slab_chunk(int g, std::int64_t k, const DeviceComplex32* in, DeviceComplex32* out, const Events& after) {
+  cudaEvent_t slab_chunk(int g, std::int64_t k, const ExchangeUnit* in, ExchangeUnit* out, const Events& after) {
     const SlabSide& side = sides_[g];
     set(side);
     wait_all(side.compute, after);
     const std::int64_t offset = k * chunk_elements();
-    side.slab->execute(in + offset, out + offset, options_, side.compute);
+    execute_local_plan(*side.slab, in + offset, out + offset, options_, side.compute);
     return pool_.record(side.device, side.compute);
   }
 
   // The column plan on GPU g, after `after`.
-  cudaEvent_t column(int g, const DeviceComplex32* in, DeviceComplex32* out, const Events& after) {
+  cudaEvent_t column(int g, const ExchangeUnit* in, ExchangeUnit* out, const Events& after) {
     const SlabSide& side = sides_[g];
     set(side);
     wait_all(side.compute, after);
-    side.column->execute(in, out, options_, side.compute);
+    execute_local_plan(*side.column, in, out, options_, side.compute);
     return pool_.record(side.device, side.compute);
   }
 
   // The copies, each on its sender's copy stream to that destination after `after[from]` and `after[to]` (with
   // an SM kernel: a sender's copies in one launch on its own copy stream, after all of theirs); returns the
   // completions.
-  Events copy(const std::vector<PlaneCopy>& copies, const std::vector<const DeviceComplex32*>& sources,
-              const std::vector<DeviceComplex32*>& destinations, const Events& after_sender,
+  Events copy(const std::vector<PlaneCopy>& copies, const std::vector<const ExchangeUnit*>& sources,
+              const std::vector<ExchangeUnit*>& destinations, const Events& after_sender,
               const Events& after_receiver) {
     Events done;
     for (int from = 0; from < gpus(); ++from) {
@@ -100,9 +100,9 @@ class Schedule {
       for (const PlaneCopy& c : sent) {
         cudaStream_t stream = side.copies[c.to];
         wait_all(stream, {after_sender[c.from], after_receiver[c.to]});
-        cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * complex_bytes,
-                                      sources[c.from] + c.src_offset, c.src_pitch * complex_bytes,
-                                      c.width * complex_bytes, c.height, cudaMemcpyDefault, stream),
+        cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * unit_bytes,
+                                      sources[c.from] + c.src_offset, c.src_pitch * unit_bytes,
+                                      c.width * unit_bytes, c.height, cudaMemcpyDefault, stream),
                     "cudaMemcpy2DAsync (slab exchange)");
         done.push_back(pool_.record(side.device, stream));
       }
@@ -132,7 +132,7 @@ class Schedule {
   EventPool pool_;
 };
 
-std::vector<const DeviceComplex32*> as_sources(const std::vector<DeviceComplex32*>& buffers) {
+std::vector<const ExchangeUnit*> as_sources(const std::vector<ExchangeUnit*>& buffers) {
   return {buffers.begin(), buffers.end()};
 }
 
@@ -153,9 +153,9 @@ std::vector<PlaneCopy> every_copy(const SlabDecomposition& d, bool to_y_slabs, s
 
 // The buffers of one run: I (ins), O (outs) and B (the exchange buffers); I == O in place.
 struct Buffers {
-  std::vector<const DeviceComplex32*> in;
-  std::vector<DeviceComplex32*> out;
-  std::vector<DeviceComplex32*> buffer;
+  std::vector<const ExchangeUnit*> in;
+  std::vector<ExchangeUnit*> out;
+  std::vector<ExchangeUnit*> buffer;
   bool in_place = false;
 };
 
@@ -164,8 +164,8 @@ struct Buffers {
 // into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O.
 void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   const int gpus = s.gpus();
-  const std::vector<DeviceComplex32*>& slabbed = b.in_place ? b.out : b.buffer;
-  const std::vector<DeviceComplex32*>& y_slabs = b.in_place ? b.buffer : b.out;
+  const std::vector<ExchangeUnit*>& slabbed = b.in_place ? b.out : b.buffer;
+  const std::vector<ExchangeUnit*>& y_slabs = b.in_place ? b.buffer : b.out;
   const Events start = s.mark_all();
   const std::int64_t planes = d.z_slab().nz / s.chunks();
   Events copied;
@@ -175,7 +175,7 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
     copied = concat(copied, s.copy(every_copy(d, true, k * planes, (k + 1) * planes), as_sources(slabbed), y_slabs,
                                    chunk_done, start));
   }
-  const std::vector<DeviceComplex32*>& columned = layout == SlabLayout::y_slabs ? b.out : b.buffer;
+  const std::vector<ExchangeUnit*>& columned = layout == SlabLayout::y_slabs ? b.out : b.buffer;
   Events column_done(gpus);
   for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, y_slabs[g], columned[g], copied);
   if (layout == SlabLayout::y_slabs) return s.finish({});
@@ -190,7 +190,7 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   const int gpus = s.gpus();
   const Events start = s.mark_all();
   Events column_done(gpus);
-  const std::vector<DeviceComplex32*>* columned = &b.buffer;
+  const std::vector<ExchangeUnit*>* columned = &b.buffer;
   if (layout == SlabLayout::natural) {
     const Events copied = s.copy(every_copy(d, true, 0, d.z_slab().nz), b.in, b.buffer, start, start);
     for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.buffer[g], b.buffer[g], copied);
@@ -199,7 +199,7 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
     for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.in[g], (*columned)[g], {start[g]});
   }
   const bool wait_for_all = layout == SlabLayout::y_slabs && b.in_place;
-  const std::vector<DeviceComplex32*>& z_slabs = wait_for_all ? b.buffer : b.out;
+  const std::vector<ExchangeUnit*>& z_slabs = wait_for_all ? b.buffer : b.out;
   const std::int64_t planes = d.z_slab().nz / s.chunks();
   std::vector<Events> chunk_copies;
   Events copied;
@@ -218,8 +218,16 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 
 }  // namespace
 
+void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit* out, const TransformOptions& options,
+                        cudaStream_t stream) {
+  if (plan.plan().precision == Precision::fp64)
+    return plan.execute(reinterpret_cast<const DeviceComplex64*>(in), reinterpret_cast<DeviceComplex64*>(out), options,
+                        stream);
+  plan.execute(in, out, options, stream);
+}
+
 void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-                       const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+                       const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
                        SlabLayout layout, const TransformOptions& options, const WaitForEvents& wait_for) {
   Schedule schedule(d, chunk_planes, sides, options, wait_for);
   Buffers buffers{ins, outs, {}, ins[0] == outs[0]};
@@ -231,8 +239,8 @@ void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, co
 }
 
 void run_slab_exchange(const SlabDecomposition& d, const std::vector<SlabSide>& sides,
-                       const std::vector<const DeviceComplex32*>& z_slabs,
-                       const std::vector<DeviceComplex32*>& y_slabs, const WaitForEvents& wait_for) {
+                       const std::vector<const ExchangeUnit*>& z_slabs,
+                       const std::vector<ExchangeUnit*>& y_slabs, const WaitForEvents& wait_for) {
   Schedule schedule(d, d.z_slab().nz, sides, {}, wait_for);
   const Events start = schedule.mark_all();
   schedule.finish(schedule.copy(every_copy(d, true, 0, d.z_slab().nz), z_slabs, y_slabs, start, start));

@@ -24,12 +24,16 @@ struct SlabSide {
   GpuTransform* column = nullptr;  // the column plan on the y slab (NX, NY/G, NZ)
   cudaStream_t compute = nullptr;
   std::vector<cudaStream_t> copies;  // one per destination GPU, in slab order
-  DeviceComplex32* buffer = nullptr;  // the exchange buffer: local_elements values
+  ExchangeUnit* buffer = nullptr;  // the exchange buffer: local_elements() exchange units
   // Where set, the copies this GPU sends go as one launch of this kernel (peer_copy_blocks blocks) on its own
   // copy stream, copies[its slab index], instead of one copy-engine copy per destination.
   const PeerCopyKernel* peer_copies = nullptr;
   int peer_copy_blocks = 0;
 };
+
+// Runs a local plan on buffers addressed in exchange units, as values of the plan's precision.
+void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit* out, const TransformOptions& options,
+                        cudaStream_t stream);
 
 // Waits until every event has completed (the caller's timeout and error checks): the end of a run.
 using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
@@ -40,18 +44,19 @@ using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
 inline constexpr std::int64_t slab_pipeline_chunks = 8;
 inline constexpr std::int64_t slab_chunk_min_bytes = std::int64_t{64} << 20;
 
-// Runs the transform on every side and returns once `wait_for` has seen every GPU's last step done. `ins[g]`, `outs[g]` are GPU g's data
-// (in == out: in place), in the layouts MultiGpuTransform::execute documents. Inputs are never written out of place.
+// Runs the transform on every side and returns once `wait_for` has seen every GPU's last step done. `ins[g]`,
+// `outs[g]` are GPU g's data (in == out: in place), in the layouts MultiGpuTransform::execute documents. Inputs are
+// never written out of place. `d` counts in exchange units (in_exchange_units), as every offset here does.
 // @pre sides.size() == ins.size() == outs.size() == d.gpus; chunk_planes divides NZ/G; peer access is enabled
 // between every pair of sides.
 void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-                       const std::vector<const DeviceComplex32*>& ins, const std::vector<DeviceComplex32*>& outs,
+                       const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
                        SlabLayout layout, const TransformOptions& options, const WaitForEvents& wait_for);
 
 // The exchange alone, z slabs in `z_slabs` to y slabs in `y_slabs` (distinct buffers), with the sides' copies; returns
-// once `wait_for` has seen every copy done.
+// once `wait_for` has seen every copy done. `d` counts in exchange units.
 void run_slab_exchange(const SlabDecomposition& d, const std::vector<SlabSide>& sides,
-                       const std::vector<const DeviceComplex32*>& z_slabs,
-                       const std::vector<DeviceComplex32*>& y_slabs, const WaitForEvents& wait_for);
+                       const std::vector<const ExchangeUnit*>& z_slabs,
+                       const std::vector<ExchangeUnit*>& y_slabs, const WaitForEvents& wait_for);
 
 }  // namespace fft3d
