@@ -9,9 +9,10 @@ namespace fft3d::bench {
 namespace {
 
 constexpr std::int64_t chunk_elements = std::int64_t{1} << 26;  // 512 MiB of fp32 complex on the host at a time
+using Complex64 = std::complex<double>;
 
 int gpus_of(const PerDeviceBuffers& buffers, const Extents& size) {
-  const int gpus = static_cast<int>(buffers.pointers().size());
+  const int gpus = static_cast<int>(buffers.count());
   if (gpus < 1 || buffers.elements() * gpus != size.elements())
     throw UsageError("multi-GPU check: the buffers do not hold the volume " + to_string(size) + " in equal shares");
   return gpus;
@@ -32,11 +33,10 @@ validate::ErrorReport compare_chunks(const PerDeviceBuffers& buffers, const Exte
   return error.report();
 }
 
-}  // namespace
-
-void scatter(std::span<const std::complex<double>> volume, const Extents& size, SlabLayout layout,
-             PerDeviceBuffers& buffers) {
-  std::vector<Complex32> chunk;
+template <class Value>
+void scatter_values(std::span<const Complex64> volume, const Extents& size, SlabLayout layout,
+                    PerDeviceBuffers& buffers) {
+  std::vector<Value> chunk;
   for_each_chunk(size, gpus_of(buffers, size), layout, chunk_elements,
                  [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
                    const auto first = volume.begin() + natural;
@@ -45,15 +45,28 @@ void scatter(std::span<const std::complex<double>> volume, const Extents& size, 
                  });
 }
 
-void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout layout,
-            std::span<std::complex<double>> volume) {
-  std::vector<Complex32> chunk;
+template <class Value>
+void gather_values(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout layout,
+                   std::span<Complex64> volume) {
+  std::vector<Value> chunk;
   for_each_chunk(size, gpus_of(buffers, size), layout, chunk_elements,
                  [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
                    chunk.resize(static_cast<std::size_t>(count));
                    buffers.download(g, chunk.data(), local, count);
                    std::copy(chunk.begin(), chunk.end(), volume.begin() + natural);
                  });
+}
+
+}  // namespace
+
+void scatter(std::span<const Complex64> volume, const Extents& size, SlabLayout layout, PerDeviceBuffers& buffers) {
+  if (buffers.precision() == Precision::fp64) return scatter_values<Complex64>(volume, size, layout, buffers);
+  scatter_values<Complex32>(volume, size, layout, buffers);
+}
+
+void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout layout, std::span<Complex64> volume) {
+  if (buffers.precision() == Precision::fp64) return gather_values<Complex64>(buffers, size, layout, volume);
+  gather_values<Complex32>(buffers, size, layout, volume);
 }
 
 validate::ClosedFormResult check_distributed_in_closed_form(const validate::PlaneWaves& waves, SlabLayout layout,
@@ -63,6 +76,9 @@ validate::ClosedFormResult check_distributed_in_closed_form(const validate::Plan
                                                             const std::function<void()>& scaled_inverse,
                                                             const PerDeviceBuffers& returned) {
   const Extents& size = waves.size;
+  for (const PerDeviceBuffers* buffers : {static_cast<const PerDeviceBuffers*>(&input), &spectrum, &returned})
+    if (buffers->precision() != Precision::fp32)
+      throw UsageError("the closed-form check (plane waves) runs on fp32 buffers; an fp64 run takes the oracle");
   std::vector<Complex32> chunk;
   for_each_chunk(size, gpus_of(input, size), SlabLayout::natural, chunk_elements,
                  [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {

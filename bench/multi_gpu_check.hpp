@@ -14,7 +14,7 @@
 
 namespace fft3d::bench {
 
-// `volume` (natural order, fp64, rounded to fp32) into the GPUs' buffers in `layout`, or back.
+// `volume` (natural order, fp64, rounded to the buffers' precision) into the GPUs' buffers in `layout`, or back.
 // @pre buffers.pointers().size() == gpus; volume.size() == size.elements(); each buffer holds N/G values.
 void scatter(std::span<const std::complex<double>> volume, const Extents& size, SlabLayout layout,
              PerDeviceBuffers& buffers);
@@ -24,7 +24,8 @@ void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout lay
 // The forward transform of `waves` checked against its closed form, then its scaled inverse against the input:
 // fills `input` (z slabs) with the waves, runs `forward()`, which must leave the spectrum in `spectrum` in
 // `layout`, compares every element, runs `scaled_inverse()`, which must leave the waves again (z slabs, scaled
-// by 1/N) in `returned`, and compares every element. The three may be the same buffers (in place).
+// by 1/N) in `returned`, and compares every element. The three may be the same buffers (in place). fp32 buffers only
+// (UsageError otherwise).
 validate::ClosedFormResult check_distributed_in_closed_form(const validate::PlaneWaves& waves, SlabLayout layout,
                                                             PerDeviceBuffers& input,
                                                             const std::function<void()>& forward,

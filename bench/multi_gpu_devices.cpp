@@ -16,8 +16,6 @@ constexpr int nan_byte = 0xFF;  // every byte 0xFF: every float a NaN
 
 void set_device(int device) { check_cuda(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")"); }
 
-std::size_t bytes_of(std::int64_t elements) { return static_cast<std::size_t>(elements) * sizeof(Complex32); }
-
 // One start and one stop event per device, destroyed on every path.
 struct DeviceEvents {
   std::vector<int> devices;
@@ -58,8 +56,8 @@ struct DeviceEvents {
 
 }  // namespace
 
-PerDeviceBuffers::PerDeviceBuffers(const std::vector<int>& devices, std::int64_t elements)
-    : devices_(devices), elements_(elements) {
+PerDeviceBuffers::PerDeviceBuffers(const std::vector<int>& devices, std::int64_t elements, Precision precision)
+    : devices_(devices), elements_(elements), precision_(precision) {
   for (int device : devices) {
     set_device(device);
     void* data = nullptr;
@@ -70,7 +68,7 @@ PerDeviceBuffers::PerDeviceBuffers(const std::vector<int>& devices, std::int64_t
       check_cuda(status, "cudaMalloc(" + std::to_string(bytes_of(elements)) + " bytes) on device " +
                              std::to_string(device));
     }
-    data_.push_back(static_cast<Complex32*>(data));
+    data_.push_back(data);
   }
 }
 
@@ -84,12 +82,15 @@ void PerDeviceBuffers::release() {
   data_.clear();
 }
 
-void PerDeviceBuffers::upload(std::size_t i, const Complex32* host, std::int64_t offset, std::int64_t count) {
-  check_cuda(cudaMemcpy(data_.at(i) + offset, host, bytes_of(count), cudaMemcpyDefault), "cudaMemcpy (upload)");
+void PerDeviceBuffers::upload(std::size_t i, const void* host, std::int64_t offset, std::int64_t count) {
+  check_cuda(cudaMemcpy(static_cast<char*>(data_.at(i)) + bytes_of(offset), host, bytes_of(count), cudaMemcpyDefault),
+             "cudaMemcpy (upload)");
 }
 
-void PerDeviceBuffers::download(std::size_t i, Complex32* host, std::int64_t offset, std::int64_t count) const {
-  check_cuda(cudaMemcpy(host, data_.at(i) + offset, bytes_of(count), cudaMemcpyDefault), "cudaMemcpy (download)");
+void PerDeviceBuffers::download(std::size_t i, void* host, std::int64_t offset, std::int64_t count) const {
+  check_cuda(cudaMemcpy(host, static_cast<const char*>(data_.at(i)) + bytes_of(offset), bytes_of(count),
+                        cudaMemcpyDefault),
+             "cudaMemcpy (download)");
 }
 
 void PerDeviceBuffers::poison_nan() {

@@ -6,37 +6,56 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "bench/gpu_timing.hpp"
+#include "fft3d/plan_ir.hpp"
 
 namespace fft3d::bench {
 
 using Complex32 = std::complex<float>;
 
-// One buffer of `elements` fp32 complex values on each of `devices`, allocated and freed on its own device.
-// Throws OutOfMemory or CudaError; what was allocated before a failure is freed.
+// One buffer of `elements` complex values of `precision` (std::complex<float> or std::complex<double>) on each of
+// `devices`, allocated and freed on its own device. Throws OutOfMemory or CudaError; what was allocated before a
+// failure is freed.
 class PerDeviceBuffers {
  public:
-  PerDeviceBuffers(const std::vector<int>& devices, std::int64_t elements);
+  PerDeviceBuffers(const std::vector<int>& devices, std::int64_t elements, Precision precision = Precision::fp32);
   ~PerDeviceBuffers();
   PerDeviceBuffers(const PerDeviceBuffers&) = delete;
   PerDeviceBuffers& operator=(const PerDeviceBuffers&) = delete;
 
-  std::vector<Complex32*> pointers() const { return data_; }
-  std::vector<const Complex32*> const_pointers() const { return {data_.begin(), data_.end()}; }
+  // The buffers as `Value`s: std::logic_error unless Value is a complex value of the buffers' precision.
+  template <class Value = Complex32>
+  std::vector<Value*> pointers() const {
+    if (sizeof(Value) != value_bytes()) throw std::logic_error("PerDeviceBuffers: values of the other precision");
+    std::vector<Value*> values;
+    for (void* data : data_) values.push_back(static_cast<Value*>(data));
+    return values;
+  }
+  template <class Value = Complex32>
+  std::vector<const Value*> const_pointers() const {
+    const std::vector<Value*> values = pointers<Value>();
+    return {values.begin(), values.end()};
+  }
+  std::size_t count() const { return data_.size(); }  // buffers: one per device
   std::int64_t elements() const { return elements_; }
-  // `count` values at element `offset` of buffer `i` from or to the host (synchronous).
-  void upload(std::size_t i, const Complex32* host, std::int64_t offset, std::int64_t count);
-  void download(std::size_t i, Complex32* host, std::int64_t offset, std::int64_t count) const;
+  Precision precision() const { return precision_; }
+  std::size_t value_bytes() const { return complex_value_bytes(precision_); }
+  // `count` values of the buffers' precision at element `offset` of buffer `i` from or to the host (synchronous).
+  void upload(std::size_t i, const void* host, std::int64_t offset, std::int64_t count);
+  void download(std::size_t i, void* host, std::int64_t offset, std::int64_t count) const;
   void poison_nan();                               // every value a NaN, so an unwritten output cannot pass
   void copy_from(const PerDeviceBuffers& other);   // buffer by buffer, synchronous
 
  private:
   void release();  // frees every buffer, each on its own device
+  std::size_t bytes_of(std::int64_t elements) const { return static_cast<std::size_t>(elements) * value_bytes(); }
   std::vector<int> devices_;
-  std::vector<Complex32*> data_;
+  std::vector<void*> data_;
   std::int64_t elements_ = 0;
+  Precision precision_ = Precision::fp32;
 };
 
 // Waits for all work on every device of `devices`.

@@ -22,7 +22,6 @@
 namespace fft3d::cli {
 namespace {
 
-using Complex32 = std::complex<float>;
 using Volume = std::vector<std::complex<double>>;
 constexpr int warmup_runs = 1;
 constexpr int wave_count = 4;
@@ -47,12 +46,18 @@ struct Session {
   MultiGpuTransform fft;
   std::unique_ptr<bench::PerDeviceBuffers> in, separate_out;
   bench::PerDeviceBuffers& out() { return separate_out ? *separate_out : *in; }
-  void run(const TransformOptions& options) { fft.execute(in->const_pointers(), out().pointers(), options); }
+  void run(const TransformOptions& options) { execute(*in, out(), options); }
   // The opposite transform, from `out` back into `in` (in place when they are one).
   TransformOptions back() const {
     return {opposite(settings.options.direction), Order::natural, round_trip_scaling(settings.options.scaling)};
   }
-  void run_back() { fft.execute(out().const_pointers(), in->pointers(), back()); }
+  void run_back() { execute(out(), *in, back()); }
+  // The transform from `from` into `to`, as values of its precision.
+  void execute(const bench::PerDeviceBuffers& from, bench::PerDeviceBuffers& to, const TransformOptions& options) {
+    if (fft.precision() == Precision::fp64)
+      return fft.execute(from.const_pointers<DeviceComplex64>(), to.pointers<DeviceComplex64>(), options);
+    fft.execute(from.const_pointers(), to.pointers(), options);
+  }
 };
 
 std::vector<int> first_devices(int gpus) {
@@ -126,31 +131,38 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
     throw GpuUnavailable("--gpus " + std::to_string(settings.gpus) + " asks for " + std::to_string(settings.gpus) +
                          " GPUs; this machine has " + std::to_string(available));
   const std::vector<int> devices = first_devices(settings.gpus);
-  const std::int64_t local_bytes =
-      settings.size.elements() / settings.gpus * static_cast<std::int64_t>(sizeof(Complex32));
+  const std::int64_t local_bytes = settings.size.elements() / settings.gpus *
+                                   static_cast<std::int64_t>(complex_value_bytes(settings.precision));
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(std::min(local_bytes, max_memcpy_bytes));
   const double one_pass_ms = 2.0 * static_cast<double>(local_bytes) / (memcpy_gbs * 1e6);
   MultiGpuDesc desc{.extents = settings.size, .devices = devices, .layout = settings.layout};
   desc.exchange = settings.exchange;
+  desc.precision = settings.precision;
   Session s{settings, devices, MultiGpuTransform(desc), nullptr, nullptr};
-  s.in = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements());
-  if (!settings.in_place) s.separate_out = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements());
+  s.in = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements(), settings.precision);
+  if (!settings.in_place)
+    s.separate_out = std::make_unique<bench::PerDeviceBuffers>(devices, s.fft.local_elements(), settings.precision);
 
   std::cout << "plan      slab decomposition over " << settings.gpus << " GPUs, " << settings.arch
             << " plans: slab " << to_string(s.fft.decomposition().z_slab()) << " (X, Y), column "
             << to_string(s.fft.decomposition().y_slab()) << " (Z)\nsize      " << to_string(settings.size) << " ("
-            << settings.size.elements() << " points)\nbackend   cuda x " << settings.gpus << ", fp32, "
+            << settings.size.elements() << " points)\nbackend   cuda x " << settings.gpus << ", "
+            << to_string(settings.precision) << ", "
             << to_string(settings.options.direction) << ", layout " << layout_name(settings.layout) << ", scaling "
             << to_string(settings.options.scaling) << ", " << (settings.in_place ? "in place" : "out of place")
             << ", exchange " << exchange_name(s.fft.exchange()) << "\n";
   const bool oracle_fits = run_host_bytes(settings.size) <= static_cast<double>(validate::host_memory_bytes());
   const bool oracle = settings.check == "oracle" || (settings.check == "auto" && oracle_fits);
   if (oracle) check_run_host_memory(settings.size, validate::host_memory_bytes());
+  else if (settings.precision != Precision::fp32)
+    throw UsageError(to_string(settings.size) + ": its fp64 oracle does not fit the host, and the closed-form check "
+                     "runs fp32 only");
   else if (settings.options.direction != Direction::forward || settings.options.scaling != Scaling::none)
     throw UsageError(to_string(settings.size) + ": its fp64 oracle does not fit the host, and the closed-form check "
                      "takes the forward transform, unscaled (no --inverse, no --scaling)");
   if (!(oracle ? check_against_oracle(s) : check_in_closed_form(s))) {
-    std::cerr << "fft3d run: error: the result is over the fp32 error bound " << settings.bound
+    std::cerr << "fft3d run: error: the result is over the " << to_string(settings.precision) << " error bound "
+              << settings.bound
               << "; no timing is reported\n";
     return exit_failed;
   }

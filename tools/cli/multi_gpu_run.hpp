@@ -19,13 +19,14 @@ struct MultiGpuRunSettings {
   int gpus = 1;                              // devices 0..G-1
   SlabLayout layout = SlabLayout::natural;   // the spectrum's layout
   SlabExchange exchange = SlabExchange::automatic;
+  Precision precision = Precision::fp32;     // fp64: checked against the oracle only
   TransformOptions options;                  // natural order only
   bool in_place = false;
   int repeats = 1;
   std::uint64_t seed = 1;
   std::string check = "auto";                // oracle, plane-waves (forward, unscaled), auto
   std::string arch = "hopper";
-  double bound = validate::fp32_error_bound;
+  double bound = validate::fp32_error_bound;  // the precision's (cuda_error_bound)
 };
 
 // Throws UsageError for settings the multi-GPU run refuses whatever the machine (G out of range, digit-reversed
