@@ -4,7 +4,6 @@
 // reads global memory itself and the last pass writes it, and the load or store phase is left out.
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <set>
 
 #include "emit_parts.hpp"
@@ -117,10 +116,6 @@ bool store_crosses_parts(const KernelSpec& spec) {
 // included). Why 8: at 1024 threads that is 64 KB in flight a multiprocessor, above the ~25 KB that one of 132
 // needs to keep 3 TB/s busy at a microsecond's latency.
 constexpr std::int64_t staged_load_values = 8;
-// Values a thread of a staged store sweep reads from shared memory at once: shared memory's latency is a tenth of
-// global memory's, and the store sweep runs where the kernel's other values are live (8 spilled a 1024-thread
-// kernel at its 64-register limit).
-constexpr std::int64_t staged_store_values = 4;
 
 // The elements one block's sweep walks: its tile, or its part of a spread tile.
 std::int64_t sweep_elements(const KernelSpec& spec) {
@@ -156,50 +151,37 @@ void open_staged_iteration(SourceWriter& out, const KernelSpec& spec, std::int64
   out.line("const unsigned e = " + tile_element_of_part_element(spec, "e_in_part") + ";");
 }
 
-// Rule: a sweep (the load or the store) of more elements than threads that do not divide evenly among them is
-// staged. Why: a strided loop of uneven trip count compiles to a rolled remainder loop that waits for each load
-// before the next (mixed-size tiles, e.g. 14400 elements over 1024 threads), one load in flight per thread.
-bool staged_sweep(const KernelSpec& spec) {
-  return sweep_elements(spec) > spec.threads && sweep_elements(spec) % spec.threads != 0;
-}
-
-// A staged sweep: each thread's elements, `values` at a time, each read into staged[i] by `stage`, and only then each
-// taken from staged[i] by `finish` (both write the body of one element `e`), so every read of a chunk is in flight
-// at once.
-void write_staged_sweep(SourceWriter& out, const KernelSpec& spec, std::int64_t values,
-                        const std::function<void()>& stage, const std::function<void()>& finish) {
+// Rule: a load sweep of more elements than threads that do not divide evenly among them loads each thread's elements
+// (staged_load_values at a time) into registers before it stores any to shared memory. Why: a strided loop of
+// uneven trip count compiles to a rolled remainder loop that waits for each load before the next (mixed-size
+// tiles, e.g. 14400 elements over 1024 threads), one load in flight per thread.
+void write_staged_load(SourceWriter& out, const KernelSpec& spec) {
   const std::int64_t iterations = (sweep_elements(spec) + spec.threads - 1) / spec.threads;
-  const std::int64_t per_chunk = std::min(iterations, values);
+  const std::int64_t per_chunk = std::min(iterations, staged_load_values);
   const std::int64_t chunks = (iterations + per_chunk - 1) / per_chunk;
   const bool chunked = chunks > 1;
   if (chunked) {
     out.line("#pragma unroll 1");
     out.open("for (unsigned chunk = 0; chunk < " + str(chunks) + "u; ++chunk)");
-  } else {
-    out.open("");  // a scope of its own: a kernel may stage both its sweeps
   }
   out.line("float2 staged[" + str(per_chunk) + "];");
   open_staged_iteration(out, spec, per_chunk, chunked);
-  stage();
+  write_element_load(out, spec, "staged[i]");
   out.close();
   out.close();
   open_staged_iteration(out, spec, per_chunk, chunked);
-  finish();
+  out.line("float2 v = staged[i];");
+  write_loaded_value_to_tile(out, spec);
   out.close();
   out.close();
-  out.close();
+  if (chunked) out.close();
+  out.line("__syncthreads();");
 }
 
 void write_load(SourceWriter& out, const KernelSpec& spec) {
   if (spec.load_in_first_pass) return;  // the first pass reads global memory itself
-  if (staged_sweep(spec)) {
-    write_staged_sweep(
-        out, spec, staged_load_values, [&] { write_element_load(out, spec, "staged[i]"); },
-        [&] {
-          out.line("float2 v = staged[i];");
-          write_loaded_value_to_tile(out, spec);
-        });
-    out.line("__syncthreads();");
+  if (sweep_elements(spec) > spec.threads && sweep_elements(spec) % spec.threads != 0) {
+    write_staged_load(out, spec);
     return;
   }
   open_element_loop(out, spec, element_unroll(spec));
@@ -242,15 +224,14 @@ std::set<std::int64_t> dft_radices(const KernelSpec& spec) {
   return radices;
 }
 
-// `target` assigned tile element `e`'s value from shared memory (its natural-order source where the run asks).
-void write_tile_value_load(SourceWriter& out, const KernelSpec& spec, const std::string& target, bool cross) {
+void write_store(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.store_in_last_pass) return;  // the last pass wrote global memory itself
+  const bool cross = store_crosses_parts(spec);
+  if (cross) write_barrier(out, true);
+  open_element_loop(out, spec, element_unroll(spec));
   const TileWord word = declare_tile_word(
       out, spec, "(flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e", cross);
-  out.line(target + " = " + word.load() + ";");
-}
-
-// The value `v` of tile element `e`, scaled and conjugated where the run asks, stored to global memory.
-void write_value_to_global(SourceWriter& out, const KernelSpec& spec) {
+  out.line("float2 v = " + word.load() + ";");
   out.line("v.x *= scale; v.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
   if (is_real(spec)) {
@@ -260,25 +241,7 @@ void write_value_to_global(SourceWriter& out, const KernelSpec& spec) {
     write_global_offset(out, spec, "e", GlobalAccess::store);
     out.line("out[g] = v;");
   }
-}
-
-void write_store(SourceWriter& out, const KernelSpec& spec) {
-  if (spec.store_in_last_pass) return;  // the last pass wrote global memory itself
-  const bool cross = store_crosses_parts(spec);
-  if (cross) write_barrier(out, true);
-  if (staged_sweep(spec)) {
-    write_staged_sweep(
-        out, spec, staged_store_values, [&] { write_tile_value_load(out, spec, "staged[i]", cross); },
-        [&] {
-          out.line("float2 v = staged[i];");
-          write_value_to_global(out, spec);
-        });
-  } else {
-    open_element_loop(out, spec, element_unroll(spec));
-    write_tile_value_load(out, spec, "float2 v", cross);
-    write_value_to_global(out, spec);
-    out.close();
-  }
+  out.close();
   if (cross) write_barrier(out, true);  // no block leaves while another still reads its shared memory
 }
 

@@ -248,23 +248,5 @@ TEST(GlobalPasses, AnUnevenLoadSweepIssuesItsLoadsBeforeItsSharedStores) {
   EXPECT_LT(first_store, end);
 }
 
-// The store side of the same rule: each chunk of the sweep reads all its shared-memory values before its first
-// global store.
-TEST(GlobalPasses, AnUnevenStoreSweepReadsItsSharedValuesBeforeItsGlobalStores) {
-  const KernelSpec spec = lower_kernel_of("size: [240, 240, 240]\narch: hopper\nkernels:\n"
-                                          "  - \"X(1, 120, 1, 120, no-tw), R2C(X, 240), Y(4, 60, 4, 240, tw)\"\n"
-                                          "  - \"Y(60, 4, 1, 4, no-tw), Z(1, 240, 1, 240, no-tw)\"\n", 1);
-  ASSERT_FALSE(spec.store_in_last_pass);
-  ASSERT_NE(spec.tile_elements % spec.threads, 0);
-  const std::string source = emit_cuda_source(spec);
-  const std::size_t sweep = source.rfind("float2 staged[");
-  ASSERT_NE(sweep, std::string::npos);
-  const std::size_t last_shared_read = source.rfind("staged[i] = make_float2(re[a], im[a]);");
-  const std::size_t first_store = source.find("out[", sweep);
-  ASSERT_GT(last_shared_read, sweep);
-  ASSERT_NE(first_store, std::string::npos);
-  EXPECT_LT(last_shared_read, first_store);
-}
-
 }  // namespace
 }  // namespace fft3d::testing
