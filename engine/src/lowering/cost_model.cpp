@@ -49,10 +49,11 @@ double spread_first_pass_cost(const KernelSpec& spec, std::int64_t whole_blocks,
 
 // A tile spread over a cluster: crossing passes wait on other blocks' shared memory. The charges go by the one-block
 // parts of part_bytes_limit the tile fills (they were measured on such parts), not by its blocks, which may be
-// smaller parts that share a multiprocessor.
+// smaller parts that share a multiprocessor; a whole-volume tile widened into small parts has its own charge.
 double spread_cost(const KernelSpec& spec, const ArchProfile& profile) {
   const CostModel& cost = profile.cost;
   if (spec.tile_blocks <= 1) return 0.0;
+  if (whole_volume_in_small_parts(spec, profile)) return cost.spread_whole_volume;
   const std::int64_t whole_blocks = spec.complex_bytes() * spec.tile_elements / part_bytes_limit(profile);
   if (whole_blocks < pair) return 0.0;
   const bool crosses = crosses_after_its_global_loads(spec);

@@ -52,9 +52,18 @@ void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfi
 // spec.cluster_blocks grows with it), within the profile's portable cluster size (a mixed tile that no portable
 // cluster divides: the opt-in size), with the part digit (spec.part_stride) where the fewest passes cross it; where the
 // first pass alone crosses, in parts of 1/profile.spread_blocks_per_multiprocessor of that size, that many blocks a
-// multiprocessor (spec.blocks_per_multiprocessor). Needs spec.stages. Nothing changes on a profile without clusters.
+// multiprocessor (spec.blocks_per_multiprocessor); a tile of the whole volume over the portable cluster's most
+// blocks, in parts as small as that makes them, where no more passes cross. Needs spec.stages. Nothing changes on a
+// profile without clusters.
 std::int64_t part_bytes_limit(const ArchProfile& profile);
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile);
+// Whether the tile holds every axis whole: the whole volume in one tile (a batch's volume, one a tile).
+bool tile_holds_whole_volume(const KernelSpec& spec);
+// A whole-volume tile is widened only into parts of at most 1/whole_volume_part_share of part_bytes_limit, where
+// several blocks share a multiprocessor (the form measured; wider parts keep the fewest blocks).
+inline constexpr std::int64_t whole_volume_part_share = 4;
+// Whether `spec` is such a widened tile (lowering/cost_model.cpp charges it spread_whole_volume).
+bool whole_volume_in_small_parts(const KernelSpec& spec, const ArchProfile& profile);
 
 // split_radix.cpp: radices over the profile's in-register limit, split into balanced power-of-two passes
 // (product = radix, each <= limit; one entry when radix <= limit) and recorded on the stages that need them, each
