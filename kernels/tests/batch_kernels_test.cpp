@@ -11,6 +11,8 @@
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/wisdom.hpp"
+#include "lowering/lowering_rules.hpp"
+#include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {
@@ -124,6 +126,27 @@ TEST(BatchKernels, BatchKernelsCompileForSm90WithoutSpills) {
       EXPECT_LE(compiled.report.registers, find_arch_profile(spec.profile)->max_registers_per_thread)
           << named.name << " " << spec.entry_name();
     }
+}
+
+// L131: a batch of 32^3 volumes over L2 runs each volume whole in one pass, its tile spread over the portable cluster's
+// 8 blocks in parts of a quarter of a block's, one pass crossing; a batch within L2 keeps two kernels.
+TEST(BatchKernels, AWholeVolumeTileOfABatchOverL2RunsInOnePassOverTheWidestCluster) {
+  const ArchProfile hopper = *find_arch_profile("hopper");
+  const auto batch_plan = [](std::int64_t batch) {
+    return plan_for_size({32, 32, 32}, "hopper", false, passes_on_its_profile, TransformKind::c2c,
+                         Precision::fp32, batch)
+        .parsed.plan;
+  };
+  EXPECT_EQ(batch_plan(64).kernels.size(), 2u) << "a 16 MB batch: the intermediate stays in L2";
+  const Plan over_l2 = batch_plan(512);
+  ASSERT_EQ(over_l2.kernels.size(), 1u);
+  const LoweredPlan lowered = lower_batch({"32^3 x 512", over_l2}, 512);
+  const KernelSpec& spec = lowered.kernels.front();
+  EXPECT_EQ(spec.tile_blocks, hopper.max_cluster_size);
+  EXPECT_EQ(spec.complex_bytes() * spec.part_elements() * 4, lowering::part_bytes_limit(hopper));
+  int crossing = 0;
+  for (const tile::ButterflyPass& pass : tile::butterfly_pass_list(spec)) crossing += pass.cross;
+  EXPECT_EQ(crossing, 1);
 }
 
 }  // namespace

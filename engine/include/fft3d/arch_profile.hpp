@@ -20,7 +20,8 @@ struct CostModel {
   double spread_few_lines = 0;        // added to it for 128-byte runs in `few_lines` or fewer Y or Z lines
   double pair_crossing = 0;           // over 2 parts, a pass after the global loads crosses
   double pair_first_pass = 0;         // over 2 parts, only the first pass crosses
-  double spread_whole_volume = 0;     // a tile of the whole volume in small parts (lowering: whole_volume_part_share)
+  double spread_whole_volume = 0;     // a tile of the whole volume in small parts (lowering: whole_volume_part_share),
+                                      // in a batch over `whole_volume_l2_share` of L2 (below it: the spread charges)
   // The natural-order exchange across a cluster of tiles, per share of the tile read from other blocks.
   double exchange_overlapped = 0;     // several blocks a multiprocessor, cluster of 2 or volume over L2
   double exchange_exposed = 0;        // otherwise
@@ -33,6 +34,7 @@ struct CostModel {
   double sorted_layout = 0;           // a kernel that loads rows in the sorted layout
   double spread_mixed_tile = 0;       // a spread tile whose index maps are not bit fields (a length with 3, 5 or 7)
   double busy_grid_share = 0.5;       // grids of at least this share of the multiprocessors are not charged idle
+  double whole_volume_l2_share = 0.5; // spread_whole_volume: batches of more than this share of L2 a buffer
   std::int64_t spread_wide_cluster_parts = 4;  // spread_wide_cluster: over more parts than this,
   std::int64_t spread_wide_cluster_z = 256;    // and fewer Z values than this
   std::int64_t few_lines = 4;                  // spread_few_lines applies to tiles of at most this many Y or Z lines

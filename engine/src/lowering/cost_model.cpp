@@ -47,13 +47,21 @@ double spread_first_pass_cost(const KernelSpec& spec, std::int64_t whole_blocks,
   return extra;
 }
 
+// Whether a batch's buffer fits within whole_volume_l2_share of L2: there a plan of two kernels reads its
+// intermediate from L2, and one whole-volume pass has too few blocks to overlap its barriers.
+bool batch_in_l2(const KernelSpec& spec, const ArchProfile& profile) {
+  const double bytes = static_cast<double>(spec.size.elements() * spec.complex_bytes() * spec.batch);
+  return bytes <= profile.cost.whole_volume_l2_share * static_cast<double>(profile.l2_cache_bytes);
+}
+
 // A tile spread over a cluster: crossing passes wait on other blocks' shared memory. The charges go by the one-block
 // parts of part_bytes_limit the tile fills (they were measured on such parts), not by its blocks, which may be
-// smaller parts that share a multiprocessor; a whole-volume tile widened into small parts has its own charge.
+// smaller parts that share a multiprocessor; a whole-volume tile widened into small parts has its own charge in a
+// batch over L2.
 double spread_cost(const KernelSpec& spec, const ArchProfile& profile) {
   const CostModel& cost = profile.cost;
   if (spec.tile_blocks <= 1) return 0.0;
-  if (whole_volume_in_small_parts(spec, profile)) return cost.spread_whole_volume;
+  if (whole_volume_in_small_parts(spec, profile) && !batch_in_l2(spec, profile)) return cost.spread_whole_volume;
   const std::int64_t whole_blocks = spec.complex_bytes() * spec.tile_elements / part_bytes_limit(profile);
   if (whole_blocks < pair) return 0.0;
   const bool crosses = crosses_after_its_global_loads(spec);
