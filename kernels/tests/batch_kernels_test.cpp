@@ -138,6 +138,7 @@ TEST(BatchKernels, AWholeVolumeTileOfABatchOverL2RunsInOnePassOverTheWidestClust
         .parsed.plan;
   };
   EXPECT_EQ(batch_plan(64).kernels.size(), 2u) << "a 16 MB batch: the intermediate stays in L2";
+  EXPECT_EQ(batch_plan(128).kernels.size(), 2u) << "a 32 MB batch: within three quarters of L2";
   const Plan over_l2 = batch_plan(512);
   ASSERT_EQ(over_l2.kernels.size(), 1u);
   const LoweredPlan lowered = lower_batch({"32^3 x 512", over_l2}, 512);
@@ -147,6 +148,17 @@ TEST(BatchKernels, AWholeVolumeTileOfABatchOverL2RunsInOnePassOverTheWidestClust
   int crossing = 0;
   for (const tile::ButterflyPass& pass : tile::butterfly_pass_list(spec)) crossing += pass.cross;
   EXPECT_EQ(crossing, 1);
+}
+
+// A 1D line held whole is not widened: its batch plan keeps the fewest blocks the spread rules give it.
+TEST(BatchKernels, AWholeLineIsNotWidened) {
+  const ArchProfile hopper = *find_arch_profile("hopper");
+  Plan line = plan_for_size({32768, 1, 1}, "hopper", false, passes_on_its_profile, TransformKind::c2c,
+                            Precision::fp32, 512)
+                  .parsed.plan;
+  ASSERT_EQ(line.kernels.size(), 1u);
+  const KernelSpec spec = lower_batch({"32768 x 512", line}, 512).kernels.front();
+  EXPECT_LT(spec.tile_blocks, hopper.max_cluster_size);
 }
 
 }  // namespace

@@ -16,7 +16,8 @@
 // multiprocessor and one issues while the other waits at a cluster barrier or on its loads. The portable cluster size
 // still bounds the blocks; tiles that would need more are halved by narrow_x_runs.cpp instead.
 //
-// A tile of the whole volume (every axis whole: a batch's volumes, one a tile) is spread over the portable cluster's
+// A tile of the whole volume (every axis whole, two or more of them longer than 1: a batch's 2D or 3D volumes, one a
+// tile) is spread over the portable cluster's
 // most blocks, in parts as small as that makes them, where those parts are at most 1/whole_volume_part_share of a
 // one-block part and no more passes cross than at the fewest blocks. Such a kernel runs every axis's passes between
 // its loads and stores, and small blocks of different clusters share a multiprocessor, one computing while another
@@ -180,8 +181,10 @@ void widen_whole_volume_spread(KernelSpec& spec, const KernelSpec& whole, const 
 }  // namespace
 
 bool tile_holds_whole_volume(const KernelSpec& spec) {
-  return std::all_of(spec.axes.begin(), spec.axes.end(),
-                     [](const AxisTile& axis) { return axis.extent() == axis.length; });
+  const auto whole = [](const AxisTile& axis) { return axis.extent() == axis.length; };
+  const auto long_axis = [](const AxisTile& axis) { return axis.length > 1; };
+  return std::all_of(spec.axes.begin(), spec.axes.end(), whole) &&
+         std::count_if(spec.axes.begin(), spec.axes.end(), long_axis) >= whole_volume_min_axes;
 }
 
 bool whole_volume_in_small_parts(const KernelSpec& spec, const ArchProfile& profile) {
