@@ -194,65 +194,53 @@ int several_gpus() {
   return g;
 }
 
-class GpuMultiGpu : public ::testing::TestWithParam<std::tuple<Extents, SlabLayout, SlabExchange>> {
+using Case = std::tuple<Extents, SlabLayout, SlabExchange>;
+
+// "64x64x64_natural_copy_engines".
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const bool natural = std::get<1>(info.param) == SlabLayout::natural;
+  std::string exchange = exchange_name(std::get<2>(info.param));
+  std::replace(exchange.begin(), exchange.end(), ' ', '_');
+  return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" + exchange;
+}
+
+// The cases of `sizes` in every layout with every exchange.
+auto every_layout_and_exchange(const std::vector<Extents>& sizes) {
+  return ::testing::Combine(::testing::ValuesIn(sizes),
+                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
+                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
+                                              SlabExchange::nccl));
+}
+
+// The transform of complex Real values (fp32 or fp64: in fp64 each value is two exchange units, in_exchange_units).
+template <class Real>
+class GpuMultiGpuOf : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override { skip_without_gpu_or_nccl(); }
+  void check_on(int gpus) {
+    check_transform<Real>(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus);
+  }
+  void check_on_every_visible_gpu() {
+    const int gpus = several_gpus();
+    if (gpus < 2)
+      GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
+    check_on(gpus);
+  }
 };
+using GpuMultiGpu = GpuMultiGpuOf<float>;
+using GpuMultiGpuFp64 = GpuMultiGpuOf<double>;
 
-TEST_P(GpuMultiGpu, OneGpuRunsTheWholePathNcclIncluded) {
-  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), 1);
-}
-
-TEST_P(GpuMultiGpu, EveryVisibleGpuMatchesTheOneGpuOracle) {
-  const int gpus = several_gpus();
-  if (gpus < 2)
-    GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
-  check_transform(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus);
-}
+TEST_P(GpuMultiGpu, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
+TEST_P(GpuMultiGpu, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
+TEST_P(GpuMultiGpuFp64, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
+TEST_P(GpuMultiGpuFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
-                         ::testing::Combine(::testing::Values(Extents{64, 64, 64}, Extents{128, 64, 32},
-                                                              Extents{256, 256, 256}),
-                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
-                                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
-                                                              SlabExchange::nccl)),
-                         [](const auto& info) {
-                           const bool natural = std::get<1>(info.param) == SlabLayout::natural;
-                           std::string exchange = exchange_name(std::get<2>(info.param));
-                           std::replace(exchange.begin(), exchange.end(), ' ', '_');
-                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" +
-                                  exchange;
-                         });
-
-// fp64: the same steps with each value two exchange units (in_exchange_units), the local plans in fp64.
-class GpuMultiGpuFp64 : public ::testing::TestWithParam<std::tuple<Extents, SlabLayout, SlabExchange>> {
- protected:
-  void SetUp() override { skip_without_gpu_or_nccl(); }
-};
-
-TEST_P(GpuMultiGpuFp64, OneGpuRunsTheWholePathNcclIncluded) {
-  check_transform<double>(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), 1);
-}
-
-TEST_P(GpuMultiGpuFp64, EveryVisibleGpuMatchesTheOneGpuOracle) {
-  const int gpus = several_gpus();
-  if (gpus < 2)
-    GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
-  check_transform<double>(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus);
-}
-
+                         every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}, {256, 256, 256}}),
+                         case_name);
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuFp64,
-                         ::testing::Combine(::testing::Values(Extents{64, 64, 64}, Extents{128, 64, 32}),
-                                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
-                                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
-                                                              SlabExchange::nccl)),
-                         [](const auto& info) {
-                           const bool natural = std::get<1>(info.param) == SlabLayout::natural;
-                           std::string exchange = exchange_name(std::get<2>(info.param));
-                           std::replace(exchange.begin(), exchange.end(), ' ', '_');
-                           return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" +
-                                  exchange;
-                         });
+                         every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}}),
+                         case_name);
 
 class GpuMultiGpuPeerStores : public ::testing::Test {
  protected:
@@ -266,44 +254,36 @@ TEST_F(GpuMultiGpuPeerStores, OddBlocksMatchTheOracle) {
                   std::min(several_gpus(), gpus_with_odd_blocks));
 }
 
-// The exchange alone moves every value, unchanged, to where the y-slab layout puts it, with each exchange; in place
-// is refused.
-TEST_F(GpuMultiGpuPeerStores, TransposeToYSlabsPutsEveryValueInPlaceWithEachExchange) {
+// The exchange alone moves every value, unchanged, to where the y-slab layout puts it, with each exchange (in fp64
+// every value as two exchange units); in place is refused.
+template <class Real>
+void check_transpose_with_each_exchange(unsigned seed) {
   const Extents size{64, 32, 16};
-  const Volume x = random_volume(size.elements(), 5);
+  const Volume x = random_volume<Real>(size.elements(), seed);
   for (int gpus : {1, several_gpus()})
     for (SlabExchange exchange : {SlabExchange::copy_engines, SlabExchange::peer_stores, SlabExchange::nccl}) {
-      SCOPED_TRACE(std::to_string(gpus) + " GPUs, " + exchange_name(exchange));
+      SCOPED_TRACE(std::to_string(gpus) + " GPUs, " + exchange_name(exchange) + ", " +
+                   to_string(precision_of<Real>));
       const std::vector<int> devices = first_devices(gpus);
-      MultiGpuTransform fft({.extents = size, .devices = devices, .exchange = exchange});
+      MultiGpuTransform fft({.extents = size, .devices = devices, .exchange = exchange,
+                             .precision = precision_of<Real>});
       const SlabDecomposition& d = fft.decomposition();
-      std::vector<DeviceBuffer> z_slabs = allocate(devices, d.local_elements());
-      std::vector<DeviceBuffer> y_slabs = allocate(devices, d.local_elements());
-      upload(d, SlabLayout::natural, x, z_slabs);
+      std::vector<DeviceBuffer> z_slabs = allocate<Real>(devices, d.local_elements());
+      std::vector<DeviceBuffer> y_slabs = allocate<Real>(devices, d.local_elements());
+      upload<Real>(d, SlabLayout::natural, x, z_slabs);
       poison(devices, y_slabs);
-      fft.transpose_to_y_slabs(inputs(z_slabs), outputs(y_slabs));
-      EXPECT_EQ(gather(d, SlabLayout::y_slabs, y_slabs), x);
-      EXPECT_THROW(fft.transpose_to_y_slabs(inputs(z_slabs), outputs(z_slabs)), UsageError);
+      fft.transpose_to_y_slabs(inputs<Real>(z_slabs), outputs<Real>(y_slabs));
+      EXPECT_EQ(gather<Real>(d, SlabLayout::y_slabs, y_slabs), x);
+      EXPECT_THROW(fft.transpose_to_y_slabs(inputs<Real>(z_slabs), outputs<Real>(z_slabs)), UsageError);
     }
 }
 
-// The same in fp64: every value is two exchange units, moved together.
+TEST_F(GpuMultiGpuPeerStores, TransposeToYSlabsPutsEveryValueInPlaceWithEachExchange) {
+  check_transpose_with_each_exchange<float>(5);
+}
+
 TEST_F(GpuMultiGpuPeerStores, Fp64TransposeToYSlabsPutsEveryValueInPlaceWithEachExchange) {
-  const Extents size{64, 32, 16};
-  const Volume x = random_volume<double>(size.elements(), 6);
-  for (int gpus : {1, several_gpus()})
-    for (SlabExchange exchange : {SlabExchange::copy_engines, SlabExchange::peer_stores, SlabExchange::nccl}) {
-      SCOPED_TRACE(std::to_string(gpus) + " GPUs, " + exchange_name(exchange));
-      const std::vector<int> devices = first_devices(gpus);
-      MultiGpuTransform fft({.extents = size, .devices = devices, .exchange = exchange, .precision = Precision::fp64});
-      const SlabDecomposition& d = fft.decomposition();
-      std::vector<DeviceBuffer> z_slabs = allocate<double>(devices, d.local_elements());
-      std::vector<DeviceBuffer> y_slabs = allocate<double>(devices, d.local_elements());
-      upload<double>(d, SlabLayout::natural, x, z_slabs);
-      poison(devices, y_slabs);
-      fft.transpose_to_y_slabs(inputs<double>(z_slabs), outputs<double>(y_slabs));
-      EXPECT_EQ(gather<double>(d, SlabLayout::y_slabs, y_slabs), x);
-    }
+  check_transpose_with_each_exchange<double>(6);
 }
 
 class GpuMultiGpuBadInput : public ::testing::Test {
