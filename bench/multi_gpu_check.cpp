@@ -18,17 +18,18 @@ int gpus_of(const PerDeviceBuffers& buffers, const Extents& size) {
   return gpus;
 }
 
-// compare(natural_offset, values) on every chunk of the distributed volume, merged.
-template <class Compare>
+// compare(natural_offset, values) on every chunk of the distributed volume (Value: the buffers' complex type),
+// merged.
+template <class Value, class Compare>
 validate::ErrorReport compare_chunks(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout layout,
                                      Compare compare) {
-  std::vector<Complex32> chunk;
+  std::vector<Value> chunk;
   validate::ChunkedError error;
   for_each_chunk(size, gpus_of(buffers, size), layout, chunk_elements,
                  [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
                    chunk.resize(static_cast<std::size_t>(count));
                    buffers.download(g, chunk.data(), local, count);
-                   error.add(compare(natural, std::span<const Complex32>(chunk)));
+                   error.add(compare(natural, std::span<const Value>(chunk)));
                  });
   return error.report();
 }
@@ -69,34 +70,50 @@ void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout lay
   gather_values<Complex32>(buffers, size, layout, volume);
 }
 
+namespace {
+
+template <class Value>
+validate::ClosedFormResult closed_form_of(const validate::PlaneWaves& waves, SlabLayout layout,
+                                          PerDeviceBuffers& input, const std::function<void()>& forward,
+                                          const PerDeviceBuffers& spectrum,
+                                          const std::function<void()>& scaled_inverse,
+                                          const PerDeviceBuffers& returned) {
+  const Extents& size = waves.size;
+  std::vector<Value> chunk;
+  for_each_chunk(size, gpus_of(input, size), SlabLayout::natural, chunk_elements,
+                 [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
+                   chunk.resize(static_cast<std::size_t>(count));
+                   validate::plane_wave_values(waves, natural, std::span<Value>(chunk));
+                   input.upload(g, chunk.data(), local, count);
+                 });
+  validate::ClosedFormResult result;
+  forward();
+  result.spectrum =
+      compare_chunks<Value>(spectrum, size, layout, [&](std::int64_t first, std::span<const Value> values) {
+        return validate::compare_spectrum(waves, Direction::forward, 1.0, first, values);
+      });
+  scaled_inverse();
+  result.round_trip =
+      compare_chunks<Value>(returned, size, SlabLayout::natural, [&](std::int64_t first, std::span<const Value> values) {
+        return validate::compare_waves(waves, first, values);
+      });
+  return result;
+}
+
+}  // namespace
+
 validate::ClosedFormResult check_distributed_in_closed_form(const validate::PlaneWaves& waves, SlabLayout layout,
                                                             PerDeviceBuffers& input,
                                                             const std::function<void()>& forward,
                                                             const PerDeviceBuffers& spectrum,
                                                             const std::function<void()>& scaled_inverse,
                                                             const PerDeviceBuffers& returned) {
-  const Extents& size = waves.size;
-  for (const PerDeviceBuffers* buffers : {static_cast<const PerDeviceBuffers*>(&input), &spectrum, &returned})
-    if (buffers->precision() != Precision::fp32)
-      throw UsageError("the closed-form check (plane waves) runs on fp32 buffers; an fp64 run takes the oracle");
-  std::vector<Complex32> chunk;
-  for_each_chunk(size, gpus_of(input, size), SlabLayout::natural, chunk_elements,
-                 [&](std::size_t g, std::int64_t local, std::int64_t natural, std::int64_t count) {
-                   chunk.resize(static_cast<std::size_t>(count));
-                   validate::plane_wave_values(waves, natural, chunk);
-                   input.upload(g, chunk.data(), local, count);
-                 });
-  validate::ClosedFormResult result;
-  forward();
-  result.spectrum = compare_chunks(spectrum, size, layout, [&](std::int64_t first, std::span<const Complex32> values) {
-    return validate::compare_spectrum(waves, Direction::forward, 1.0, first, values);
-  });
-  scaled_inverse();
-  result.round_trip =
-      compare_chunks(returned, size, SlabLayout::natural, [&](std::int64_t first, std::span<const Complex32> values) {
-        return validate::compare_waves(waves, first, values);
-      });
-  return result;
+  for (const PerDeviceBuffers* buffers : {static_cast<const PerDeviceBuffers*>(&spectrum), &returned})
+    if (buffers->precision() != input.precision())
+      throw UsageError("the closed-form check (plane waves): input, spectrum and returned buffers of one precision");
+  if (input.precision() == Precision::fp64)
+    return closed_form_of<Complex64>(waves, layout, input, forward, spectrum, scaled_inverse, returned);
+  return closed_form_of<Complex32>(waves, layout, input, forward, spectrum, scaled_inverse, returned);
 }
 
 }  // namespace fft3d::bench

@@ -24,8 +24,8 @@ void gather(const PerDeviceBuffers& buffers, const Extents& size, SlabLayout lay
 // The forward transform of `waves` checked against its closed form, then its scaled inverse against the input:
 // fills `input` (z slabs) with the waves, runs `forward()`, which must leave the spectrum in `spectrum` in
 // `layout`, compares every element, runs `scaled_inverse()`, which must leave the waves again (z slabs, scaled
-// by 1/N) in `returned`, and compares every element. The three may be the same buffers (in place). fp32 buffers only
-// (UsageError otherwise).
+// by 1/N) in `returned`, and compares every element. The three may be the same buffers (in place), of one precision
+// (UsageError otherwise), fp32 or fp64.
 validate::ClosedFormResult check_distributed_in_closed_form(const validate::PlaneWaves& waves, SlabLayout layout,
                                                             PerDeviceBuffers& input,
                                                             const std::function<void()>& forward,

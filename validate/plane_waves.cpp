@@ -50,7 +50,11 @@ Complex wave_value(const WaveTables& t, std::int64_t x, std::int64_t y, std::int
   return sum;
 }
 
-std::complex<float> rounded(Complex v) { return {static_cast<float>(v.real()), static_cast<float>(v.imag())}; }
+// v rounded once to the data's precision.
+template <class Real>
+std::complex<Real> rounded(Complex v) {
+  return {static_cast<Real>(v.real()), static_cast<Real>(v.imag())};
+}
 
 // Runs body(begin, end, error) over [0, count) on the host's threads and merges the errors.
 template <class Body>
@@ -86,14 +90,16 @@ PlaneWaves random_plane_waves(const Extents& size, int count, std::uint64_t seed
   return waves;
 }
 
-void plane_wave_values(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<float>> out) {
+template <class Real>
+void values_of(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<Real>> out) {
   const WaveTables t = tables_of(waves);
   const Extents& n = waves.size;
   parallel_for(static_cast<std::int64_t>(out.size()), threads_for(static_cast<std::int64_t>(out.size()), 1 << 16),
                [&](std::int64_t begin, std::int64_t end) {
                  for (std::int64_t i = begin; i < end; ++i) {
                    const std::int64_t e = first + i;
-                   out[static_cast<std::size_t>(i)] = rounded(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
+                   out[static_cast<std::size_t>(i)] =
+                       rounded<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
                  }
                });
 }
@@ -128,8 +134,9 @@ ErrorReport ChunkedError::report() const {
   return report;
 }
 
-ChunkedError compare_spectrum(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
-                              std::span<const std::complex<float>> actual) {
+template <class Real>
+ChunkedError spectrum_error(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
+                            std::span<const std::complex<Real>> actual) {
   const Extents& n = waves.size;
   std::vector<std::pair<std::int64_t, Complex>> spikes;  // (element index, value), sorted by index
   for (const PlaneWave& w : waves.waves) {
@@ -145,23 +152,45 @@ ChunkedError compare_spectrum(const PlaneWaves& waves, Direction direction, doub
       const std::int64_t e = first + i;
       Complex expected = 0;
       if (spike != spikes.end() && spike->first == e) expected = (spike++)->second;
-      const std::complex<float> value = actual[static_cast<std::size_t>(i)];
+      const std::complex<Real> value = actual[static_cast<std::size_t>(i)];
       error.add(e, {value.real(), value.imag()}, expected);
     }
   });
 }
 
-ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<float>> actual) {
+template <class Real>
+ChunkedError waves_error(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<Real>> actual) {
   const WaveTables t = tables_of(waves);
   const Extents& n = waves.size;
   return chunked(static_cast<std::int64_t>(actual.size()), [&](std::int64_t begin, std::int64_t end, ChunkedError& error) {
     for (std::int64_t i = begin; i < end; ++i) {
       const std::int64_t e = first + i;
-      const std::complex<float> expected = rounded(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
-      const std::complex<float> value = actual[static_cast<std::size_t>(i)];
+      const std::complex<Real> expected = rounded<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
+      const std::complex<Real> value = actual[static_cast<std::size_t>(i)];
       error.add(e, {value.real(), value.imag()}, {expected.real(), expected.imag()});
     }
   });
+}
+
+void plane_wave_values(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<float>> out) {
+  values_of(waves, first, out);
+}
+void plane_wave_values(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<double>> out) {
+  values_of(waves, first, out);
+}
+ChunkedError compare_spectrum(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
+                              std::span<const std::complex<float>> actual) {
+  return spectrum_error(waves, direction, scale, first, actual);
+}
+ChunkedError compare_spectrum(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
+                              std::span<const std::complex<double>> actual) {
+  return spectrum_error(waves, direction, scale, first, actual);
+}
+ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<float>> actual) {
+  return waves_error(waves, first, actual);
+}
+ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<double>> actual) {
+  return waves_error(waves, first, actual);
 }
 
 }  // namespace fft3d::validate

@@ -32,8 +32,9 @@ struct PlaneWaves {
 // @pre 1 <= count <= size.elements().
 PlaneWaves random_plane_waves(const Extents& size, int count, std::uint64_t seed);
 
-// x(n) for the elements [first, first + out.size()), computed in fp64 and rounded once.
+// x(n) for the elements [first, first + out.size()), computed in fp64 and rounded once to the data's precision.
 void plane_wave_values(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<float>> out);
+void plane_wave_values(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<double>> out);
 
 // The running error of a chunked comparison; report() gives what compare() gives for a whole volume.
 class ChunkedError {
@@ -51,8 +52,11 @@ class ChunkedError {
 // against the closed form (spikes).
 ChunkedError compare_spectrum(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
                               std::span<const std::complex<float>> actual);
+ChunkedError compare_spectrum(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
+                              std::span<const std::complex<double>> actual);
 // The elements [first, first + actual.size()) against the input itself, as plane_wave_values rounds it (the
 // round trip's check).
 ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<float>> actual);
+ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<double>> actual);
 
 }  // namespace fft3d::validate

@@ -154,9 +154,6 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
   const bool oracle_fits = run_host_bytes(settings.size) <= static_cast<double>(validate::host_memory_bytes());
   const bool oracle = settings.check == "oracle" || (settings.check == "auto" && oracle_fits);
   if (oracle) check_run_host_memory(settings.size, validate::host_memory_bytes());
-  else if (settings.precision != Precision::fp32)
-    throw UsageError(to_string(settings.size) + ": its fp64 oracle does not fit the host, and the closed-form check "
-                     "runs fp32 only");
   else if (settings.options.direction != Direction::forward || settings.options.scaling != Scaling::none)
     throw UsageError(to_string(settings.size) + ": its fp64 oracle does not fit the host, and the closed-form check "
                      "takes the forward transform, unscaled (no --inverse, no --scaling)");
