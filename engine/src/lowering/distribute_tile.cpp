@@ -17,11 +17,11 @@
 // still bounds the blocks; tiles that would need more are halved by narrow_x_runs.cpp instead.
 //
 // A tile of the whole volume (every axis whole, two or more of them longer than 1: a batch's 2D or 3D volumes, one a
-// tile) is spread over the portable cluster's
-// most blocks, in parts as small as that makes them, where those parts are at most 1/whole_volume_part_share of a
-// one-block part and no more passes cross than at the fewest blocks. Such a kernel runs every axis's passes between
-// its loads and stores, and small blocks of different clusters share a multiprocessor, one computing while another
-// waits at a barrier (docs/performance.md L131).
+// tile) is spread over the portable cluster's most blocks, in parts as small as that makes them, where those parts
+// are at most 1/whole_volume_part_share of a one-block part and no more passes cross than at the fewest blocks.
+// Such a kernel runs every axis's passes between its loads and stores, and small blocks of different clusters share
+// a multiprocessor, one computing while another waits at a barrier (docs/performance.md L131). Where it does not
+// apply, the rules above stand.
 // Measured: docs/performance.md, ledger "spread tiles and parts".
 #include <algorithm>
 #include <tuple>
@@ -168,14 +168,16 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 }
 
 // The whole-volume rule (file comment): `spec` spread over the fewest blocks, `whole` the same tile before it.
-void widen_whole_volume_spread(KernelSpec& spec, const KernelSpec& whole, const ArchProfile& profile) {
+// Returns whether it widened `spec`.
+bool widen_whole_volume_spread(KernelSpec& spec, const KernelSpec& whole, const ArchProfile& profile) {
   KernelSpec widest = whole;
   const std::int64_t smallest_part = whole.complex_bytes() * whole.tile_elements / profile.max_cluster_size;
-  if (smallest_part * whole_volume_part_share > part_bytes_limit(profile)) return;
+  if (smallest_part * whole_volume_part_share > part_bytes_limit(profile)) return false;
   const std::tuple<int, int, std::int64_t> cost = spread_tile(widest, profile, smallest_part);
-  if (cost == no_spread || widest.tile_blocks <= spec.tile_blocks) return;
-  if (std::get<1>(cost) > std::get<1>(crossing_cost(spec, spec.part_stride))) return;
+  if (cost == no_spread || widest.tile_blocks <= spec.tile_blocks) return false;
+  if (std::get<1>(cost) > std::get<1>(crossing_cost(spec, spec.part_stride))) return false;
   spec = widest;
+  return true;
 }
 
 }  // namespace
@@ -204,7 +206,7 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
                         " B, and no cluster of at most " +
                         std::to_string(most_cluster_blocks(profile, true)) +
                         " blocks divides it into parts within that with a part digit above the X runs");
-  if (spec.tile_blocks > 1 && tile_holds_whole_volume(spec)) return widen_whole_volume_spread(spec, whole, profile);
+  if (spec.tile_blocks > 1 && tile_holds_whole_volume(spec) && widen_whole_volume_spread(spec, whole, profile)) return;
   const int sharing = profile.spread_blocks_per_multiprocessor;
   if (spec.tile_blocks == 1 || sharing == 1) return;
   // Spread anyway: parts of 1/sharing of a block's limit, when the field then still crosses in the first pass

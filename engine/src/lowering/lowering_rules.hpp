@@ -58,8 +58,8 @@ void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfi
 std::int64_t part_bytes_limit(const ArchProfile& profile);
 void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile);
 // Whether the tile holds every axis whole and at least whole_volume_min_axes of them are longer than 1: a batch's 2D
-// or 3D volume, one a tile. A 1D line is left out: spread wider, its one crossing pass spans the whole line, and
-// 32768-point lines took longer in 8 small parts than in 4 (docs/performance.md L131).
+// or 3D volume, one a tile. A 1D line is left out: 32768-point lines took longer in 8 small parts than in 4
+// (docs/performance.md L131).
 inline constexpr std::int64_t whole_volume_min_axes = 2;
 bool tile_holds_whole_volume(const KernelSpec& spec);
 // A whole-volume tile is widened only into parts of at most 1/whole_volume_part_share of part_bytes_limit, where
