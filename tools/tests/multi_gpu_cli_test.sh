@@ -28,7 +28,8 @@ expect $usage "not a plan file" "run --gpus with a plan file" -- "$fft3d" run --
 expect $usage "needs --size" "run --gpus without --size" -- "$fft3d" run --gpus 2
 expect $usage "natural order" "run --gpus with digit-reversed order" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --order digit-reversed
-expect $usage "runs fp32" "run --gpus in fp64" -- "$fft3d" run --gpus 2 --size 64x64x64 --precision fp64
+expect $usage "unknown precision" "run --gpus in an unknown precision" -- \
+  "$fft3d" run --gpus 2 --size 64x64x64 --precision fp16
 expect $usage "c2c" "run --gpus r2c" -- "$fft3d" run --gpus 2 --size 64x64x64 --transform r2c
 expect $usage "--layout must be" "run --gpus with an unknown layout" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --layout x_slabs
@@ -43,6 +44,7 @@ expect $usage "unknown arch" "run --gpus with an unknown arch" -- "$fft3d" run -
 expect $usage "1 to 8 GPUs" "bench --gpus 0" -- "$fft3d" bench --gpus 0
 expect $usage "1 to 8 GPUs" "bench --gpus 9" -- "$fft3d" bench --gpus 9
 expect $usage "c2c" "bench --gpus r2c" -- "$fft3d" bench --gpus 2 --transform r2c
+expect $usage "fp32" "bench --gpus in fp64 (run --gpus takes fp64)" -- "$fft3d" bench --gpus 2 --precision fp64
 expect $usage "with --gpus only" "bench --layout without --gpus" -- "$fft3d" bench --layout natural
 expect $usage "unknown arch" "bench --gpus with an unknown arch" -- "$fft3d" bench --gpus 2 --arch nosuch
 expect $usage "--layout must be" "bench --gpus with an unknown layout" -- "$fft3d" bench --gpus 2 --layout x_slabs
