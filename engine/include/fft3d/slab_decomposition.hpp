@@ -40,6 +40,9 @@ inline constexpr int max_slab_gpus = 8;
 SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch,
                                      Precision precision = Precision::fp32);
 
+// The same checks alone, before any planning (and before a multi-GPU transform touches a device).
+void require_slab_split(const Extents& size, int gpus);
+
 // The exchanges move bytes, counted in exchange units of 8 bytes: one fp32 complex value, half an fp64 one. Every
 // offset and count of an exchange is a multiple of NX, so the decomposition of `d.size` with NX counted in units
 // (doubled in fp64) lists the exchange's blocks and copies in units, and its local_elements() is a buffer's units.
@@ -48,8 +51,6 @@ inline constexpr std::int64_t exchange_unit_bytes = 8;
 using ExchangeUnit = std::complex<float>;  // how the exchanges address buffers
 static_assert(sizeof(ExchangeUnit) == exchange_unit_bytes);
 SlabDecomposition in_exchange_units(const SlabDecomposition& d);
-// The same checks alone, before any planning (and before a multi-GPU transform touches a device).
-void require_slab_split(const Extents& size, int gpus);
 
 // One contiguous block of an exchange, in complex elements: `count` values at `offset` of the local buffer, sent
 // to or received from GPU `peer`.
