@@ -90,6 +90,8 @@ PlaneWaves random_plane_waves(const Extents& size, int count, std::uint64_t seed
   return waves;
 }
 
+namespace {
+
 template <class Real>
 void values_of(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<Real>> out) {
   const WaveTables t = tables_of(waves);
@@ -103,6 +105,8 @@ void values_of(const PlaneWaves& waves, std::int64_t first, std::span<std::compl
                  }
                });
 }
+
+}  // namespace
 
 void ChunkedError::add(const ChunkedError& other) {
   difference_squared_ += other.difference_squared_;
@@ -133,6 +137,8 @@ ErrorReport ChunkedError::report() const {
   report.relative_l2 = reference_squared_ > 0 ? std::sqrt(difference_squared_ / reference_squared_) : 0.0;
   return report;
 }
+
+namespace {
 
 template <class Real>
 ChunkedError spectrum_error(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
@@ -171,6 +177,8 @@ ChunkedError waves_error(const PlaneWaves& waves, std::int64_t first, std::span<
     }
   });
 }
+
+}  // namespace
 
 void plane_wave_values(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<float>> out) {
   values_of(waves, first, out);

@@ -159,8 +159,7 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
                      "takes the forward transform, unscaled (no --inverse, no --scaling)");
   if (!(oracle ? check_against_oracle(s) : check_in_closed_form(s))) {
     std::cerr << "fft3d run: error: the result is over the " << to_string(settings.precision) << " error bound "
-              << settings.bound
-              << "; no timing is reported\n";
+              << settings.bound << "; no timing is reported\n";
     return exit_failed;
   }
   report_timing(s, one_pass_ms, memcpy_gbs);

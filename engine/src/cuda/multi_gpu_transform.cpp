@@ -353,8 +353,8 @@ void MultiGpuTransform::Impl::execute(const std::vector<const ExchangeUnit*>& in
 
 namespace {
 
-// Z planes of one slab chunk (`d` in exchange units): the slab in slab_pipeline_chunks chunks, fewer where a chunk would hold less than
-// slab_chunk_min_bytes, at least one plane.
+// Z planes of one slab chunk (`d` in exchange units): the slab in slab_pipeline_chunks chunks, fewer where a chunk
+// would hold less than slab_chunk_min_bytes, at least one plane.
 std::int64_t slab_chunk_planes(const SlabDecomposition& d) {
   const std::int64_t planes = d.z_slab().nz;
   std::int64_t chunks = slab_pipeline_chunks;

@@ -34,8 +34,6 @@ void wait_all(cudaStream_t stream, const Events& events) {
   for (cudaEvent_t event : events) cuda::check(cudaStreamWaitEvent(stream, event, 0), "cudaStreamWaitEvent");
 }
 
-constexpr std::size_t unit_bytes = exchange_unit_bytes;
-
 class Schedule {
  public:
   Schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
@@ -100,9 +98,9 @@ class Schedule {
       for (const PlaneCopy& c : sent) {
         cudaStream_t stream = side.copies[c.to];
         wait_all(stream, {after_sender[c.from], after_receiver[c.to]});
-        cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * unit_bytes,
-                                      sources[c.from] + c.src_offset, c.src_pitch * unit_bytes,
-                                      c.width * unit_bytes, c.height, cudaMemcpyDefault, stream),
+        cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * exchange_unit_bytes,
+                                      sources[c.from] + c.src_offset, c.src_pitch * exchange_unit_bytes,
+                                      c.width * exchange_unit_bytes, c.height, cudaMemcpyDefault, stream),
                     "cudaMemcpy2DAsync (slab exchange)");
         done.push_back(pool_.record(side.device, stream));
       }
