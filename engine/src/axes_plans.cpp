@@ -28,8 +28,9 @@ bool transforms_axis(const std::vector<Axis>& axes, Axis axis) {
 Plan default_axes_plan(const Extents& size, const std::string& arch, const std::vector<Axis>& axes,
                        const PlanPasses& passes) {
   require_axes(axes);
-  check_size_limits(size);
-  // The untransformed axes at length 1: the planner gives them no stages.
+  // The untransformed axes may have any positive length (batch indices, such as the rows of a half spectrum,
+  // NX/2 + 1 long), and are planned at length 1: the planner gives them no stages.
+  check_size_limits(size, axes);
   const auto length = [&](Axis axis) { return transforms_axis(axes, axis) ? size[axis] : 1; };
   const Extents transformed{length(Axis::x), length(Axis::y), length(Axis::z)};
   const auto at_real_size = [&](Plan plan) {

@@ -45,7 +45,7 @@ class PlanChecker {
       if (n <= 0) {
         error(at_.size, axis_name(axis) + " length " + std::to_string(n) + " must be positive");
         all_positive = false;
-      } else if (!is_supported_length(n)) {
+      } else if (transforms(plan_, axis) && !is_supported_length(n)) {  // an untransformed axis: any length
         error(at_.size, axis_name(axis) + " length " + unsupported_length_reason(n));
       } else {
         valid_length_[axis_index(axis)] = true;

@@ -53,12 +53,14 @@ std::optional<std::string> over_1d_limit(const Extents& size) {
          std::to_string(max_1d_length) + " points";
 }
 
-void check_size_limits(const Extents& size) {
-  for (Axis axis : all_axes)
-    if (!is_supported_length(size[axis]))
+void check_size_limits(const Extents& size, std::span<const Axis> transformed) {
+  for (Axis axis : all_axes) {
+    const bool checked = size[axis] < 1 || std::find(transformed.begin(), transformed.end(), axis) != transformed.end();
+    if (checked && !is_supported_length(size[axis]))
       throw UsageError("size " + to_string(size) + ": the " + std::string(1, axis_letter(axis)) + " length " +
                        (size[axis] < 1 ? std::to_string(size[axis]) + " is not positive"
                                        : unsupported_length_reason(size[axis])));
+  }
   if (const std::optional<std::string> why = over_1d_limit(size)) throw UsageError(*why);
   const std::optional<std::int64_t> plane = checked_multiply(size.nx, size.ny);
   const std::optional<std::int64_t> volume = plane ? checked_multiply(*plane, size.nz) : std::nullopt;

@@ -32,6 +32,13 @@ TEST(AxesPlanner, ASubsetPlanKeepsTheRealSizeAndStagesOnlyTheTransformedAxes) {
   }
 }
 
+// An axis the plan does not transform is a batch index: any positive length, such as a half spectrum's NX/2 + 1.
+TEST(AxesPlanner, AnUntransformedAxisTakesAnyLength) {
+  const Plan plan = default_axes_plan({33, 22, 16}, "hopper", {Axis::z});
+  EXPECT_EQ(plan.size, (Extents{33, 22, 16}));
+  EXPECT_TRUE(check_plan(plan).empty());
+}
+
 TEST(AxesPlanner, MalformedAxesAndSizesAreUsageErrorsNamingThem) {
   const auto message = [](const Extents& size, const std::vector<Axis>& axes) -> std::string {
     try {
@@ -46,9 +53,10 @@ TEST(AxesPlanner, MalformedAxesAndSizesAreUsageErrorsNamingThem) {
             "axes [Z, X]: expected at least one axis, each once, in X, Y, Z order");
   EXPECT_EQ(message({64, 32, 16}, {Axis::x, Axis::x}),
             "axes [X, X]: expected at least one axis, each once, in X, Y, Z order");
-  EXPECT_EQ(message({64, 22, 16}, {Axis::x}),
+  EXPECT_EQ(message({64, 22, 16}, {Axis::y}),
             "size 64x22x16: the Y length 22 = 2·11: 11 is not a supported factor (lengths must factor into 2, 3, 5 "
             "and 7); the nearest supported lengths are 21 and 24");
+  EXPECT_EQ(message({64, 0, 16}, {Axis::x}), "size 64x0x16: the Y length 0 is not positive");
   EXPECT_EQ(message({1, 32, 16}, {Axis::x}),
             "axes [X] of size 1x32x16: size 1x1x1 has no stage to plan: every axis has length 1");
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -22,9 +23,11 @@ inline constexpr std::int64_t max_1d_length = std::int64_t{1} << 27;
 // Why `size` is a 1D transform over max_1d_length (the message names the size and the limit), or nothing.
 std::optional<std::string> over_1d_limit(const Extents& size);
 
-// Throws UsageError unless every axis length is supported (lengths.hpp: factors 2, 3, 5 and 7 only) and the volume holds at most max_elements
-// (checks.hpp) values and a 1D size is at most max_1d_length long. Constant time: callers run it before any planning or allocation.
-void check_size_limits(const Extents& size);
+// Throws UsageError unless every axis length is positive, the length of every axis in `transformed` is supported
+// (lengths.hpp: factors 2, 3, 5 and 7 only; an axis a plan does not transform is a batch index of any length), the
+// volume holds at most max_elements (checks.hpp) values and a 1D size is at most max_1d_length long. Constant
+// time: callers run it before any planning or allocation.
+void check_size_limits(const Extents& size, std::span<const Axis> transformed = all_axes);
 
 // Host bytes a checked run (`fft3d run` on a size) holds at its peak: the input, output and reference volumes of
 // the check, the backend's own copies and the round trip's volume, and the fp64 oracle's working memory, each a
