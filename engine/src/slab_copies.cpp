@@ -3,7 +3,7 @@
 namespace fft3d {
 
 std::vector<PlaneCopy> to_y_slab_copies(const SlabDecomposition& d, int from, std::int64_t z0, std::int64_t z1) {
-  const std::int64_t nx = d.size.nx, plane = nx * d.size.ny;
+  const std::int64_t nx = d.spectrum().nx, plane = nx * d.size.ny;
   const std::int64_t rows = d.size.ny / d.gpus, planes = d.size.nz / d.gpus;
   const std::int64_t block = nx * rows;  // one plane's share of one y slab
   std::vector<PlaneCopy> copies;
@@ -15,7 +15,7 @@ std::vector<PlaneCopy> to_y_slab_copies(const SlabDecomposition& d, int from, st
 }
 
 std::vector<PlaneCopy> to_z_slab_copies(const SlabDecomposition& d, int to, std::int64_t z0, std::int64_t z1) {
-  const std::int64_t nx = d.size.nx, plane = nx * d.size.ny;
+  const std::int64_t nx = d.spectrum().nx, plane = nx * d.size.ny;
   const std::int64_t rows = d.size.ny / d.gpus, planes = d.size.nz / d.gpus;
   const std::int64_t block = nx * rows;
   std::vector<PlaneCopy> copies;

@@ -17,9 +17,15 @@ void require_slab_split(const Extents& size, int gpus) {
                      std::to_string(size.nz) + ")");
 }
 
-Extents SlabDecomposition::z_slab() const { return {size.nx, size.ny, size.nz / gpus}; }
-Extents SlabDecomposition::y_slab() const { return {size.nx, size.ny / gpus, size.nz}; }
+Extents SlabDecomposition::spectrum() const {
+  return kind == TransformKind::c2c ? size : Extents{size.nx / 2 + 1, size.ny, size.nz};
+}
+Extents SlabDecomposition::z_slab() const { return {spectrum().nx, size.ny, size.nz / gpus}; }
+Extents SlabDecomposition::y_slab() const { return {spectrum().nx, size.ny / gpus, size.nz}; }
 std::int64_t SlabDecomposition::local_elements() const { return z_slab().elements(); }
+std::int64_t SlabDecomposition::local_reals(bool in_place) const {
+  return in_place ? 2 * local_elements() : size.elements() / gpus;
+}
 
 namespace {
 
@@ -36,7 +42,7 @@ struct PairBlock {
 // order; consecutive blocks contiguous on both sides merge (at G = 1 the whole volume is one block), so that the
 // sender's and the receiver's lists are cut alike.
 std::vector<PairBlock> pair_blocks(const SlabDecomposition& d, int from, int to, bool to_y_slabs) {
-  const std::int64_t plane = d.size.nx * d.size.ny;
+  const std::int64_t plane = d.spectrum().nx * d.size.ny;
   const std::int64_t block = plane / d.gpus;
   const std::int64_t planes = d.size.nz / d.gpus;
   std::vector<PairBlock> blocks;
@@ -74,7 +80,7 @@ std::int64_t volume_index(const SlabDecomposition& d, SlabLayout layout, int gpu
   if (layout == SlabLayout::natural) return gpu * d.local_elements() + local;
   const Extents y = d.y_slab();
   const std::int64_t x = local % y.nx, row = local / y.nx % y.ny, z = local / (y.nx * y.ny);
-  return x + d.size.nx * (gpu * y.ny + row + d.size.ny * z);
+  return x + y.nx * (gpu * y.ny + row + d.size.ny * z);
 }
 
 }  // namespace fft3d

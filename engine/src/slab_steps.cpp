@@ -27,10 +27,23 @@ std::vector<SlabStep> inverse_steps(SlabLayout layout, bool in_place) {
                   : std::vector<SlabStep>{{column, in, exchange}, {to_z_slabs, exchange, out}, {slab, out, out}};
 }
 
+// A real inverse ends in the C2R slab plan, whose real output has no room for the half spectrum out of place (and
+// written out of place would be packed rows, not the padded ones of in place): the exchange back to z slabs lands
+// in the input out of place (the caller's input is scratch, as cuFFT's C2R input is) and in `out` in place, and the
+// slab plan runs from there.
+std::vector<SlabStep> real_inverse_steps(SlabLayout layout, bool in_place) {
+  const SlabBuffer z_slabs = in_place ? out : in;
+  if (layout == SlabLayout::natural)
+    return {{to_y_slabs, z_slabs, exchange}, {column, exchange, exchange}, {to_z_slabs, exchange, z_slabs},
+            {slab, z_slabs, out}};
+  return {{column, z_slabs, exchange}, {to_z_slabs, exchange, z_slabs}, {slab, z_slabs, out}};
+}
+
 }  // namespace
 
-std::vector<SlabStep> slab_steps(Direction direction, SlabLayout layout, bool in_place) {
-  return direction == Direction::forward ? forward_steps(layout, in_place) : inverse_steps(layout, in_place);
+std::vector<SlabStep> slab_steps(Direction direction, SlabLayout layout, bool in_place, TransformKind kind) {
+  if (direction == Direction::forward) return forward_steps(layout, in_place);
+  return kind == TransformKind::c2c ? inverse_steps(layout, in_place) : real_inverse_steps(layout, in_place);
 }
 
 }  // namespace fft3d

@@ -27,11 +27,13 @@ struct SlabStep {
   friend bool operator==(const SlabStep&, const SlabStep&) = default;
 };
 
-// The steps of one transform, in order.
+// The steps of one transform of `kind` (c2c, or r2c for a real transform in either direction), in order.
 // @post each step reads what the one before it wrote; the first reads `in` (out of place) or `out` (in place); the
-// last writes `out`; out of place no step writes `in`; an exchange never reads and writes one buffer (NCCL's sends
-// and receives of a group must not overlap); a local plan may run in place.
-std::vector<SlabStep> slab_steps(Direction direction, SlabLayout layout, bool in_place);
+// last writes `out`; out of place no step writes `in`, except the real inverse's, which uses `in` as scratch; an
+// exchange never reads and writes one buffer (NCCL's sends and receives of a group must not overlap); a local plan
+// may run in place.
+std::vector<SlabStep> slab_steps(Direction direction, SlabLayout layout, bool in_place,
+                                 TransformKind kind = TransformKind::c2c);
 
 // Throws UsageError unless there is one non-null pointer per local GPU on both sides and every GPU is in place or none
 // is; returns whether in place. The one check of the multi-GPU execute contract, shared with its CPU model.
@@ -52,12 +54,28 @@ bool require_slab_pointers(const std::vector<const T*>& ins, const std::vector<T
   return in_place;
 }
 
-// Every local GPU's buffers by the role a step names: what a step reads (`in` read only) and writes (never `in`).
+// Throws UsageError unless a run of `call` (c2c: complex data both ways; r2c: reals in; c2r: reals out) fits a
+// decomposition of kind `planned` (c2c, or r2c for both real directions) and `direction`. The one kind check of the
+// multi-GPU execute contract, shared with its CPU model.
+inline void require_slab_kind(TransformKind planned, TransformKind call, Direction direction, const std::string& who) {
+  if ((planned == TransformKind::c2c) != (call == TransformKind::c2c))
+    throw UsageError(who + ": " + (planned == TransformKind::c2c
+                                       ? "real data given to a complex (c2c) transform; plan it with kind r2c"
+                                       : "complex data both ways given to a real (r2c) transform; pass reals"));
+  const Direction expected = call == TransformKind::c2r ? Direction::inverse : Direction::forward;
+  if (call != TransformKind::c2c && direction != expected)
+    throw UsageError(who + ": a " + to_string(call) + " run goes " + to_string(expected) + ", not " +
+                     to_string(direction));
+}
+
+// Every local GPU's buffers by the role a step names: what a step reads and writes (`in` only where the caller
+// lent it as scratch: a real inverse out of place).
 template <class T>
 struct SlabBuffers {
   std::vector<const T*> in;
   std::vector<T*> out;
   std::vector<T*> exchange;
+  std::vector<T*> in_scratch;  // `in`, writable; empty: never written
 
   std::vector<const T*> readable(SlabBuffer role) const {
     if (role == SlabBuffer::in) return in;
@@ -65,8 +83,8 @@ struct SlabBuffers {
     return {written.begin(), written.end()};
   }
   const std::vector<T*>& writable(SlabBuffer role) const {
-    if (role == SlabBuffer::in) throw std::logic_error("slab steps: a step writes the input");
-    return role == SlabBuffer::out ? out : exchange;
+    if (role == SlabBuffer::in && in_scratch.empty()) throw std::logic_error("slab steps: a step writes the input");
+    return role == SlabBuffer::in ? in_scratch : role == SlabBuffer::out ? out : exchange;
   }
 };
 

@@ -20,103 +20,13 @@
 #include "fft3d/multi_gpu_transform.hpp"
 #include "validate/cuda/cuda_calls.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
+#include "gpu_multi_gpu_support.hpp"
 
 namespace fft3d::testing {
 namespace {
 
 using validate::check_cuda;
 using validate::DeviceBuffer;
-using Volume = std::vector<std::complex<double>>;
-
-// Rel L2 against the fp64 oracle, as the other GPU suites: fp32's, and fp64's (gpu_fp64_test.cpp's bound).
-template <class Real>
-constexpr double tolerance = std::is_same_v<Real, float> ? 2e-6 : 1e-13;
-
-// Random values already rounded to Real, so that the oracle transforms exactly what the GPUs read.
-template <class Real = float>
-Volume random_volume(std::int64_t count, unsigned seed) {
-  std::mt19937_64 random(seed);
-  std::uniform_real_distribution<double> uniform(-1, 1);
-  Volume v(count);
-  for (auto& value : v)
-    value = {static_cast<Real>(uniform(random)), static_cast<Real>(uniform(random))};
-  return v;
-}
-
-double relative_l2(const Volume& got, const Volume& want) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    num += std::norm(got[i] - want[i]);
-    den += std::norm(want[i]);
-  }
-  return std::sqrt(num / den);
-}
-
-std::vector<int> first_devices(int count) {
-  std::vector<int> devices;
-  for (int d = 0; d < count; ++d) devices.push_back(d);
-  return devices;
-}
-
-// One buffer of local_elements complex Real values per device, each allocated with its device current.
-template <class Real = float>
-std::vector<DeviceBuffer> allocate(const std::vector<int>& devices, std::int64_t values) {
-  std::vector<DeviceBuffer> buffers;
-  for (int device : devices) {
-    check_cuda(cudaSetDevice(device), "cudaSetDevice");
-    buffers.emplace_back(values * sizeof(std::complex<Real>));
-  }
-  return buffers;
-}
-
-void poison(const std::vector<int>& devices, std::vector<DeviceBuffer>& buffers) {
-  for (std::size_t g = 0; g < buffers.size(); ++g) {
-    check_cuda(cudaSetDevice(devices[g]), "cudaSetDevice");
-    buffers[g].poison_nan();
-  }
-}
-
-// The whole volume scattered over the buffers in `layout` (volume_index), and gathered back. Buffer g is on device g
-// (first_devices).
-template <class Real = float>
-void upload(const SlabDecomposition& d, SlabLayout layout, const Volume& whole, std::vector<DeviceBuffer>& buffers) {
-  std::vector<std::complex<Real>> local(d.local_elements());
-  for (int g = 0; g < d.gpus; ++g) {
-    for (std::int64_t i = 0; i < d.local_elements(); ++i)
-      local[i] = std::complex<Real>(whole[volume_index(d, layout, g, i)]);
-    check_cuda(cudaSetDevice(g), "cudaSetDevice");
-    buffers[g].upload(local.data());
-  }
-}
-
-template <class Real = float>
-Volume gather(const SlabDecomposition& d, SlabLayout layout, const std::vector<DeviceBuffer>& buffers) {
-  Volume whole(d.size.elements());
-  std::vector<std::complex<Real>> local(d.local_elements());
-  for (int g = 0; g < d.gpus; ++g) {
-    check_cuda(cudaSetDevice(g), "cudaSetDevice");
-    buffers[g].download(local.data());
-    for (std::int64_t i = 0; i < d.local_elements(); ++i) whole[volume_index(d, layout, g, i)] = local[i];
-  }
-  return whole;
-}
-
-template <class Real = float>
-std::vector<const std::complex<Real>*> inputs(const std::vector<DeviceBuffer>& buffers) {
-  std::vector<const std::complex<Real>*> pointers;
-  for (const DeviceBuffer& b : buffers) pointers.push_back(static_cast<const std::complex<Real>*>(b.get()));
-  return pointers;
-}
-
-template <class Real = float>
-std::vector<std::complex<Real>*> outputs(const std::vector<DeviceBuffer>& buffers) {
-  std::vector<std::complex<Real>*> pointers;
-  for (const DeviceBuffer& b : buffers) pointers.push_back(static_cast<std::complex<Real>*>(b.get()));
-  return pointers;
-}
-
-template <class Real>
-constexpr Precision precision_of = std::is_same_v<Real, float> ? Precision::fp32 : Precision::fp64;
 
 std::string layout_name(SlabLayout layout) { return layout == SlabLayout::natural ? "natural" : "y slabs"; }
 
@@ -150,7 +60,7 @@ void check_transform(const Extents& size, SlabLayout layout, SlabExchange exchan
     std::vector<DeviceBuffer>& spectra = in_place ? ins : outs;
     fft.forward(inputs<Real>(ins), outputs<Real>(spectra));
     const Volume got = gather<Real>(d, layout, spectra);
-    EXPECT_LE(relative_l2(got, spectrum), tolerance<Real>) << "forward against cuFFT Z2Z fp64";
+    EXPECT_LE(relative_l2(got, spectrum), multi_gpu_tolerance<Real>) << "forward against cuFFT Z2Z fp64";
     if (!in_place) {
       EXPECT_TRUE(gather<Real>(d, SlabLayout::natural, ins) == x) << "forward wrote its input";
     }
@@ -162,36 +72,12 @@ void check_transform(const Extents& size, SlabLayout layout, SlabExchange exchan
     }
     std::vector<DeviceBuffer>& back = in_place ? ins : backs;
     fft.inverse(inputs<Real>(spectra), outputs<Real>(back), Scaling::full);
-    EXPECT_LE(relative_l2(gather<Real>(d, SlabLayout::natural, back), x), tolerance<Real>)
+    EXPECT_LE(relative_l2(gather<Real>(d, SlabLayout::natural, back), x), multi_gpu_tolerance<Real>)
         << "inverse(forward(x)) against x";
     if (!in_place) {
       EXPECT_TRUE(gather<Real>(d, layout, spectra) == got) << "inverse wrote its input";
     }
   }
-}
-
-// Whether this build has NCCL: a device listed twice is bad input with it, and every construction is refused as
-// unavailable without it.
-bool built_with_nccl() {
-  try {
-    MultiGpuTransform({.extents = {2, 2, 2}, .devices = {0, 0}});
-  } catch (const GpuUnavailable&) {
-    return false;
-  } catch (const UsageError&) {
-  }
-  return true;
-}
-
-void skip_without_gpu_or_nccl() {
-  if (validate::gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped";
-  if (!built_with_nccl()) GTEST_SKIP() << "fft3d was built without NCCL: multi-GPU tests skipped";
-}
-
-// The largest power of two of visible GPUs up to max_slab_gpus: a G that divides every size here.
-int several_gpus() {
-  int g = 1;
-  while (2 * g <= validate::gpu_count() && 2 * g <= max_slab_gpus) g *= 2;
-  return g;
 }
 
 using Case = std::tuple<Extents, SlabLayout, SlabExchange>;

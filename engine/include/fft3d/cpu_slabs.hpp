@@ -8,6 +8,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "fft3d/cpu_transform.hpp"
@@ -30,18 +31,34 @@ class CpuSlabTransform {
                const TransformOptions& options = {}) const;
   void execute(const std::vector<const std::complex<float>*>& ins, const std::vector<std::complex<float>*>& outs,
                const TransformOptions& options = {}) const;
+  // A real decomposition (kind r2c), MultiGpuTransform's real overloads: R2C from z slabs of reals
+  // (local_reals(in place) each) to the half spectrum in the layout; C2R back, using its input as scratch out of
+  // place. Throws UsageError as above, and for a decomposition of the other kind.
+  void execute(const std::vector<const double*>& ins, const std::vector<std::complex<double>*>& outs,
+               const TransformOptions& options = {}) const;
+  void execute(const std::vector<const float*>& ins, const std::vector<std::complex<float>*>& outs,
+               const TransformOptions& options = {}) const;
+  void execute(const std::vector<std::complex<double>*>& ins, const std::vector<double*>& outs,
+               const TransformOptions& options = {.direction = Direction::inverse}) const;
+  void execute(const std::vector<std::complex<float>*>& ins, const std::vector<float*>& outs,
+               const TransformOptions& options = {.direction = Direction::inverse}) const;
 
   const SlabDecomposition& decomposition() const { return d_; }
   SlabLayout layout() const { return layout_; }
 
  private:
+  // Every buffer addressed as complex values; `scratch`: the inputs, writable (a real inverse out of place).
   template <class Real>
   void run(const std::vector<const std::complex<Real>*>& ins, const std::vector<std::complex<Real>*>& outs,
-           const TransformOptions& options) const;
+           const TransformOptions& options, TransformKind kind,
+           const std::vector<std::complex<Real>*>& scratch = {}) const;
+  template <class Real>
+  void run_slab(const std::complex<Real>* from, std::complex<Real>* to, const TransformOptions& options) const;
 
   SlabDecomposition d_;
   SlabLayout layout_;
   CpuTransform slab_;
+  std::optional<CpuTransform> slab_c2r_;  // a real decomposition's
   CpuTransform column_;
 };
 

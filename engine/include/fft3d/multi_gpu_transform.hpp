@@ -58,6 +58,9 @@ struct MultiGpuDesc {
   SlabExchange exchange = SlabExchange::automatic;
   // Of the data and the arithmetic: fp32 runs take std::complex<float> buffers, fp64 runs std::complex<double> ones.
   Precision precision = Precision::fp32;
+  // c2c, or r2c: a real transform, R2C forward and C2R inverse (FFTW's and cuFFT's layouts; c2r is refused: r2c
+  // covers both directions). Its spectrum is the half spectrum, (NX/2 + 1, NY, NZ), in either layout.
+  TransformKind kind = TransformKind::c2c;
 };
 
 // One process per GPU without including nccl.h: a launcher makes the unique id once (ncclGetUniqueId) as text (hex
@@ -106,10 +109,27 @@ class MultiGpuTransform {
   void inverse(const std::vector<const DeviceComplex64*>& ins, const std::vector<DeviceComplex64*>& outs,
                Scaling scaling = Scaling::full);
 
-  // The exchange alone, no transform: z slabs in `z_slabs` to the y-slab layout in `y_slabs` (distinct buffers,
-  // local_elements() values each), with the exchange this transform runs. That is the distributed transpose between
-  // the forward transform's local plans: for callers who transform the slabs themselves, and to measure the
-  // exchange. Returns when it is done on every local device. Throws as execute does, and UsageError in place.
+  // Real transforms (desc.kind r2c), the same contract with the real side in z slabs: R2C (forward) reads
+  // local_reals(in place) reals per device, rows of NX out of place or padded to 2*(NX/2 + 1) in place (ins[i] and
+  // outs[i] one address), and writes the half spectrum, local_elements() complex values, in the layout; C2R
+  // (inverse, scaling none or full) reads it and writes the reals, ignoring the imaginary parts of the DC and
+  // Nyquist terms along X. Out of place, R2C never writes its input; C2R uses its input as scratch (as cuFFT's
+  // C2R does out of place): the spectrum is overwritten. Throws as above, and UsageError for a complex transform
+  // or a direction against the overload.
+  void execute(const std::vector<const float*>& ins, const std::vector<DeviceComplex32*>& outs,
+               const TransformOptions& options = {});
+  void execute(const std::vector<const double*>& ins, const std::vector<DeviceComplex64*>& outs,
+               const TransformOptions& options = {});
+  void execute(const std::vector<DeviceComplex32*>& ins, const std::vector<float*>& outs,
+               const TransformOptions& options = {.direction = Direction::inverse});
+  void execute(const std::vector<DeviceComplex64*>& ins, const std::vector<double*>& outs,
+               const TransformOptions& options = {.direction = Direction::inverse});
+
+  // The exchange alone, no transform: z slabs of the spectrum in `z_slabs` to the y-slab layout in `y_slabs`
+  // (distinct buffers, local_elements() values each), with the exchange this transform runs. That is the
+  // distributed transpose between the forward transform's local plans: for callers who transform the slabs
+  // themselves, and to measure the exchange. Returns when it is done on every local device. Throws as execute does,
+  // and UsageError in place.
   void transpose_to_y_slabs(const std::vector<const DeviceComplex32*>& z_slabs,
                             const std::vector<DeviceComplex32*>& y_slabs);
   void transpose_to_y_slabs(const std::vector<const DeviceComplex64*>& z_slabs,
@@ -118,8 +138,10 @@ class MultiGpuTransform {
   const SlabDecomposition& decomposition() const;
   int gpus() const;                          // G
   int rank() const;                          // the first local slab: 0 in one process, the comm rank otherwise
-  std::int64_t local_elements() const;       // values per device buffer
+  std::int64_t local_elements() const;       // complex values per device buffer (a real transform: its spectrum's)
+  std::int64_t local_reals(bool in_place) const;  // a real transform's reals per device buffer
   Precision precision() const;               // desc.precision
+  TransformKind kind() const;                // desc.kind
   SlabExchange exchange() const;             // copy_engines, peer_stores or nccl, as chosen
   // Device memory each GPU holds beyond its data: one exchange buffer (local_elements() values), plus the local
   // plans' shared reorder workspace where a plan does not reach natural order inside its kernels.

@@ -23,30 +23,43 @@ namespace fft3d {
 enum class SlabLayout : std::uint8_t { natural, y_slabs };
 
 // The local volumes and plans of a G-GPU decomposition of `size`.
+//
+// A real transform (kind r2c: forward R2C, inverse C2R) exchanges its half spectrum, the spectrum (NX/2 + 1, NY,
+// NZ): the slab plan is the R2C of the (NX, NY) planes, a batch of NZ/G, writing the z slab's half spectrum in
+// cuFFT's layout; the Z work runs on the y slab of the half spectrum as on any batch of Z lines (an untransformed
+// X axis may have any length, such as NX/2 + 1); the inverse runs slab_c2r, the C2R mirror of the slab plan.
 struct SlabDecomposition {
-  Extents size;   // the whole transform
+  Extents size;   // the whole transform (a real transform: its real volume)
   int gpus = 1;   // G
-  Plan slab;      // on (NX, NY, NZ/G), axes X and Y (the X and Y work), in the transform's precision
-  Plan column;    // on (NX, NY/G, NZ), axis Z (the Z work), plus any X stages that ride there; the same precision
+  TransformKind kind = TransformKind::c2c;  // c2c, or r2c for a real transform in both directions
+  Plan slab;      // c2c: on (NX, NY, NZ/G), axes X and Y (the X and Y work); r2c: the planes' R2C (above)
+  Plan slab_c2r;  // r2c only: the C2R mirror of `slab`, which the inverse runs
+  Plan column;    // Z on the spectrum's y slab (or that volume flattened to (NX*NY/G, 1, NZ), the same memory),
+                  // plus any X stages that ride there (c2c); every plan in the transform's precision
 
-  Extents z_slab() const;  // (NX, NY, NZ/G)
-  Extents y_slab() const;  // (NX, NY/G, NZ)
-  std::int64_t local_elements() const;  // NX*NY*NZ/G: the same for both slab shapes
+  Extents spectrum() const;  // the exchanged volume: `size` for c2c, (NX/2 + 1, NY, NZ) for r2c
+  Extents z_slab() const;  // the spectrum's z slab: (NX, NY, NZ/G) for c2c
+  Extents y_slab() const;  // the spectrum's y slab: (NX, NY/G, NZ) for c2c
+  std::int64_t local_elements() const;  // the spectrum's values per GPU: the same for both slab shapes
+  // Reals per GPU of a real transform's real side: NX*NY*NZ/G out of place, 2*local_elements() in place (rows
+  // padded to 2*(NX/2 + 1) reals, FFTW's and cuFFT's in-place layout).
+  std::int64_t local_reals(bool in_place) const;
 };
 
-// Throws UsageError naming the size and G when G < 1, G > max_slab_gpus, or G does not divide NY and NZ. The local
-// plans are planned for `precision` (passes_in_precision) and carry it.
+// Throws UsageError naming the size and G when G < 1, G > max_slab_gpus, or G does not divide NY and NZ, and for
+// r2c an odd NX. The local plans are planned for `precision` (passes_in_precision) and carry it; `kind` is c2c or
+// r2c (c2r: UsageError; the r2c decomposition runs both directions).
 inline constexpr int max_slab_gpus = 8;
 SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch,
-                                     Precision precision = Precision::fp32);
+                                     Precision precision = Precision::fp32, TransformKind kind = TransformKind::c2c);
 
 // The same checks alone, before any planning (and before a multi-GPU transform touches a device).
 void require_slab_split(const Extents& size, int gpus);
 
 // The exchanges move bytes, counted in exchange units of 8 bytes: one fp32 complex value, half an fp64 one. Every
-// offset and count of an exchange is a multiple of NX, so the decomposition of `d.size` with NX counted in units
-// (doubled in fp64) lists the exchange's blocks and copies in units, and its local_elements() is a buffer's units.
-// The plans are d's: only the layout arithmetic of the result is meant for use.
+// offset and count of an exchange is a multiple of the spectrum's NX, so the c2c decomposition of `d.spectrum()`
+// with NX counted in units (doubled in fp64) lists the exchange's blocks and copies in units, and its
+// local_elements() is a buffer's units. The plans are d's: only the layout arithmetic of the result is meant for use.
 inline constexpr std::int64_t exchange_unit_bytes = 8;
 using ExchangeUnit = std::complex<float>;  // how the exchanges address buffers
 static_assert(sizeof(ExchangeUnit) == exchange_unit_bytes);
@@ -61,6 +74,8 @@ struct ExchangeBlock {
   friend bool operator==(const ExchangeBlock&, const ExchangeBlock&) = default;
 };
 
+// The layout functions below address the spectrum (d.spectrum()), in complex values.
+//
 // The blocks GPU `rank` sends and receives when z slabs become y slabs (to_y_slabs) or back. Every send of rank g
 // to peer h is matched, in order and count, by a receive of h from g: what NCCL's grouped send/receive needs.
 std::vector<ExchangeBlock> exchange_sends(const SlabDecomposition& d, int rank, bool to_y_slabs);

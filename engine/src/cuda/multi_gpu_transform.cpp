@@ -80,6 +80,16 @@ void require_peer_access(const std::vector<int>& devices) {
 // The arch profile of a device: the one its local plans are planned and lowered on.
 std::string arch_of(int device) { return arch_profile_for_device(cuda::compute_capability(device)).name; }
 
+// The slab plan on `planes` of a z slab's Z planes: a complex plan of that many planes, a real plan's batch of
+// that many planes.
+Plan slab_chunk_plan(Plan slab, std::int64_t planes) {
+  if (kind_of(slab) == TransformKind::c2c)
+    slab.size.nz = planes;
+  else
+    slab.batch = planes;
+  return slab;
+}
+
 // The blocks of one exchange direction of one rank.
 struct Blocks {
   std::vector<ExchangeBlock> sends;
@@ -96,9 +106,11 @@ struct LocalGpu {
   ExchangeUnit* buffer = nullptr;  // the exchange buffer: units.local_elements() exchange units
   void* workspace = nullptr;          // the local plans' reorder workspace, shared (they run one after another)
   std::optional<GpuTransform> slab;
+  std::optional<GpuTransform> slab_c2r;  // a real transform's inverse slab plan
   std::optional<GpuTransform> column;
-  // Copy engines only: the slab plan on one chunk of Z planes, and one copy stream per destination GPU.
+  // Copy engines only: the slab plans on one chunk of Z planes, and one copy stream per destination GPU.
   std::optional<GpuTransform> slab_chunk;
+  std::optional<GpuTransform> slab_c2r_chunk;
   std::vector<cudaStream_t> copy_streams;
   Blocks to_y;
   Blocks to_z;
@@ -129,6 +141,15 @@ struct MultiGpuTransform::Impl {
     d = std::move(decomposition);
     units = in_exchange_units(d);
   }
+  // Exchange units of one Z plane of a real transform's real side (rows of NX reals, padded to the spectrum's rows
+  // in place); 0 for a complex transform (SlabRun::real_plane_units).
+  std::int64_t real_plane_units(bool in_place) const {
+    if (d.kind == TransformKind::c2c) return 0;
+    const std::int64_t spectrum_plane = units.size.nx * units.size.ny;
+    return in_place ? spectrum_plane
+                    : d.size.nx * d.size.ny * static_cast<std::int64_t>(real_value_bytes(d.slab.precision)) /
+                          exchange_unit_bytes;
+  }
   // UsageError unless the caller's values are of the transform's precision (`type` names theirs).
   void require_precision(Precision precision, const std::string& type) const {
     if (d.slab.precision != precision)
@@ -144,10 +165,11 @@ struct MultiGpuTransform::Impl {
     return gpu;
   }
   void set_up(LocalGpu& gpu);
+  // `call`: the overload's kind (c2c, r2c or c2r); `scratch`: a C2R run's inputs, writable.
   void execute(const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
-               const TransformOptions& options);
-  void execute_scheduled(const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
-                         const TransformOptions& options);
+               const TransformOptions& options, TransformKind call = TransformKind::c2c,
+               const std::vector<ExchangeUnit*>& scratch = {});
+  void execute_scheduled(const SlabRun& run, const TransformOptions& options);
   void transpose(const std::vector<const ExchangeUnit*>& z_slabs, const std::vector<ExchangeUnit*>& y_slabs);
   std::vector<SlabSide> sides();
   // Runs `enqueue` with the one-process schedule's wait (every GPU's last event within the timeout); a failure
@@ -168,10 +190,12 @@ MultiGpuTransform::Impl::~Impl() {
   for (LocalGpu& gpu : gpus) {
     cudaSetDevice(gpu.device);
     gpu.slab.reset();
+    gpu.slab_c2r.reset();
     gpu.column.reset();
     if (gpu.workspace) cudaFree(gpu.workspace);
     if (gpu.buffer) cudaFree(gpu.buffer);
     gpu.slab_chunk.reset();
+    gpu.slab_c2r_chunk.reset();
     for (cudaStream_t stream : gpu.copy_streams) cudaStreamDestroy(stream);
     if (gpu.exchanged) cudaEventDestroy(gpu.exchanged);
     if (gpu.stream) cudaStreamDestroy(gpu.stream);
@@ -188,11 +212,14 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
   cuda::check(cudaMalloc(&buffer, units.local_elements() * exchange_unit_bytes), "cudaMalloc (exchange buffer)");
   gpu.buffer = static_cast<ExchangeUnit*>(buffer);
   gpu.slab.emplace(d.slab, "slab plan of " + name());
+  if (d.kind != TransformKind::c2c) gpu.slab_c2r.emplace(d.slab_c2r, "C2R slab plan of " + name());
   gpu.column.emplace(d.column, "column plan of " + name());
   if (exchange_kind != SlabExchange::nccl) set_up_schedule(gpu);
-  std::vector<GpuTransform*> plans{&*gpu.slab, &*gpu.column};
+  std::vector<GpuTransform*> plans;
+  for (std::optional<GpuTransform>* plan :
+       {&gpu.slab, &gpu.slab_c2r, &gpu.column, &gpu.slab_chunk, &gpu.slab_c2r_chunk})
+    if (*plan) plans.push_back(&**plan);
   std::int64_t bytes = 0;
-  if (gpu.slab_chunk) plans.push_back(&*gpu.slab_chunk);
   for (const GpuTransform* plan : plans)
     for (Placement placement : {Placement::out_of_place, Placement::in_place})
       bytes = std::max(bytes, plan->workspace_bytes(Order::natural, placement));
@@ -221,12 +248,14 @@ void MultiGpuTransform::Impl::set_up_schedule(LocalGpu& gpu) {
     gpu.copy_streams.push_back(stream);
   }
   if (chunk_planes == d.z_slab().nz) return;
-  Plan chunk = d.slab;
-  chunk.size.nz = chunk_planes;
+  const std::string chunk_name = ", one chunk of " + std::to_string(chunk_planes) + " planes";
   try {
-    gpu.slab_chunk.emplace(chunk, "slab plan of " + name() + ", one chunk of " + std::to_string(chunk_planes) +
-                                      " planes");
+    gpu.slab_chunk.emplace(slab_chunk_plan(d.slab, chunk_planes), "slab plan of " + name() + chunk_name);
+    if (d.kind != TransformKind::c2c)
+      gpu.slab_c2r_chunk.emplace(slab_chunk_plan(d.slab_c2r, chunk_planes), "C2R slab plan of " + name() + chunk_name);
   } catch (const LoweringError&) {
+    gpu.slab_chunk.reset();
+    gpu.slab_c2r_chunk.reset();
     chunk_planes = d.z_slab().nz;  // the whole slab in one chunk: no overlap, still right
   }
 }
@@ -234,8 +263,10 @@ void MultiGpuTransform::Impl::set_up_schedule(LocalGpu& gpu) {
 std::vector<SlabSide> MultiGpuTransform::Impl::sides() {
   std::vector<SlabSide> sides;
   for (LocalGpu& gpu : gpus)
-    sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab, &*gpu.column, gpu.stream,
-                     gpu.copy_streams, gpu.buffer, peer_copies ? &*peer_copies : nullptr, peer_copy_blocks});
+    sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab,
+                     gpu.slab_c2r_chunk ? &*gpu.slab_c2r_chunk : gpu.slab_c2r ? &*gpu.slab_c2r : nullptr,
+                     &*gpu.column, gpu.stream, gpu.copy_streams, gpu.buffer, peer_copies ? &*peer_copies : nullptr,
+                     peer_copy_blocks});
   return sides;
 }
 
@@ -257,11 +288,9 @@ void MultiGpuTransform::Impl::run_scheduled(const std::string& what,
   }
 }
 
-void MultiGpuTransform::Impl::execute_scheduled(const std::vector<const ExchangeUnit*>& ins,
-                                                const std::vector<ExchangeUnit*>& outs,
-                                                const TransformOptions& options) {
+void MultiGpuTransform::Impl::execute_scheduled(const SlabRun& run, const TransformOptions& options) {
   run_scheduled(name() + ", a run with one process's exchanges", [&](const WaitForEvents& wait_for) {
-    run_slab_schedule(units, chunk_planes, sides(), ins, outs, layout, local_slab_options(options), wait_for);
+    run_slab_schedule(units, chunk_planes, sides(), run, layout, local_slab_options(options), wait_for);
   });
 }
 
@@ -320,19 +349,22 @@ void MultiGpuTransform::Impl::exchange(bool to_y_slabs, const std::vector<const 
 }
 
 void MultiGpuTransform::Impl::execute(const std::vector<const ExchangeUnit*>& ins,
-                                      const std::vector<ExchangeUnit*>& outs, const TransformOptions& options) {
+                                      const std::vector<ExchangeUnit*>& outs, const TransformOptions& options,
+                                      TransformKind call, const std::vector<ExchangeUnit*>& scratch) {
   require_runnable();
-  const bool in_place =
-      require_slab_pointers(ins, outs, static_cast<int>(gpus.size()), options, "MultiGpuTransform::execute");
+  const std::string who = "MultiGpuTransform::execute";
+  require_slab_kind(d.kind, call, options.direction, who);
+  const bool in_place = require_slab_pointers(ins, outs, static_cast<int>(gpus.size()), options, who);
+  const std::vector<ExchangeUnit*> in_scratch = in_place ? std::vector<ExchangeUnit*>{} : scratch;
   if (exchange_kind != SlabExchange::nccl) {
     CurrentDeviceGuard guard;
-    return execute_scheduled(ins, outs, options);
+    return execute_scheduled({ins, outs, in_scratch, real_plane_units(in_place)}, options);
   }
-  SlabBuffers<ExchangeUnit> roles{ins, outs, {}};
+  SlabBuffers<ExchangeUnit> roles{ins, outs, {}, in_scratch};
   for (const LocalGpu& gpu : gpus) roles.exchange.push_back(gpu.buffer);
   const TransformOptions local = local_slab_options(options);
   CurrentDeviceGuard guard;
-  for (const SlabStep& step : slab_steps(options.direction, layout, in_place)) {
+  for (const SlabStep& step : slab_steps(options.direction, layout, in_place, d.kind)) {
     const std::vector<const ExchangeUnit*> from = roles.readable(step.from);
     const std::vector<ExchangeUnit*>& to = roles.writable(step.to);
     if (step.kind == SlabStepKind::to_y_slabs || step.kind == SlabStepKind::to_z_slabs) {
@@ -341,7 +373,9 @@ void MultiGpuTransform::Impl::execute(const std::vector<const ExchangeUnit*>& in
     }
     for (std::size_t i = 0; i < gpus.size(); ++i) {
       set_device(gpus[i].device);
-      GpuTransform& plan = step.kind == SlabStepKind::slab ? *gpus[i].slab : *gpus[i].column;
+      GpuTransform& plan = step.kind == SlabStepKind::column                          ? *gpus[i].column
+                           : options.direction == Direction::inverse && gpus[i].slab_c2r ? *gpus[i].slab_c2r
+                                                                                           : *gpus[i].slab;
       execute_local_plan(plan, from[i], to[i], local, gpus[i].stream);
     }
   }
@@ -395,7 +429,8 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
   require_present(desc.devices);
   require_peer_access(desc.devices);
   CurrentDeviceGuard guard;
-  impl_->set_decomposition(slab_decomposition(desc.extents, gpus, arch_of(desc.devices.front()), desc.precision));
+  impl_->set_decomposition(slab_decomposition(desc.extents, gpus, arch_of(desc.devices.front()), desc.precision,
+                                            desc.kind));
   impl_->layout = desc.layout;
   impl_->timeout_s = desc.exchange_timeout_s;
   impl_->exchange_kind = one_process_exchange(desc.exchange, gpus);
@@ -431,7 +466,7 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc, NcclComm comm) : 
     throw UsageError("MultiGpuTransform: the communicator of rank " + std::to_string(rank) + " is on device " +
                      std::to_string(nccl::device_of(comm)) + ", desc.devices says " + std::to_string(device));
   CurrentDeviceGuard guard;
-  impl_->set_decomposition(slab_decomposition(desc.extents, gpus, arch_of(device), desc.precision));
+  impl_->set_decomposition(slab_decomposition(desc.extents, gpus, arch_of(device), desc.precision, desc.kind));
   impl_->layout = desc.layout;
   impl_->timeout_s = desc.exchange_timeout_s;
   impl_->set_up(impl_->add_gpu(device, rank, comm));
@@ -494,6 +529,32 @@ void MultiGpuTransform::inverse(const std::vector<const DeviceComplex64*>& ins,
   execute(ins, outs, {.direction = Direction::inverse, .scaling = scaling});
 }
 
+void MultiGpuTransform::execute(const std::vector<const float*>& ins, const std::vector<DeviceComplex32*>& outs,
+                                const TransformOptions& options) {
+  impl_->require_precision(Precision::fp32, "float");
+  impl_->execute(as_units(ins), as_units(outs), options, TransformKind::r2c);
+}
+
+void MultiGpuTransform::execute(const std::vector<const double*>& ins, const std::vector<DeviceComplex64*>& outs,
+                                const TransformOptions& options) {
+  impl_->require_precision(Precision::fp64, "double");
+  impl_->execute(as_units(ins), as_units(outs), options, TransformKind::r2c);
+}
+
+void MultiGpuTransform::execute(const std::vector<DeviceComplex32*>& ins, const std::vector<float*>& outs,
+                                const TransformOptions& options) {
+  impl_->require_precision(Precision::fp32, fp32_type);
+  const std::vector<ExchangeUnit*> scratch = as_units(ins);
+  impl_->execute({scratch.begin(), scratch.end()}, as_units(outs), options, TransformKind::c2r, scratch);
+}
+
+void MultiGpuTransform::execute(const std::vector<DeviceComplex64*>& ins, const std::vector<double*>& outs,
+                                const TransformOptions& options) {
+  impl_->require_precision(Precision::fp64, fp64_type);
+  const std::vector<ExchangeUnit*> scratch = as_units(ins);
+  impl_->execute({scratch.begin(), scratch.end()}, as_units(outs), options, TransformKind::c2r, scratch);
+}
+
 void MultiGpuTransform::transpose_to_y_slabs(const std::vector<const DeviceComplex32*>& z_slabs,
                                              const std::vector<DeviceComplex32*>& y_slabs) {
   impl_->require_precision(Precision::fp32, fp32_type);
@@ -507,6 +568,8 @@ void MultiGpuTransform::transpose_to_y_slabs(const std::vector<const DeviceCompl
 }
 
 Precision MultiGpuTransform::precision() const { return impl_->d.slab.precision; }
+TransformKind MultiGpuTransform::kind() const { return impl_->d.kind; }
+std::int64_t MultiGpuTransform::local_reals(bool in_place) const { return impl_->d.local_reals(in_place); }
 const SlabDecomposition& MultiGpuTransform::decomposition() const { return impl_->d; }
 int MultiGpuTransform::gpus() const { return impl_->d.gpus; }
 SlabExchange MultiGpuTransform::exchange() const { return impl_->exchange_kind; }

@@ -37,12 +37,17 @@ void wait_all(cudaStream_t stream, const Events& events) {
 class Schedule {
  public:
   Schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-           const TransformOptions& options, const WaitForEvents& wait_for)
-      : d_(d), chunk_(chunk_planes), sides_(sides), options_(options), wait_for_(wait_for) {}
+           const TransformOptions& options, const WaitForEvents& wait_for, std::int64_t real_plane_units = 0)
+      : d_(d), chunk_(chunk_planes), sides_(sides), options_(options), wait_for_(wait_for),
+        real_plane_units_(real_plane_units) {}
 
   int gpus() const { return d_.gpus; }
   std::int64_t chunks() const { return d_.z_slab().nz / chunk_; }
   std::int64_t chunk_elements() const { return d_.size.nx * d_.size.ny * chunk_; }
+  // Units of one chunk on the slab plan's real side: a real transform's rows of reals, else the spectrum's.
+  std::int64_t real_chunk_units() const {
+    return real_plane_units_ > 0 ? real_plane_units_ * chunk_ : chunk_elements();
+  }
 
   // Marks "now" on every compute stream.
   Events mark_all() {
@@ -55,12 +60,16 @@ class Schedule {
   }
 
   // The slab plan on chunk k of GPU g, from `in` to `out` (z slabs), after `after` on its compute stream.
+  // A real transform's forward reads its real side and writes the spectrum; its inverse (the C2R plan) the mirror.
   cudaEvent_t slab_chunk(int g, std::int64_t k, const ExchangeUnit* in, ExchangeUnit* out, const Events& after) {
     const SlabSide& side = sides_[g];
     set(side);
     wait_all(side.compute, after);
-    const std::int64_t offset = k * chunk_elements();
-    execute_local_plan(*side.slab, in + offset, out + offset, options_, side.compute);
+    const bool forward = options_.direction == Direction::forward;
+    const std::int64_t in_offset = k * (forward ? real_chunk_units() : chunk_elements());
+    const std::int64_t out_offset = k * (forward ? chunk_elements() : real_chunk_units());
+    GpuTransform& plan = !forward && side.slab_c2r ? *side.slab_c2r : *side.slab;
+    execute_local_plan(plan, in + in_offset, out + out_offset, options_, side.compute);
     return pool_.record(side.device, side.compute);
   }
 
@@ -127,6 +136,7 @@ class Schedule {
   const std::vector<SlabSide>& sides_;
   TransformOptions options_;  // of both local plans: each scales by its own transformed lengths, together 1/N
   const WaitForEvents& wait_for_;
+  std::int64_t real_plane_units_;
   EventPool pool_;
 };
 
@@ -149,12 +159,15 @@ std::vector<PlaneCopy> every_copy(const SlabDecomposition& d, bool to_y_slabs, s
   return copies;
 }
 
-// The buffers of one run: I (ins), O (outs) and B (the exchange buffers); I == O in place.
+// The buffers of one run: I (ins), O (outs) and B (the exchange buffers); I == O in place. A real inverse out of
+// place may write I (in_scratch).
 struct Buffers {
   std::vector<const ExchangeUnit*> in;
   std::vector<ExchangeUnit*> out;
   std::vector<ExchangeUnit*> buffer;
+  std::vector<ExchangeUnit*> in_scratch;
   bool in_place = false;
+  bool real = false;
 };
 
 // Forward. Slab chunks from I into S (I in place, else B); each chunk's copies to y slabs Y (B in place, else O) as
@@ -184,6 +197,9 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 // plan from I into C (I in place, else B). Then chunks of the copies back to z slabs Z (O, except B for the y-slab
 // layout in place), each chunk's slab plan into O as soon as its copies are in (in place with the y-slab layout,
 // once every copy is done: the slab plan overwrites I, their source).
+// A real inverse (the C2R slab plan, whose real output has no room for the half spectrum out of place and would get
+// packed rows, not padded ones, from an out-of-place run in place) always runs its column plan into B and lands the
+// copies back to z slabs in I out of place (scratch) and in O in place, each chunk's C2R into O from there.
 void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   const int gpus = s.gpus();
   const Events start = s.mark_all();
@@ -193,11 +209,12 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
     const Events copied = s.copy(every_copy(d, true, 0, d.z_slab().nz), b.in, b.buffer, start, start);
     for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.buffer[g], b.buffer[g], copied);
   } else {
-    if (b.in_place) columned = &b.out;
+    if (b.in_place && !b.real) columned = &b.out;
     for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.in[g], (*columned)[g], {start[g]});
   }
-  const bool wait_for_all = layout == SlabLayout::y_slabs && b.in_place;
-  const std::vector<ExchangeUnit*>& z_slabs = wait_for_all ? b.buffer : b.out;
+  const bool wait_for_all = layout == SlabLayout::y_slabs && b.in_place && !b.real;
+  const std::vector<ExchangeUnit*>& z_slabs =
+      wait_for_all ? b.buffer : b.real && !b.in_place ? b.in_scratch : b.out;
   const std::int64_t planes = d.z_slab().nz / s.chunks();
   std::vector<Events> chunk_copies;
   Events copied;
@@ -216,19 +233,37 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 
 }  // namespace
 
+namespace {
+
+// The plan's run on data of type Real (its reals) and Complex (its complex values), by the plan's kind.
+template <class Real, class Complex>
+void execute_as(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit* out, const TransformOptions& options,
+                cudaStream_t stream) {
+  switch (kind_of(plan.plan())) {
+    case TransformKind::r2c:
+      return plan.execute(reinterpret_cast<const Real*>(in), reinterpret_cast<Complex*>(out), options, stream);
+    case TransformKind::c2r:
+      return plan.execute(reinterpret_cast<const Complex*>(in), reinterpret_cast<Real*>(out), options, stream);
+    case TransformKind::c2c:
+      break;
+  }
+  plan.execute(reinterpret_cast<const Complex*>(in), reinterpret_cast<Complex*>(out), options, stream);
+}
+
+}  // namespace
+
 void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit* out, const TransformOptions& options,
                         cudaStream_t stream) {
   if (plan.plan().precision == Precision::fp64)
-    return plan.execute(reinterpret_cast<const DeviceComplex64*>(in), reinterpret_cast<DeviceComplex64*>(out), options,
-                        stream);
-  plan.execute(in, out, options, stream);
+    return execute_as<double, DeviceComplex64>(plan, in, out, options, stream);
+  execute_as<float, DeviceComplex32>(plan, in, out, options, stream);
 }
 
 void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-                       const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
-                       SlabLayout layout, const TransformOptions& options, const WaitForEvents& wait_for) {
-  Schedule schedule(d, chunk_planes, sides, options, wait_for);
-  Buffers buffers{ins, outs, {}, ins[0] == outs[0]};
+                       const SlabRun& run, SlabLayout layout, const TransformOptions& options,
+                       const WaitForEvents& wait_for) {
+  Schedule schedule(d, chunk_planes, sides, options, wait_for, run.real_plane_units);
+  Buffers buffers{run.in, run.out, {}, run.in_scratch, run.in[0] == run.out[0], run.real_plane_units > 0};
   for (const SlabSide& side : sides) buffers.buffer.push_back(side.buffer);
   if (options.direction == Direction::forward)
     forward(schedule, d, buffers, layout);

@@ -20,7 +20,8 @@ namespace fft3d {
 // One GPU's part. The transforms were built with its device current; every stream belongs to it.
 struct SlabSide {
   int device = 0;
-  GpuTransform* slab = nullptr;    // the slab plan's kernels on one chunk: (NX, NY, chunk_planes)
+  GpuTransform* slab = nullptr;    // the slab plan's kernels on one chunk of Z planes (a real transform's R2C)
+  GpuTransform* slab_c2r = nullptr;  // a real transform's: the C2R slab plan on one chunk, which the inverse runs
   GpuTransform* column = nullptr;  // the column plan on the y slab (NX, NY/G, NZ)
   cudaStream_t compute = nullptr;
   std::vector<cudaStream_t> copies;  // one per destination GPU, in slab order
@@ -31,7 +32,8 @@ struct SlabSide {
   int peer_copy_blocks = 0;
 };
 
-// Runs a local plan on buffers addressed in exchange units, as values of the plan's precision.
+// Runs a local plan on buffers addressed in exchange units, as values of the plan's precision and kind (R2C: reals
+// in; C2R: reals out).
 void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit* out, const TransformOptions& options,
                         cudaStream_t stream);
 
@@ -44,14 +46,24 @@ using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
 inline constexpr std::int64_t slab_pipeline_chunks = 8;
 inline constexpr std::int64_t slab_chunk_min_bytes = std::int64_t{64} << 20;
 
-// Runs the transform on every side and returns once `wait_for` has seen every GPU's last step done. `ins[g]`,
-// `outs[g]` are GPU g's data (in == out: in place), in the layouts MultiGpuTransform::execute documents. Inputs are
-// never written out of place. `d` counts in exchange units (in_exchange_units), as every offset here does.
-// @pre sides.size() == ins.size() == outs.size() == d.gpus; chunk_planes divides NZ/G; peer access is enabled
-// between every pair of sides.
+// One run's data on every GPU, addressed in exchange units. `in[g]` == `out[g]`: in place. A real transform's real
+// side takes `real_plane_units` a Z plane (its rows of reals, padded in place); 0: a complex transform, whose planes
+// are the spectrum's on both sides. `in_scratch`: the inputs, writable (a real inverse out of place); else empty.
+struct SlabRun {
+  std::vector<const ExchangeUnit*> in;
+  std::vector<ExchangeUnit*> out;
+  std::vector<ExchangeUnit*> in_scratch;
+  std::int64_t real_plane_units = 0;
+};
+
+// Runs the transform on every side and returns once `wait_for` has seen every GPU's last step done, in the layouts
+// MultiGpuTransform::execute documents. Inputs are never written out of place, except a real inverse's (scratch).
+// `d` counts in exchange units (in_exchange_units), as every offset here does.
+// @pre sides.size() == run's vectors' sizes == d.gpus; chunk_planes divides NZ/G; peer access is enabled between
+// every pair of sides.
 void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-                       const std::vector<const ExchangeUnit*>& ins, const std::vector<ExchangeUnit*>& outs,
-                       SlabLayout layout, const TransformOptions& options, const WaitForEvents& wait_for);
+                       const SlabRun& run, SlabLayout layout, const TransformOptions& options,
+                       const WaitForEvents& wait_for);
 
 // The exchange alone, z slabs in `z_slabs` to y slabs in `y_slabs` (distinct buffers), with the sides' copies; returns
 // once `wait_for` has seen every copy done. `d` counts in exchange units.
