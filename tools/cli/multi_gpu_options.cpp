@@ -1,6 +1,7 @@
 // The checks of `fft3d run --gpus G` that need no GPU, and its stand-in in a build without CUDA.
 #include "commands.hpp"
 #include "fft3d/errors.hpp"
+#include "fft3d/planner.hpp"
 #include "multi_gpu_run.hpp"
 
 namespace fft3d::cli {
@@ -13,6 +14,13 @@ void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings) {
     throw UsageError("--gpus: the multi-GPU transform runs in natural order (its layout is --layout)");
   if (settings.check != "auto" && settings.check != "oracle" && settings.check != "plane-waves")
     throw UsageError("--check must be auto, oracle or plane-waves");
+  require_slab_split(settings.size, settings.gpus);
+  planned_stage_extents(settings.size, settings.kind);  // a real kind's odd NX
+  const bool forward = settings.options.direction == Direction::forward;
+  if (settings.kind != TransformKind::c2c && forward != (settings.kind == TransformKind::r2c))
+    throw UsageError("--gpus: --transform r2c runs forward and c2r inverse (no --inverse with r2c)");
+  if (settings.kind != TransformKind::c2c && settings.check == "plane-waves")
+    throw UsageError("--check plane-waves checks c2c transforms; a real run over several GPUs takes the oracle");
   if (settings.check == "plane-waves" &&
       (settings.options.direction != Direction::forward || settings.options.scaling != Scaling::none))
     throw UsageError("--check plane-waves checks the forward transform, unscaled (no --inverse, no --scaling)");

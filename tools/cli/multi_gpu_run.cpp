@@ -131,6 +131,7 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
     throw GpuUnavailable("--gpus " + std::to_string(settings.gpus) + " asks for " + std::to_string(settings.gpus) +
                          " GPUs; this machine has " + std::to_string(available));
   const std::vector<int> devices = first_devices(settings.gpus);
+  if (settings.kind != TransformKind::c2c) return run_multi_gpu_real(settings, devices);
   const std::int64_t local_bytes = settings.size.elements() / settings.gpus *
                                    static_cast<std::int64_t>(complex_value_bytes(settings.precision));
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(std::min(local_bytes, max_memcpy_bytes));

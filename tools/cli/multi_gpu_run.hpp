@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/multi_gpu_transform.hpp"
@@ -20,6 +21,7 @@ struct MultiGpuRunSettings {
   SlabLayout layout = SlabLayout::natural;   // the spectrum's layout
   SlabExchange exchange = SlabExchange::automatic;
   Precision precision = Precision::fp32;     // fp64: checked against the oracle only
+  TransformKind kind = TransformKind::c2c;   // r2c (forward) and c2r (inverse): checked against the oracle only
   TransformOptions options;                  // natural order only
   bool in_place = false;
   int repeats = 1;
@@ -29,12 +31,15 @@ struct MultiGpuRunSettings {
   double bound = validate::fp32_error_bound;  // the precision's (cuda_error_bound)
 };
 
-// Throws UsageError for settings the multi-GPU run refuses whatever the machine (G out of range, digit-reversed
-// order, a check that cannot apply); no GPU is touched.
+// Throws UsageError for settings the multi-GPU run refuses whatever the machine (G out of range or not dividing
+// NY and NZ, a real kind's odd NX or a direction against it, digit-reversed order, a check that cannot apply); no
+// GPU is touched.
 void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings);
 
 // Runs, checks and reports; returns the exit code. Throws GpuUnavailable (fewer than G GPUs, no NCCL, a build
 // without CUDA), UsageError (G does not divide the size), OutOfMemory, CudaError.
 int run_multi_gpu(const MultiGpuRunSettings& settings);
+// run_multi_gpu for a real kind, on `devices` (present): R2C or C2R against the fp64 oracle, then timed.
+int run_multi_gpu_real(const MultiGpuRunSettings& settings, const std::vector<int>& devices);
 
 }  // namespace fft3d::cli

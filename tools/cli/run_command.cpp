@@ -45,8 +45,9 @@ void add_run_options(po::options_description& options) {
        "oracle (fp64 FFTW or cuFFT Z2Z), plane-waves (CUDA, in place: an input whose transform is known in closed "
        "form, for volumes whose oracle fits nowhere), or auto (the oracle where its three fp64 volumes fit the "
        "host's memory)")
-      ("gpus", po::value<int>(), "run the slab decomposition over GPUs 0..G-1 (1 to 8; c2c, fp32 or fp64, --size, "
-                                 "natural order): checked against the fp64 oracle gathered from the GPUs, or in closed form")
+      ("gpus", po::value<int>(), "run the slab decomposition over GPUs 0..G-1 (1 to 8; c2c, r2c or c2r, fp32 or fp64, "
+                                 "--size, natural order): checked against the fp64 oracle gathered from the GPUs, or "
+                                 "in closed form (c2c)")
       ("layout", po::value<std::string>()->default_value("natural"),
        "with --gpus: the spectrum's layout, natural (z slabs, as the input) or y_slabs (one exchange fewer)")
       ("exchange", po::value<std::string>()->default_value("auto"),
@@ -64,14 +65,17 @@ int run_on_several_gpus(const po::variables_map& vm) {
   if (vm.count("plan"))
     throw UsageError("--gpus takes --size: each GPU's plans come from the slab decomposition, not a plan file");
   if (!vm.count("size")) throw UsageError("--gpus needs --size NXxNYxNZ");
-  if (requested_kind(vm) != TransformKind::c2c) throw UsageError("--gpus runs c2c transforms (no --transform r2c)");
   if (vm["per-kernel"].as<bool>()) throw UsageError("--gpus does not take --per-kernel");
   settings.size = parse_extents(vm["size"].as<std::string>());
   settings.precision = parse_precision(optional_string(vm, "precision").value_or("fp32"));
   settings.bound = *cuda_error_bound(settings.precision);
   settings.layout = parse_layout(vm["layout"].as<std::string>());
   settings.exchange = parse_exchange(vm["exchange"].as<std::string>());
-  settings.options = {vm["inverse"].as<bool>() ? Direction::inverse : Direction::forward,
+  settings.kind = requested_kind(vm);
+  const bool inverse = vm["inverse"].as<bool>() || settings.kind == TransformKind::c2r;
+  if (settings.kind == TransformKind::r2c && vm["inverse"].as<bool>())
+    throw UsageError("--gpus: --transform r2c runs forward and c2r inverse (no --inverse with r2c)");
+  settings.options = {inverse ? Direction::inverse : Direction::forward,
                       parse_order(vm["order"].as<std::string>()), parse_scaling(vm["scaling"].as<std::string>())};
   settings.in_place = vm["in-place"].as<bool>();
   settings.repeats = vm["repeat"].as<int>();

@@ -30,7 +30,11 @@ expect $usage "natural order" "run --gpus with digit-reversed order" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --order digit-reversed
 expect $usage "unknown precision" "run --gpus in an unknown precision" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --precision fp16
-expect $usage "c2c" "run --gpus r2c" -- "$fft3d" run --gpus 2 --size 64x64x64 --transform r2c
+expect $usage "no --inverse with r2c" "run --gpus r2c --inverse" -- \
+  "$fft3d" run --gpus 2 --size 64x64x64 --transform r2c --inverse
+expect $usage "takes the oracle" "run --gpus c2r --check plane-waves" -- \
+  "$fft3d" run --gpus 2 --size 64x64x64 --transform c2r --check plane-waves
+expect $usage "even X length" "run --gpus r2c of an odd NX" -- "$fft3d" run --gpus 1 --size 63x64x64 --transform r2c
 expect $usage "--layout must be" "run --gpus with an unknown layout" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --layout x_slabs
 expect $usage "with --gpus only" "run --layout without --gpus" -- "$fft3d" run --size 64x64x64 --layout y_slabs
