@@ -1,7 +1,6 @@
 // The slab decomposition's checks and local plans (slab_decomposition.hpp).
 #include "fft3d/slab_decomposition.hpp"
 
-#include <optional>
 #include <string>
 
 #include "fft3d/errors.hpp"
@@ -12,15 +11,11 @@ namespace fft3d {
 
 namespace {
 
-// The Z work on a y slab of `y` (X contiguous): the cheaper of the plan on `y` and on the same memory as one row of
-// Z lines, (NX*NY/G, 1, NZ), whose tiles take runs of X the row's length allows (NX = NX/2 + 1 of a half spectrum
-// leaves only odd runs) where the plan on `y` may ride X stages or tile Y with Z.
-Plan column_plan(const Extents& y, const std::string& arch, const PlanPasses& passes) {
-  Plan column = default_axes_plan(y, arch, {Axis::z}, passes);
-  if (y.ny == 1) return column;
-  Plan flattened = default_axes_plan({y.nx * y.ny, 1, y.nz}, arch, {Axis::z}, passes);
-  const std::optional<double> column_passes = passes(column), flattened_passes = passes(flattened);
-  return flattened_passes && (!column_passes || *flattened_passes < *column_passes) ? flattened : column;
+// The Z work on the half spectrum's y slab (NX/2 + 1, NY/G, NZ), planned on the same memory as one row of Z lines,
+// ((NX/2 + 1)*NY/G, 1, NZ): its tiles then take whole 128-byte runs of X, where rows of NX/2 + 1 values would leave
+// only odd runs, which the cost model does not charge.
+Plan half_spectrum_column_plan(const Extents& y, const std::string& arch, const PlanPasses& passes) {
+  return default_axes_plan({y.nx * y.ny, 1, y.nz}, arch, {Axis::z}, passes);
 }
 
 // The R2C of a z slab's (NX, NY) planes, a batch of NZ/G: the default planner's for a run in place (padded rows),
@@ -59,7 +54,7 @@ SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::s
     d.slab = real_planes_plan(size, gpus, arch, passes);
     d.slab_c2r = c2r_mirror(d.slab);
     d.slab_c2r.batch = d.slab.batch;
-    d.column = column_plan(d.y_slab(), arch, passes);
+    d.column = half_spectrum_column_plan(d.y_slab(), arch, passes);
   }
   d.slab.precision = d.slab_c2r.precision = d.column.precision = precision;
   return d;

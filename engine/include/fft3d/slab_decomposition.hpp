@@ -34,8 +34,8 @@ struct SlabDecomposition {
   TransformKind kind = TransformKind::c2c;  // c2c, or r2c for a real transform in both directions
   Plan slab;      // c2c: on (NX, NY, NZ/G), axes X and Y (the X and Y work); r2c: the planes' R2C (above)
   Plan slab_c2r;  // r2c only: the C2R mirror of `slab`, which the inverse runs
-  Plan column;    // Z on the spectrum's y slab (or that volume flattened to (NX*NY/G, 1, NZ), the same memory),
-                  // plus any X stages that ride there (c2c); every plan in the transform's precision
+  Plan column;    // Z on the spectrum's y slab, plus any X stages that ride there (c2c); r2c: on that volume
+                  // flattened to ((NX/2 + 1)*NY/G, 1, NZ), the same memory; every plan in the transform's precision
 
   Extents spectrum() const;  // the exchanged volume: `size` for c2c, (NX/2 + 1, NY, NZ) for r2c
   Extents z_slab() const;  // the spectrum's z slab: (NX, NY, NZ/G) for c2c

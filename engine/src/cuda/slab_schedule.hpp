@@ -37,6 +37,13 @@ struct SlabSide {
 void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit* out, const TransformOptions& options,
                         cudaStream_t stream);
 
+// A real inverse's C2R slab plan from `in`, the run's scratch input (the half spectrum), into `out`, rows of NX
+// reals: in place on `in` (padded rows), then the rows copied into `out`. Out of place, a batch's C2R runs its
+// volumes one at a time (GpuTransform keeps each volume's Nyquist column in its workspace); in place it runs
+// each kernel once over the batch.
+void execute_c2r_through_input(GpuTransform& plan, ExchangeUnit* in, ExchangeUnit* out,
+                               const TransformOptions& options, cudaStream_t stream);
+
 // Waits until every event has completed (the caller's timeout and error checks): the end of a run.
 using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
 
