@@ -133,31 +133,8 @@ void check_real_transform(const Extents& size, SlabLayout layout, SlabExchange e
   }
 }
 
-using Case = std::tuple<Extents, SlabLayout, SlabExchange>;
-
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const bool natural = std::get<1>(info.param) == SlabLayout::natural;
-  std::string exchange = exchange_name(std::get<2>(info.param));
-  std::replace(exchange.begin(), exchange.end(), ' ', '_');
-  return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" + exchange;
-}
-
-template <class Real>
-class GpuMultiGpuRealOf : public ::testing::TestWithParam<Case> {
- protected:
-  void SetUp() override { skip_without_gpu_or_nccl(); }
-  void check_on(int gpus) {
-    check_real_transform<Real>(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus);
-  }
-  void check_on_every_visible_gpu() {
-    const int gpus = several_gpus();
-    if (gpus < 2)
-      GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
-    check_on(gpus);
-  }
-};
-using GpuMultiGpuReal = GpuMultiGpuRealOf<float>;
-using GpuMultiGpuRealFp64 = GpuMultiGpuRealOf<double>;
+using GpuMultiGpuReal = MultiGpuCaseTest<&check_real_transform<float>>;
+using GpuMultiGpuRealFp64 = MultiGpuCaseTest<&check_real_transform<double>>;
 
 TEST_P(GpuMultiGpuReal, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
 TEST_P(GpuMultiGpuReal, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
@@ -165,18 +142,16 @@ TEST_P(GpuMultiGpuRealFp64, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
 TEST_P(GpuMultiGpuRealFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
 
 // 96x48x40: the half spectrum's rows of 49 and mixed factors; 512x512x256: the slab plan in chunks (fp32, natural).
-auto real_cases(const std::vector<Extents>& sizes) {
-  return ::testing::Combine(::testing::ValuesIn(sizes), ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
-                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
-                                              SlabExchange::nccl));
-}
-INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuReal, real_cases({{64, 64, 64}, {96, 48, 40}, {128, 64, 32}}), case_name);
-INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuRealFp64, real_cases({{64, 64, 64}, {96, 48, 40}}), case_name);
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuReal,
+                         every_layout_and_exchange({{64, 64, 64}, {96, 48, 40}, {128, 64, 32}}),
+                         multi_gpu_case_name);
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuRealFp64, every_layout_and_exchange({{64, 64, 64}, {96, 48, 40}}),
+                         multi_gpu_case_name);
 INSTANTIATE_TEST_SUITE_P(
     Chunks, GpuMultiGpuReal,
     ::testing::Combine(::testing::Values(Extents{512, 512, 256}), ::testing::Values(SlabLayout::natural),
                        ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores)),
-    case_name);
+    multi_gpu_case_name);
 
 class GpuMultiGpuRealBadInput : public ::testing::Test {
  protected:

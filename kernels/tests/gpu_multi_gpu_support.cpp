@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "fft3d/errors.hpp"
@@ -63,6 +64,13 @@ bool built_with_nccl() {
 void skip_without_gpu_or_nccl() {
   if (validate::gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU visible: GPU tests skipped";
   if (!built_with_nccl()) GTEST_SKIP() << "fft3d was built without NCCL: multi-GPU tests skipped";
+}
+
+std::string multi_gpu_case_name(const ::testing::TestParamInfo<MultiGpuCase>& info) {
+  const bool natural = std::get<1>(info.param) == SlabLayout::natural;
+  std::string exchange = exchange_name(std::get<2>(info.param));
+  std::replace(exchange.begin(), exchange.end(), ' ', '_');
+  return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" + exchange;
 }
 
 int several_gpus() {

@@ -3,13 +3,17 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
 
 #include <complex>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
+#include "fft3d/multi_gpu_transform.hpp"
 #include "fft3d/plan_ir.hpp"
 #include "fft3d/slab_decomposition.hpp"
 #include "validate/cuda/cuda_calls.hpp"
@@ -100,5 +104,31 @@ void skip_without_gpu_or_nccl();
 
 // The largest power of two of visible GPUs up to max_slab_gpus: a G that divides every size here.
 int several_gpus();
+
+// One case of a parameterized multi-GPU suite, and its test name ("64x64x64_natural_copy_engines").
+using MultiGpuCase = std::tuple<Extents, SlabLayout, SlabExchange>;
+std::string multi_gpu_case_name(const ::testing::TestParamInfo<MultiGpuCase>& info);
+
+// The cases of `sizes` in every layout with every exchange.
+inline auto every_layout_and_exchange(const std::vector<Extents>& sizes) {
+  return ::testing::Combine(::testing::ValuesIn(sizes), ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
+                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
+                                              SlabExchange::nccl));
+}
+
+// A parameterized multi-GPU suite whose cases run `check(size, layout, exchange, gpus)`: skipped without a GPU or
+// NCCL; check_on_every_visible_gpu skips with fewer than 2 GPUs.
+template <void (*check)(const Extents&, SlabLayout, SlabExchange, int)>
+class MultiGpuCaseTest : public ::testing::TestWithParam<MultiGpuCase> {
+ protected:
+  void SetUp() override { skip_without_gpu_or_nccl(); }
+  void check_on(int gpus) { check(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus); }
+  void check_on_every_visible_gpu() {
+    const int gpus = several_gpus();
+    if (gpus < 2)
+      GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
+    check_on(gpus);
+  }
+};
 
 }  // namespace fft3d::testing

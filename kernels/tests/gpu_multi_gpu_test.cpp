@@ -80,41 +80,8 @@ void check_transform(const Extents& size, SlabLayout layout, SlabExchange exchan
   }
 }
 
-using Case = std::tuple<Extents, SlabLayout, SlabExchange>;
-
-// "64x64x64_natural_copy_engines".
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const bool natural = std::get<1>(info.param) == SlabLayout::natural;
-  std::string exchange = exchange_name(std::get<2>(info.param));
-  std::replace(exchange.begin(), exchange.end(), ' ', '_');
-  return to_string(std::get<0>(info.param)) + (natural ? "_natural" : "_y_slabs") + "_" + exchange;
-}
-
-// The cases of `sizes` in every layout with every exchange.
-auto every_layout_and_exchange(const std::vector<Extents>& sizes) {
-  return ::testing::Combine(::testing::ValuesIn(sizes),
-                            ::testing::Values(SlabLayout::natural, SlabLayout::y_slabs),
-                            ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores,
-                                              SlabExchange::nccl));
-}
-
-// The transform of complex Real values (fp32 or fp64: in fp64 each value is two exchange units, in_exchange_units).
-template <class Real>
-class GpuMultiGpuOf : public ::testing::TestWithParam<Case> {
- protected:
-  void SetUp() override { skip_without_gpu_or_nccl(); }
-  void check_on(int gpus) {
-    check_transform<Real>(std::get<0>(GetParam()), std::get<1>(GetParam()), std::get<2>(GetParam()), gpus);
-  }
-  void check_on_every_visible_gpu() {
-    const int gpus = several_gpus();
-    if (gpus < 2)
-      GTEST_SKIP() << validate::gpu_count() << " CUDA GPU visible: the several-GPU case needs at least 2, skipped";
-    check_on(gpus);
-  }
-};
-using GpuMultiGpu = GpuMultiGpuOf<float>;
-using GpuMultiGpuFp64 = GpuMultiGpuOf<double>;
+using GpuMultiGpu = MultiGpuCaseTest<&check_transform<float>>;
+using GpuMultiGpuFp64 = MultiGpuCaseTest<&check_transform<double>>;
 
 TEST_P(GpuMultiGpu, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
 TEST_P(GpuMultiGpu, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
@@ -123,10 +90,10 @@ TEST_P(GpuMultiGpuFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
                          every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}, {256, 256, 256}}),
-                         case_name);
+                         multi_gpu_case_name);
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuFp64,
                          every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}}),
-                         case_name);
+                         multi_gpu_case_name);
 
 class GpuMultiGpuPeerStores : public ::testing::Test {
  protected:
