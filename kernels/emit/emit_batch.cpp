@@ -14,10 +14,10 @@ void write_volume_offsets(SourceWriter& out, const KernelSpec& spec) {
   out.line("in += (long long)blockIdx.y * in_volume_stride;  // this block's volume");
   out.line("out += (long long)blockIdx.y * out_volume_stride;");
   if (!is_real(spec)) return;
-  // The Nyquist column lies in `in` and `out` (a run whose column lives in a workspace plane launches one volume at
-  // a time, blockIdx.y 0).
-  out.line("rows.in_nyquist += (long long)blockIdx.y * in_volume_stride;");
-  out.line("rows.out_nyquist += (long long)blockIdx.y * out_volume_stride;");
+  // The Nyquist column lies in `in` and `out`, or, between the kernels of a C2R out of place, in a workspace plane
+  // a volume: each side has its own distance between volumes.
+  out.line("rows.in_nyquist += (long long)blockIdx.y * rows.in_nyquist_per_volume;");
+  out.line("rows.out_nyquist += (long long)blockIdx.y * rows.out_nyquist_per_volume;");
 }
 
 }  // namespace fft3d::emit

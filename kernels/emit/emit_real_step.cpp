@@ -135,6 +135,8 @@ void write_real_rows_struct(SourceWriter& out) {
   out.line("float2* out_nyquist;");
   out.line("long long in_nyquist_pitch;");
   out.line("long long out_nyquist_pitch;");
+  out.line("long long in_nyquist_per_volume;  // complex values from one volume's column to the next");
+  out.line("long long out_nyquist_per_volume;");
   out.close(";");
 }
 

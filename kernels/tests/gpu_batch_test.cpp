@@ -14,6 +14,7 @@
 #include "fft3d/errors.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/plan_text.hpp"
+#include "fft3d/planner.hpp"
 #include "lowering/kernel_spec.hpp"
 #include "test_plans.hpp"
 #include "validate/cuda/cuda_calls.hpp"
@@ -170,6 +171,43 @@ TEST_F(GpuBatchTest, R2CBatchesMatchCufftPlanMany) {
                                                              << report.relative_l2;
     }
   }
+}
+
+// C2R batches of a plan of several kernels out of place, whose Nyquist column lives between the kernels in the
+// workspace, a plane a volume, all volumes in one launch: the reals whose D2Z made their spectrum come back (times
+// N, unscaled), and the spectrum is left as it was.
+TEST_F(GpuBatchTest, C2RBatchesOfSeveralKernelsOutOfPlaceReturnTheReals) {
+  const Extents size{32, 16, 8};
+  const std::int64_t batch = 5;
+  Plan plan = real_whole_axes_plan(size, "hopper", TransformKind::c2r);
+  ASSERT_GT(plan.kernels.size(), 1u);
+  plan.batch = batch;
+  GpuTransform engine(plan, "whole-axes C2R");
+  EXPECT_EQ(engine.workspace_bytes(), batch * size.ny * size.nz * 8) << "a Nyquist plane a volume";
+  const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
+  std::vector<double> reals(count(size.elements() * batch));
+  validate::fill_random(reals, seed);
+  Values reference(count(spectrum * batch));
+  cufft_many(size, batch, CUFFT_D2Z, reals.data(), reals.size() * 8, size.elements(), reference.data(),
+             reference.size() * 16, spectrum, Direction::forward);
+  const std::vector<std::complex<float>> spectra(reference.begin(), reference.end());
+  validate::DeviceBuffer d_in(spectra.size() * 8), d_out(reals.size() * 4);
+  d_in.upload(spectra.data());
+  d_out.poison_nan();
+  engine.execute(d_in.complex32(), static_cast<float*>(d_out.get()), {.direction = Direction::inverse});
+  check_cuda(cudaDeviceSynchronize(), "run");
+  std::vector<float> got(reals.size());
+  d_out.download(got.data());
+  for (std::int64_t v = 0; v < batch; ++v) {
+    std::vector<double> want(reals.begin() + v * size.elements(), reals.begin() + (v + 1) * size.elements());
+    for (double& value : want) value *= static_cast<double>(size.elements());
+    const validate::ErrorReport report =
+        validate::compare(std::span<const float>(got.data() + v * size.elements(), count(size.elements())), want);
+    EXPECT_TRUE(report.passes(validate::fp32_error_bound)) << "volume " << v << ": " << report.relative_l2;
+  }
+  std::vector<std::complex<float>> after(spectra.size());
+  d_in.download(after.data());
+  EXPECT_TRUE(after == spectra) << "C2R out of place wrote its input";
 }
 
 TEST_F(GpuBatchTest, BadBatchesAreRefusedBeforeAnyLaunch) {

@@ -114,6 +114,8 @@ struct RealRows {
   void* out_nyquist = nullptr;
   long long in_nyquist_pitch = 0;
   long long out_nyquist_pitch = 0;
+  long long in_nyquist_per_volume = 0;
+  long long out_nyquist_per_volume = 0;
 };
 
 // The arguments of one launch, in the kernel's order (emit/cuda_source.hpp): a real kernel's RealRows and a batch
@@ -230,27 +232,29 @@ struct GpuTransform::Impl {
   void* volume_at(void* data, long long stride, std::int64_t volume) const {
     return static_cast<char*>(data) + volume * stride * complex_bytes(plan);
   }
-  // Volumes one launch covers: as many as a grid's Y dimension holds, but one at a time where a C2R run keeps the
-  // Nyquist column between its kernels in the workspace's one plane.
-  std::int64_t volumes_per_launch(bool out_of_place) const {
-    return splits_spectrum(out_of_place) ? 1 : max_volumes_per_launch;
-  }
+  // Volumes one launch covers: as many as a grid's Y dimension holds.
+  std::int64_t volumes_per_launch() const { return std::min(plan.batch, max_volumes_per_launch); }
 
   // Real transforms: the half spectrum has half + 1 columns of complex values; the real rows half (out of place)
   // or half + 1 (in place, padded). Between the kernels of a C2R run out of place, where the output's real rows have
-  // no room for the Nyquist column, the half spectrum lives split: half columns in `out` and column `half` in a
-  // plane of the workspace (nyquist_plane).
+  // no room for the Nyquist column, the half spectrum lives split: half columns in `out` and column `half` in the
+  // workspace, a plane a volume for the volumes of one launch (nyquist_planes_bytes).
   std::int64_t half() const { return plan.size.nx / 2; }
   bool splits_spectrum(bool out_of_place) const {
     return kind_of(plan) == TransformKind::c2r && out_of_place && lowered.kernels.size() > 1;
   }
-  std::int64_t nyquist_plane_bytes() const { return plan.size.ny * plan.size.nz * complex_bytes(plan); }
+  std::int64_t nyquist_plane_elements() const { return plan.size.ny * plan.size.nz; }
+  std::int64_t nyquist_planes_bytes() const {
+    return volumes_per_launch() * nyquist_plane_elements() * complex_bytes(plan);
+  }
 
-  // One side of a kernel's access to a real run's data: the row pitch, and where column `half` lives.
+  // One side of a kernel's access to a real run's data: the row pitch, where column `half` lives, and the distance
+  // from one volume's column to the next.
   struct RowsLayout {
     long long pitch = 0;
     const void* nyquist = nullptr;
     long long nyquist_pitch = 0;
+    long long nyquist_volume_stride = 0;
   };
 
   // The pitches of kernel `index` of a real run reading `in`'s layout first and writing `out`.
@@ -260,24 +264,27 @@ struct GpuTransform::Impl {
     const bool first = index == 0;
     const bool last = index + 1 == lowered.kernels.size();
     const bool split = splits_spectrum(out_of_place);
+    const VolumeStrides strides = volume_strides(out_of_place);
     const RowsLayout reals{out_of_place ? h : h + 1};
-    const RowsLayout split_spectrum{h, nyquist_plane, 1};
+    const RowsLayout split_spectrum{h, nyquist_plane, 1, nyquist_plane_elements()};
     const std::int64_t value_bytes = complex_bytes(plan);
-    const auto spectrum = [h, value_bytes](const void* data) {
-      return RowsLayout{h + 1, static_cast<const char*>(data) + h * value_bytes, h + 1};
+    const auto spectrum = [h, value_bytes](const void* data, long long volume_stride) {
+      return RowsLayout{h + 1, static_cast<const char*>(data) + h * value_bytes, h + 1, volume_stride};
     };
     // Loads: the real rows (R2C's first kernel), the split intermediate (C2R's later kernels out of place), or the
     // half spectrum (the caller's, or the intermediate in `out`). Stores likewise, C2R's last kernel to the reals.
-    const RowsLayout load = r2c && first ? reals : !r2c && !first && split ? split_spectrum : spectrum(first ? in : out);
-    const RowsLayout store = !r2c && last ? reals : !r2c && split ? split_spectrum : spectrum(out);
+    const RowsLayout load = r2c && first                ? reals
+                            : !r2c && !first && split ? split_spectrum
+                                                      : spectrum(first ? in : out, first ? strides.in : strides.out);
+    const RowsLayout store = !r2c && last ? reals : !r2c && split ? split_spectrum : spectrum(out, strides.out);
     // The store side's Nyquist address lies in `out` or the workspace, both writable.
-    return {load.pitch, store.pitch, load.nyquist, const_cast<void*>(store.nyquist), load.nyquist_pitch,
-            store.nyquist_pitch};
+    return {load.pitch,         store.pitch,         load.nyquist, const_cast<void*>(store.nyquist),
+            load.nyquist_pitch, store.nyquist_pitch, load.nyquist_volume_stride, store.nyquist_volume_stride};
   }
 
   // The caller's workspace where it gave one of at least `bytes`, else the transform's own, allocated at the first
   // run that needs one. A transform asks one size only: the reorder pass's volume (a complex plan) or the Nyquist
-  // plane (a real one).
+  // planes of one launch's volumes (a real one).
   void* workspace_of(std::int64_t bytes) {
     if (caller_workspace) {
       if (caller_workspace_bytes < bytes)
@@ -341,7 +348,7 @@ struct GpuTransform::Impl {
     KernelArguments args{.in = index == 0 ? in : out, .out = out, .scale = scale, .flags = flags};
     if (kind_of(plan) != TransformKind::c2c)
       args.rows = real_rows(index, in, out, in != out,
-                            splits_spectrum(in != out) ? workspace_of(nyquist_plane_bytes()) : nullptr);
+                            splits_spectrum(in != out) ? workspace_of(nyquist_planes_bytes()) : nullptr);
     args.in_volume_stride = index == 0 ? strides.in : strides.out;
     args.out_volume_stride = strides.out;
     launch(index, args, s, volumes);
@@ -351,7 +358,7 @@ struct GpuTransform::Impl {
   // the plan's kernels in order.
   void run_tile_kernels(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
     const VolumeStrides strides = volume_strides(in != out);
-    const std::int64_t per_launch = volumes_per_launch(in != out);
+    const std::int64_t per_launch = volumes_per_launch();
     for (std::int64_t first = 0; first < plan.batch; first += per_launch) {
       const std::int64_t volumes = std::min(per_launch, plan.batch - first);
       for (std::size_t k = 0; k < lowered.kernels.size(); ++k)
@@ -567,7 +574,7 @@ void GpuTransform::inverse(const DeviceComplex32* in, DeviceComplex32* out, Scal
 std::int64_t GpuTransform::workspace_bytes(Order order, Placement placement) const {
   const bool out_of_place = placement == Placement::out_of_place;
   if (kind_of(impl_->plan) != TransformKind::c2c)
-    return impl_->splits_spectrum(out_of_place) ? impl_->nyquist_plane_bytes() : 0;
+    return impl_->splits_spectrum(out_of_place) ? impl_->nyquist_planes_bytes() : 0;
   return order == Order::natural ? impl_->lowered.workspace_bytes(out_of_place) : 0;
 }
 
@@ -605,7 +612,7 @@ void GpuProfiler::run_kernel(std::size_t index, const DeviceComplex32* in, Devic
   if (!in || !out) throw UsageError("GpuProfiler::run_kernel: null device pointer (in or out)");
   if (index >= impl.specs.size()) throw UsageError("GpuProfiler::run_kernel: no kernel " + std::to_string(index));
   const GpuTransform::Impl::VolumeStrides strides = impl.volume_strides(in != out);
-  const std::int64_t per_launch = index == impl.lowered.kernels.size() ? impl.plan.batch : impl.volumes_per_launch(in != out);
+  const std::int64_t per_launch = index == impl.lowered.kernels.size() ? impl.plan.batch : impl.volumes_per_launch();
   for (std::int64_t first = 0; first < impl.plan.batch; first += per_launch)
     impl.run_kernel(index, impl.volume_at(in, strides.in, first),
                     impl.volume_at(out, strides.out, first), options, static_cast<cudaStream_t>(stream),
