@@ -203,9 +203,9 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 // plan from I into C (I in place, else B). Then chunks of the copies back to z slabs Z (O, except B for the y-slab
 // layout in place), each chunk's slab plan into O as soon as its copies are in (in place with the y-slab layout,
 // once every copy is done: the slab plan overwrites I, their source).
-// A real inverse (the C2R slab plan, whose real output has no room for the half spectrum out of place and would get
-// packed rows, not padded ones, from an out-of-place run in place) always runs its column plan into B and lands the
-// copies back to z slabs in I out of place (scratch) and in O in place, each chunk's C2R into O from there.
+// A real inverse always runs its column plan into B and lands the copies back to z slabs in I out of place (its
+// scratch: O's real rows have no room for the half spectrum) and in O in place, each chunk's C2R into O from there
+// (in place on O: an out-of-place C2R would write packed rows, not the padded ones of in place).
 void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   const int gpus = s.gpus();
   const Events start = s.mark_all();
@@ -236,10 +236,6 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
       slabs_done.push_back(s.slab_chunk(g, k, z_slabs[g], b.out[g], wait_for_all ? copied : chunk_copies[k]));
   s.finish(slabs_done);
 }
-
-}  // namespace
-
-namespace {
 
 // The plan's run on data of type Real (its reals) and Complex (its complex values), by the plan's kind.
 template <class Real, class Complex>
