@@ -77,8 +77,8 @@ double run_host_bytes(const Extents& size) {
          static_cast<double>(size.nz);
 }
 
-void check_run_host_memory(const Extents& size, std::int64_t available) {
-  check_size_limits(size);
+void check_run_host_memory(const Extents& size, std::int64_t available, std::span<const Axis> transformed) {
+  check_size_limits(size, transformed);
   const double needed = run_host_bytes(size);
   if (needed > static_cast<double>(available))
     throw OutOfMemory("a checked run of " + to_string(size) + " needs about " + bytes_text(needed) +

@@ -176,12 +176,17 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
   const Timing time = summarize(backend.run(input, output, settings));
 
   // The check: the output against the backend's fp64 oracle, natural order, of the size asked for (the same memory
-  // as a squeezed plan's, so that the check does not take the squeeze on trust).
+  // as a squeezed plan's, so that the check does not take the squeeze on trust); a plan of some axes only against
+  // FFTW's DFT over those axes (on either backend: cuFFT's oracle here transforms all three).
   const Extents oracle_size = settings.asked_size.value_or(size);
   for (std::int64_t v = 0; v < plan.batch; ++v) {
     if (settings.options.order == Order::digit_reversed) validate::to_natural_order(plan, volume_of(output, n, v));
-    backend.reference(oracle_size, volume_of(input, n, v), volume_of(reference, n, v), settings.options.direction,
-                      settings.options.scaling);
+    if (transforms_all_axes(plan))
+      backend.reference(oracle_size, volume_of(input, n, v), volume_of(reference, n, v), settings.options.direction,
+                        settings.options.scaling);
+    else
+      validate::fftw_axes_reference(oracle_size, plan.axes, volume_of(input, n, v), volume_of(reference, n, v),
+                                    settings.options.direction, settings.options.scaling);
   }
   const BatchError error = worst_volume(output, reference, n, plan.batch);
   print_batch_error("error     ", error, plan, bound);
@@ -270,6 +275,9 @@ int run_command(const Args& args) {
     throw UsageError("run --batch: c2c plans so far (the engines run real batches; this command checks c2c ones)");
   if (plan.batch > 1 && vm["check"].as<std::string>() == "plane-waves")
     throw UsageError("run --batch: checked against the oracle, every volume (no --check plane-waves)");
+  if (!transforms_all_axes(plan) && vm["check"].as<std::string>() == "plane-waves")
+    throw UsageError("a plan of axes " + axes_text(plan.axes) + " is checked against FFTW over those axes (no "
+                     "--check plane-waves: the closed form transforms all three)");
   // The host holds the batch's fp64 input, output and references: as much as one volume batch times as long.
   const Extents batch_size{size.nx, size.ny, size.nz * plan.batch};
   if (kind_of(plan) != TransformKind::c2c) {
@@ -278,12 +286,12 @@ int run_command(const Args& args) {
     return run_real_against_oracle(plan, how, backend, settings, bound, seed);
   }
   const bool oracle_fits = run_host_bytes(batch_size) <= static_cast<double>(validate::host_memory_bytes());
-  if (plan.batch == 1 && checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
+  if (plan.batch == 1 && transforms_all_axes(plan) && checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
     if (settings.precision != Precision::fp32)
       throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
     return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel, settings.asked_size});
   }
-  check_run_host_memory(batch_size, validate::host_memory_bytes());
+  check_run_host_memory(batch_size, validate::host_memory_bytes(), plan.axes);
   return run_against_oracle(plan, how, backend, settings, bound, seed);
 }
 

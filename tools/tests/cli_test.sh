@@ -50,6 +50,19 @@ contains err "typo.yaml:6:27: error: Z(16, 16, 16, 156, tw): span 156 does not d
 expect 1 "run refuses a misprinted plan" -- "$fft3d" run "$work/typo.yaml" --backend cpu
 contains err "typo.yaml:6:27: error:" "run reports the located error"
 
+# A plan of some axes: checked against FFTW over those axes; its untransformed X may have any length (33 = 3·11).
+cat >"$work/z-lines.yaml" <<'PLAN'
+size: [33, 16, 64]
+arch: hopper
+axes: [Z]
+kernels:
+  - "Z(1, 64, 1, 64, no-tw)"
+PLAN
+expect 0 "run a plan of axis Z whose X length has a factor 11" -- "$fft3d" run "$work/z-lines.yaml" --backend cpu
+contains_match out "^error +relative L2 [0-9.e+-]+ \(bound [0-9.e+-]+\): pass" "axes plan checked over its axes"
+expect 2 "no closed form for a plan of some axes" -- \
+  "$fft3d" run "$work/z-lines.yaml" --check plane-waves
+
 printf 'size: [8, 8\narch: [\n' >"$work/broken.yaml"
 expect 1 "malformed YAML" -- "$fft3d" validate "$work/broken.yaml"
 contains err "broken.yaml:" "YAML errors are located"

@@ -34,8 +34,10 @@ void check_size_limits(const Extents& size, std::span<const Axis> transformed = 
 // volume of complex fp64 values. 1D sizes (two axes of length 1) take more: FFTW's plan for one long line keeps
 // buffers of its own. A double, so that sizes near max_elements do not overflow.
 double run_host_bytes(const Extents& size);
-// check_size_limits, then throws OutOfMemory naming both numbers when run_host_bytes(size) exceeds `available`.
-void check_run_host_memory(const Extents& size, std::int64_t available);
+// check_size_limits(size, transformed), then throws OutOfMemory naming both numbers when run_host_bytes(size)
+// exceeds `available`.
+void check_run_host_memory(const Extents& size, std::int64_t available,
+                           std::span<const Axis> transformed = all_axes);
 
 // The profile of that name; throws UsageError naming the known ones otherwise. Callers check a name here before it
 // becomes part of a path.
