@@ -144,7 +144,8 @@ class MultiGpuTransform {
   TransformKind kind() const;                // desc.kind
   SlabExchange exchange() const;             // copy_engines, peer_stores or nccl, as chosen
   // Device memory each GPU holds beyond its data: one exchange buffer (local_elements() values), plus the local
-  // plans' shared reorder workspace where a plan does not reach natural order inside its kernels.
+  // plans' shared workspace where one needs it (GpuTransform::workspace_bytes: a reorder volume where a plan does
+  // not reach natural order inside its kernels, a real transform's C2R Nyquist planes, NY values a plane).
   std::int64_t exchange_buffer_bytes() const;
 
  private:

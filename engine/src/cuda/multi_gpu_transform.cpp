@@ -104,7 +104,7 @@ struct LocalGpu {
   cudaStream_t stream = nullptr;
   cudaEvent_t exchanged = nullptr;  // recorded after each exchange, polled with the timeout
   ExchangeUnit* buffer = nullptr;  // the exchange buffer: units.local_elements() exchange units
-  void* workspace = nullptr;          // the local plans' reorder workspace, shared (they run one after another)
+  void* workspace = nullptr;  // the local plans' workspace (reorder, C2R Nyquist planes), shared: they run in turn
   std::optional<GpuTransform> slab;
   std::optional<GpuTransform> slab_c2r;  // a real transform's inverse slab plan
   std::optional<GpuTransform> column;
