@@ -75,7 +75,7 @@ class GpuTransform {
   // receives the reals in the same layouts. Throws UsageError: the plan's kind is not this overload's, a direction
   // that contradicts it, digit-reversed order (real transforms run in natural order), a null pointer.
   // A real batch is packed: volume after volume in each buffer's layout, every kernel over the whole batch in one
-  // launch (up to 65535 volumes).
+  // launch (up to 65535 volumes; a C2R of several kernels out of place, up to NX/2 + 1).
   void execute(const float* in, DeviceComplex32* out, const TransformOptions& options = {}, Stream stream = nullptr);
   void execute(const DeviceComplex32* in, float* out,
                const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
@@ -87,8 +87,8 @@ class GpuTransform {
   // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for
   // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass,
   // whatever the batch. A real plan: 0, except a C2R of several kernels out of place, NY*NZ complex values a volume
-  // of one launch (up to 65535 volumes of the batch): the half spectrum's Nyquist column between its kernels, which
-  // the output's real rows have no room for.
+  // of one launch (at most NX/2 + 1 volumes: within one volume's half spectrum): the half spectrum's Nyquist column
+  // between its kernels, which the output's real rows have no room for.
   std::int64_t workspace_bytes(Order order = Order::natural, Placement placement = Placement::out_of_place) const;
   // Runs use `device_memory` (at least the workspace_bytes of each run they make, kept alive by the caller while
   // they run) instead of allocating a workspace of their own at the first run that needs one.

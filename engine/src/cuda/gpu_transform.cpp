@@ -232,8 +232,13 @@ struct GpuTransform::Impl {
   void* volume_at(void* data, long long stride, std::int64_t volume) const {
     return static_cast<char*>(data) + volume * stride * complex_bytes(plan);
   }
-  // Volumes one launch covers: as many as a grid's Y dimension holds.
-  std::int64_t volumes_per_launch() const { return std::min(plan.batch, max_volumes_per_launch); }
+  // Volumes one launch covers: as many as a grid's Y dimension holds; where a C2R run keeps the Nyquist column
+  // between its kernels in the workspace, a plane a volume, at most NX/2 + 1, so that the workspace stays within one
+  // volume's half spectrum whatever the batch.
+  std::int64_t volumes_per_launch(bool out_of_place) const {
+    const std::int64_t volumes = std::min(plan.batch, max_volumes_per_launch);
+    return splits_spectrum(out_of_place) ? std::min(volumes, half() + 1) : volumes;
+  }
 
   // Real transforms: the half spectrum has half + 1 columns of complex values; the real rows half (out of place)
   // or half + 1 (in place, padded). Between the kernels of a C2R run out of place, where the output's real rows have
@@ -245,7 +250,7 @@ struct GpuTransform::Impl {
   }
   std::int64_t nyquist_plane_elements() const { return plan.size.ny * plan.size.nz; }
   std::int64_t nyquist_planes_bytes() const {
-    return volumes_per_launch() * nyquist_plane_elements() * complex_bytes(plan);
+    return volumes_per_launch(true) * nyquist_plane_elements() * complex_bytes(plan);
   }
 
   // One side of a kernel's access to a real run's data: the row pitch, where column `half` lives, and the distance
@@ -358,7 +363,7 @@ struct GpuTransform::Impl {
   // the plan's kernels in order.
   void run_tile_kernels(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
     const VolumeStrides strides = volume_strides(in != out);
-    const std::int64_t per_launch = volumes_per_launch();
+    const std::int64_t per_launch = volumes_per_launch(in != out);
     for (std::int64_t first = 0; first < plan.batch; first += per_launch) {
       const std::int64_t volumes = std::min(per_launch, plan.batch - first);
       for (std::size_t k = 0; k < lowered.kernels.size(); ++k)
@@ -612,7 +617,7 @@ void GpuProfiler::run_kernel(std::size_t index, const DeviceComplex32* in, Devic
   if (!in || !out) throw UsageError("GpuProfiler::run_kernel: null device pointer (in or out)");
   if (index >= impl.specs.size()) throw UsageError("GpuProfiler::run_kernel: no kernel " + std::to_string(index));
   const GpuTransform::Impl::VolumeStrides strides = impl.volume_strides(in != out);
-  const std::int64_t per_launch = index == impl.lowered.kernels.size() ? impl.plan.batch : impl.volumes_per_launch();
+  const std::int64_t per_launch = index == impl.lowered.kernels.size() ? impl.plan.batch : impl.volumes_per_launch(in != out);
   for (std::int64_t first = 0; first < impl.plan.batch; first += per_launch)
     impl.run_kernel(index, impl.volume_at(in, strides.in, first),
                     impl.volume_at(out, strides.out, first), options, static_cast<cudaStream_t>(stream),
