@@ -90,6 +90,37 @@ PlaneWaves random_plane_waves(const Extents& size, int count, std::uint64_t seed
   return waves;
 }
 
+PlaneWaves random_real_plane_waves(const Extents& size, int pairs, std::uint64_t seed) {
+  if (size.nx % 2 != 0 || pairs < 1 || 2 * static_cast<std::int64_t>(pairs) > size.elements())
+    throw std::invalid_argument("random_real_plane_waves: " + std::to_string(pairs) + " pairs of waves in " +
+                                to_string(size) + " (NX even, two frequencies a pair)");
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto frequency = [&](std::int64_t n) { return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n)); };
+  auto conjugate = [](std::int64_t k, std::int64_t n) { return (n - k) % n; };
+  PlaneWaves waves{size, {}};
+  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> used;
+  for (int made = 0; made < pairs;) {
+    PlaneWave w{frequency(size.nx), frequency(size.ny), frequency(size.nz), {}};
+    const PlaneWave partner{conjugate(w.kx, size.nx), conjugate(w.ky, size.ny), conjugate(w.kz, size.nz), {}};
+    const std::tuple key{w.kx, w.ky, w.kz}, partner_key{partner.kx, partner.ky, partner.kz};
+    if (used.contains(key) || used.contains(partner_key)) continue;
+    const Complex amplitude = std::polar(0.5 + 0.5 * unit(random), 2.0 * std::numbers::pi * unit(random));
+    used.insert(key);
+    ++made;
+    if (key == partner_key) {  // its own conjugate: a real amplitude keeps the sum real
+      w.amplitude = std::abs(amplitude);
+      waves.waves.push_back(w);
+      continue;
+    }
+    used.insert(partner_key);
+    w.amplitude = amplitude;
+    waves.waves.push_back(w);
+    waves.waves.push_back({partner.kx, partner.ky, partner.kz, std::conj(amplitude)});
+  }
+  return waves;
+}
+
 namespace {
 
 template <class Real>
@@ -140,16 +171,12 @@ ErrorReport ChunkedError::report() const {
 
 namespace {
 
+// (element index, expected value) of a transform's nonzero elements.
+using Spikes = std::vector<std::pair<std::int64_t, Complex>>;
+
+// The elements [first, first + actual.size()) against `spikes` there and zero elsewhere.
 template <class Real>
-ChunkedError spectrum_error(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
-                            std::span<const std::complex<Real>> actual) {
-  const Extents& n = waves.size;
-  std::vector<std::pair<std::int64_t, Complex>> spikes;  // (element index, value), sorted by index
-  for (const PlaneWave& w : waves.waves) {
-    auto at = [&](std::int64_t k, std::int64_t length) { return direction == Direction::forward ? k : (length - k) % length; };
-    const std::int64_t index = at(w.kx, n.nx) + n.nx * (at(w.ky, n.ny) + n.ny * at(w.kz, n.nz));
-    spikes.push_back({index, w.amplitude * static_cast<double>(n.elements()) * scale});
-  }
+ChunkedError spikes_error(Spikes spikes, std::int64_t first, std::span<const std::complex<Real>> actual) {
   std::sort(spikes.begin(), spikes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return chunked(static_cast<std::int64_t>(actual.size()), [&](std::int64_t begin, std::int64_t end, ChunkedError& error) {
     auto spike = std::lower_bound(spikes.begin(), spikes.end(), first + begin,
@@ -160,6 +187,60 @@ ChunkedError spectrum_error(const PlaneWaves& waves, Direction direction, double
       if (spike != spikes.end() && spike->first == e) expected = (spike++)->second;
       const std::complex<Real> value = actual[static_cast<std::size_t>(i)];
       error.add(e, {value.real(), value.imag()}, expected);
+    }
+  });
+}
+
+template <class Real>
+ChunkedError spectrum_error(const PlaneWaves& waves, Direction direction, double scale, std::int64_t first,
+                            std::span<const std::complex<Real>> actual) {
+  const Extents& n = waves.size;
+  Spikes spikes;
+  for (const PlaneWave& w : waves.waves) {
+    auto at = [&](std::int64_t k, std::int64_t length) { return direction == Direction::forward ? k : (length - k) % length; };
+    const std::int64_t index = at(w.kx, n.nx) + n.nx * (at(w.ky, n.ny) + n.ny * at(w.kz, n.nz));
+    spikes.push_back({index, w.amplitude * static_cast<double>(n.elements()) * scale});
+  }
+  return spikes_error(std::move(spikes), first, actual);
+}
+
+// The forward transform's spikes with an X frequency of at most NX/2, at their half-spectrum index.
+template <class Real>
+ChunkedError half_spectrum_error(const PlaneWaves& waves, double scale, std::int64_t first,
+                                 std::span<const std::complex<Real>> actual) {
+  const Extents& n = waves.size;
+  const std::int64_t half_width = n.nx / 2 + 1;
+  Spikes spikes;
+  for (const PlaneWave& w : waves.waves)
+    if (w.kx < half_width)
+      spikes.push_back({w.kx + half_width * (w.ky + n.ny * w.kz),
+                        w.amplitude * static_cast<double>(n.elements()) * scale});
+  return spikes_error(std::move(spikes), first, actual);
+}
+
+template <class Real>
+void reals_of(const PlaneWaves& waves, std::int64_t first, std::span<Real> out) {
+  const WaveTables t = tables_of(waves);
+  const Extents& n = waves.size;
+  parallel_for(static_cast<std::int64_t>(out.size()), threads_for(static_cast<std::int64_t>(out.size()), 1 << 16),
+               [&](std::int64_t begin, std::int64_t end) {
+                 for (std::int64_t i = begin; i < end; ++i) {
+                   const std::int64_t e = first + i;
+                   out[static_cast<std::size_t>(i)] =
+                       static_cast<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)).real());
+                 }
+               });
+}
+
+template <class Real>
+ChunkedError reals_error(const PlaneWaves& waves, std::int64_t first, std::span<const Real> actual) {
+  const WaveTables t = tables_of(waves);
+  const Extents& n = waves.size;
+  return chunked(static_cast<std::int64_t>(actual.size()), [&](std::int64_t begin, std::int64_t end, ChunkedError& error) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const std::int64_t e = first + i;
+      const Real expected = static_cast<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)).real());
+      error.add(e, actual[static_cast<std::size_t>(i)], expected);
     }
   });
 }
@@ -199,6 +280,27 @@ ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::spa
 }
 ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<double>> actual) {
   return waves_error(waves, first, actual);
+}
+
+void plane_wave_reals(const PlaneWaves& waves, std::int64_t first, std::span<float> out) {
+  reals_of(waves, first, out);
+}
+void plane_wave_reals(const PlaneWaves& waves, std::int64_t first, std::span<double> out) {
+  reals_of(waves, first, out);
+}
+ChunkedError compare_half_spectrum(const PlaneWaves& waves, double scale, std::int64_t first,
+                                   std::span<const std::complex<float>> actual) {
+  return half_spectrum_error(waves, scale, first, actual);
+}
+ChunkedError compare_half_spectrum(const PlaneWaves& waves, double scale, std::int64_t first,
+                                   std::span<const std::complex<double>> actual) {
+  return half_spectrum_error(waves, scale, first, actual);
+}
+ChunkedError compare_reals(const PlaneWaves& waves, std::int64_t first, std::span<const float> actual) {
+  return reals_error(waves, first, actual);
+}
+ChunkedError compare_reals(const PlaneWaves& waves, std::int64_t first, std::span<const double> actual) {
+  return reals_error(waves, first, actual);
 }
 
 }  // namespace fft3d::validate

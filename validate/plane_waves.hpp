@@ -59,4 +59,31 @@ ChunkedError compare_spectrum(const PlaneWaves& waves, Direction direction, doub
 ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<float>> actual);
 ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<double>> actual);
 
+// Real transforms (R2C): plane waves in conjugate pairs, whose sum
+//   x(n) = sum_w a_w exp(+2 pi i k_w·n / N) + conj(a_w) exp(-2 pi i k_w·n / N)
+// is real; its forward DFT is N a_w at k_w, N conj(a_w) at -k_w (mod N) and zero elsewhere, and the half spectrum
+// (NX/2 + 1, NY, NZ) keeps the spikes whose X frequency is at most NX/2. Every element is compared, in chunks of the
+// half spectrum's natural order (x + (NX/2 + 1)*(y + NY*z)) or of the reals' (x + NX*(y + NY*z)).
+
+// `pairs` conjugate pairs of waves at distinct random frequencies (a frequency that is its own conjugate, k = -k mod
+// N, takes one wave of real amplitude instead), amplitudes of modulus in [0.5, 1), from a seed: a PlaneWaves whose
+// values are real. @pre size.nx is even; 1 <= pairs and 2 * pairs <= size.elements().
+PlaneWaves random_real_plane_waves(const Extents& size, int pairs, std::uint64_t seed);
+
+// The real values x(n) for the elements [first, first + out.size()), rounded once to the data's precision.
+void plane_wave_reals(const PlaneWaves& waves, std::int64_t first, std::span<float> out);
+void plane_wave_reals(const PlaneWaves& waves, std::int64_t first, std::span<double> out);
+
+// The elements [first, first + actual.size()) of the half spectrum of the forward transform of `waves`, times
+// `scale`, against the closed form (spikes).
+ChunkedError compare_half_spectrum(const PlaneWaves& waves, double scale, std::int64_t first,
+                                   std::span<const std::complex<float>> actual);
+ChunkedError compare_half_spectrum(const PlaneWaves& waves, double scale, std::int64_t first,
+                                   std::span<const std::complex<double>> actual);
+
+// The reals [first, first + actual.size()) against the input itself, as plane_wave_reals rounds it (the round
+// trip's check).
+ChunkedError compare_reals(const PlaneWaves& waves, std::int64_t first, std::span<const float> actual);
+ChunkedError compare_reals(const PlaneWaves& waves, std::int64_t first, std::span<const double> actual);
+
 }  // namespace fft3d::validate
