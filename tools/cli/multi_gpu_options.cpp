@@ -19,8 +19,8 @@ void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings) {
   const bool forward = settings.options.direction == Direction::forward;
   if (settings.kind != TransformKind::c2c && forward != (settings.kind == TransformKind::r2c))
     throw UsageError("--gpus: --transform r2c runs forward and c2r inverse (no --inverse with r2c)");
-  if (settings.kind != TransformKind::c2c && settings.check == "plane-waves")
-    throw UsageError("--check plane-waves checks c2c transforms; a real run over several GPUs takes the oracle");
+  if (settings.kind == TransformKind::c2r && settings.check == "plane-waves")
+    throw UsageError("--check plane-waves checks c2c and r2c (forward) transforms; a c2r run takes the oracle");
   if (settings.check == "plane-waves" &&
       (settings.options.direction != Direction::forward || settings.options.scaling != Scaling::none))
     throw UsageError("--check plane-waves checks the forward transform, unscaled (no --inverse, no --scaling)");
