@@ -123,18 +123,23 @@ PlaneWaves random_real_plane_waves(const Extents& size, int pairs, std::uint64_t
 
 namespace {
 
-template <class Real>
-void values_of(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<Real>> out) {
+// out[i] = convert(x(first + i)) for the elements of `out`, on the host's threads.
+template <class T, class Convert>
+void fill_with_waves(const PlaneWaves& waves, std::int64_t first, std::span<T> out, Convert convert) {
   const WaveTables t = tables_of(waves);
   const Extents& n = waves.size;
   parallel_for(static_cast<std::int64_t>(out.size()), threads_for(static_cast<std::int64_t>(out.size()), 1 << 16),
                [&](std::int64_t begin, std::int64_t end) {
                  for (std::int64_t i = begin; i < end; ++i) {
                    const std::int64_t e = first + i;
-                   out[static_cast<std::size_t>(i)] =
-                       rounded<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
+                   out[static_cast<std::size_t>(i)] = convert(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
                  }
                });
+}
+
+template <class Real>
+void values_of(const PlaneWaves& waves, std::int64_t first, std::span<std::complex<Real>> out) {
+  fill_with_waves(waves, first, out, [](Complex v) { return rounded<Real>(v); });
 }
 
 }  // namespace
@@ -220,43 +225,33 @@ ChunkedError half_spectrum_error(const PlaneWaves& waves, double scale, std::int
 
 template <class Real>
 void reals_of(const PlaneWaves& waves, std::int64_t first, std::span<Real> out) {
+  fill_with_waves(waves, first, out, [](Complex v) { return static_cast<Real>(v.real()); });
+}
+
+// The elements [first, first + actual.size()) against expected(x(n)), the input as the data's precision holds it.
+template <class T, class Expected>
+ChunkedError error_against_waves(const PlaneWaves& waves, std::int64_t first, std::span<const T> actual,
+                                 Expected expected_of) {
   const WaveTables t = tables_of(waves);
   const Extents& n = waves.size;
-  parallel_for(static_cast<std::int64_t>(out.size()), threads_for(static_cast<std::int64_t>(out.size()), 1 << 16),
-               [&](std::int64_t begin, std::int64_t end) {
-                 for (std::int64_t i = begin; i < end; ++i) {
-                   const std::int64_t e = first + i;
-                   out[static_cast<std::size_t>(i)] =
-                       static_cast<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)).real());
-                 }
-               });
+  return chunked(static_cast<std::int64_t>(actual.size()), [&](std::int64_t begin, std::int64_t end, ChunkedError& error) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const std::int64_t e = first + i;
+      const T expected = expected_of(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
+      const T value = actual[static_cast<std::size_t>(i)];
+      error.add(e, Complex(value), Complex(expected));
+    }
+  });
 }
 
 template <class Real>
 ChunkedError reals_error(const PlaneWaves& waves, std::int64_t first, std::span<const Real> actual) {
-  const WaveTables t = tables_of(waves);
-  const Extents& n = waves.size;
-  return chunked(static_cast<std::int64_t>(actual.size()), [&](std::int64_t begin, std::int64_t end, ChunkedError& error) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t e = first + i;
-      const Real expected = static_cast<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)).real());
-      error.add(e, actual[static_cast<std::size_t>(i)], expected);
-    }
-  });
+  return error_against_waves(waves, first, actual, [](Complex v) { return static_cast<Real>(v.real()); });
 }
 
 template <class Real>
 ChunkedError waves_error(const PlaneWaves& waves, std::int64_t first, std::span<const std::complex<Real>> actual) {
-  const WaveTables t = tables_of(waves);
-  const Extents& n = waves.size;
-  return chunked(static_cast<std::int64_t>(actual.size()), [&](std::int64_t begin, std::int64_t end, ChunkedError& error) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t e = first + i;
-      const std::complex<Real> expected = rounded<Real>(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
-      const std::complex<Real> value = actual[static_cast<std::size_t>(i)];
-      error.add(e, {value.real(), value.imag()}, {expected.real(), expected.imag()});
-    }
-  });
+  return error_against_waves(waves, first, actual, [](Complex v) { return rounded<Real>(v); });
 }
 
 }  // namespace

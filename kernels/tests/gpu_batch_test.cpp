@@ -144,6 +144,17 @@ TEST_F(GpuBatchTest, ABatchThatTakesTheReorderPassMatchesCufftPlanMany) {
   check_c2c_batch(engine, 0, "four-step 4096 x 4");
 }
 
+// `reals` (a packed batch) filled with random values, and their half spectra by cufftPlanMany D2Z in fp64.
+Values random_reals_and_spectra(const Extents& size, std::int64_t batch, std::uint64_t random_seed,
+                                std::vector<double>& reals) {
+  const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
+  validate::fill_random(reals, random_seed);
+  Values spectra(count(spectrum * batch));
+  cufft_many(size, batch, CUFFT_D2Z, reals.data(), reals.size() * 8, size.elements(), spectra.data(),
+             spectra.size() * 16, spectrum, Direction::forward);
+  return spectra;
+}
+
 // R2C batches (packed) against cufftPlanMany D2Z, out of place.
 TEST_F(GpuBatchTest, R2CBatchesMatchCufftPlanMany) {
   for (const Extents& size : {Extents{16, 16, 16}, Extents{32, 32, 32}}) {
@@ -151,10 +162,7 @@ TEST_F(GpuBatchTest, R2CBatchesMatchCufftPlanMany) {
     GpuTransform engine(TransformDesc{.extents = size, .kind = TransformKind::r2c, .batch = batch});
     const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
     std::vector<double> reals(count(size.elements() * batch));
-    validate::fill_random(reals, seed);
-    Values reference(count(spectrum * batch));
-    cufft_many(size, batch, CUFFT_D2Z, reals.data(), reals.size() * 8, size.elements(), reference.data(),
-               reference.size() * 16, spectrum, Direction::forward);
+    const Values reference = random_reals_and_spectra(size, batch, seed, reals);
     const std::vector<float> reals32(reals.begin(), reals.end());
     validate::DeviceBuffer d_in(reals32.size() * 4), d_out(reference.size() * 8);
     d_in.upload(reals32.data());
@@ -184,12 +192,8 @@ void check_c2r_batch_of_several_kernels(const Extents& size, std::int64_t batch,
   GpuTransform engine(plan, "whole-axes C2R");
   const std::int64_t planes = std::min(batch, size.nx / 2 + 1);
   EXPECT_EQ(engine.workspace_bytes(), planes * size.ny * size.nz * 8) << "a Nyquist plane a volume of one launch";
-  const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
   std::vector<double> reals(count(size.elements() * batch));
-  validate::fill_random(reals, seed);
-  Values reference(count(spectrum * batch));
-  cufft_many(size, batch, CUFFT_D2Z, reals.data(), reals.size() * 8, size.elements(), reference.data(),
-             reference.size() * 16, spectrum, Direction::forward);
+  const Values reference = random_reals_and_spectra(size, batch, seed, reals);
   const std::vector<std::complex<float>> spectra(reference.begin(), reference.end());
   validate::DeviceBuffer d_in(spectra.size() * 8), d_out(reals.size() * 4);
   d_in.upload(spectra.data());
