@@ -45,7 +45,7 @@ template <typename Real>
 std::vector<double> run_cpu_real(const CpuTransform& cpu, RealVolume& reals, Volume& spectrum,
                                  const RunSettings& settings) {
   using Complex = std::complex<Real>;
-  const Extents& size = cpu.plan().size;
+  const Extents size = batch_rows_extents(cpu.plan());
   const bool forward = settings.options.direction == Direction::forward;
   std::vector<Real> real_data(reals.begin(), reals.end());               // R2C's input, C2R's (poisoned) output
   std::vector<Complex> complex_data(spectrum.begin(), spectrum.end());  // the other way round

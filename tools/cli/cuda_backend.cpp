@@ -106,7 +106,7 @@ std::vector<double> run_cuda_real(CudaSession& session, RealVolume& reals, Volum
                                   const RunSettings& settings) {
   using Complex = std::complex<Real>;
   GpuTransform& engine = *session.engine;
-  const Extents& size = engine.plan().size;
+  const Extents size = batch_rows_extents(engine.plan());
   const bool forward = settings.options.direction == Direction::forward;
   const std::size_t spectrum_bytes = spectrum.size() * sizeof(Complex);
   const std::size_t real_bytes = settings.in_place ? spectrum_bytes : reals.size() * sizeof(Real);

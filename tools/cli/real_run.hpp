@@ -9,6 +9,12 @@
 
 namespace fft3d::cli {
 
+// A real plan's data as rows: the batch's packed volumes are one volume of NZ * batch planes, row after row, in
+// both layouts (what pack_padded and unpack_padded take).
+inline Extents batch_rows_extents(const Plan& plan) {
+  return {plan.size.nx, plan.size.ny, plan.size.nz * plan.batch};
+}
+
 // Padded rows of an in-place real transform (FFTW, cuFFT): row r's x-th real at r * 2*(NX/2+1) + x; `padded` holds
 // (NX/2+1)*NY*NZ complex values' worth of reals. The pad stays zero on the way in and is skipped on the way out.
 template <class Real>

@@ -336,6 +336,14 @@ expect 0 "a batch plan" -- "$fft3d" plan --size 16x16x16 --batch 8 -o "$work/bat
 contains batch.yaml "batch: 8" "the plan file holds its batch"
 expect 0 "explain of a batch plan" -- "$fft3d" explain "$work/batch.yaml"
 contains out "batch    8 volumes" "explain shows the batch"
+# Real batches: each volume against FFTW's r2c or c2r, packed, in place (padded rows) and out of place.
+for real_run in "--transform r2c" "--transform r2c --in-place" "--transform c2r" "--transform c2r --in-place"; do
+  # shellcheck disable=SC2086
+  expect 0 "run a real batch on the CPU ($real_run)" -- "$fft3d" run --size 12x8x6 --batch 3 --backend cpu $real_run
+  contains out "x 3 volumes" "a real batch run names its volumes ($real_run)"
+  contains_match out "^error +relative L2 [0-9.e+-]+ \(bound [0-9.e+-]+\): pass" "a real batch passes ($real_run)"
+  contains out "every volume (the worst one reported)" "a real batch checks every volume ($real_run)"
+done
 expect 2 "run with a batch of 0" -- "$fft3d" run --size 16x16x16 --batch 0 --backend cpu
 expect 2 "plan with a batch of 0" -- "$fft3d" plan --size 16x16x16 --batch 0
 
