@@ -32,71 +32,76 @@ constexpr int warmup_runs = 1;
 constexpr int wave_pairs = 2;                                   // four plane waves, as the complex check's
 constexpr std::int64_t staged_values = std::int64_t{1} << 24;  // host staging of the closed-form check, per chunk
 
-// The reals of GPU g's z slab staged on the host in the buffers' layout: rows of NX out of place, padded to
-// 2*(NX/2 + 1) in place.
+// GPU g's z slab of the real side: rows of NX reals at the buffers' pitch (NX out of place, 2*(NX/2 + 1) in place,
+// the padding left as it is). The two movers stage whole rows a chunk at a time, so that no slab has to fit the
+// host at once; `first` is a chunk's first real in the whole volume's order (x + NX*(y + NY*z)).
+struct RealRowChunks {
+  std::int64_t nx = 0, rows = 0, pitch = 0, chunk_rows = 0;  // rows: a GPU's
+  RealRowChunks(const SlabDecomposition& d, bool in_place)
+      : nx(d.size.nx), rows(d.size.ny * d.size.nz / d.gpus), pitch(in_place ? 2 * d.z_slab().nx : nx),
+        chunk_rows(std::max<std::int64_t>(1, staged_values / pitch)) {}
+};
+
+// fill(first, reals) writes the chunk's reals, unpadded; they go to the GPUs' buffers.
+template <class Real, class Fill>
+void upload_real_rows(const SlabDecomposition& d, bool in_place, bench::PerDeviceBuffers& buffers, Fill fill) {
+  const RealRowChunks c(d, in_place);
+  std::vector<Real> line(static_cast<std::size_t>(c.chunk_rows * c.nx));
+  std::vector<Real> staged(static_cast<std::size_t>(c.chunk_rows * c.pitch));
+  for (int g = 0; g < d.gpus; ++g)
+    for (std::int64_t r0 = 0; r0 < c.rows; r0 += c.chunk_rows) {
+      const std::int64_t count = std::min(c.chunk_rows, c.rows - r0);
+      fill((g * c.rows + r0) * c.nx, std::span(line).first(static_cast<std::size_t>(count * c.nx)));
+      for (std::int64_t r = 0; r < count; ++r) std::copy_n(line.begin() + r * c.nx, c.nx, staged.begin() + r * c.pitch);
+      buffers.upload(static_cast<std::size_t>(g), staged.data(), r0 * c.pitch / 2, count * c.pitch / 2);
+    }
+}
+
+// use(first, reals) reads the chunk's reals, unpadded, from the GPUs' buffers.
+template <class Real, class Use>
+void download_real_rows(const SlabDecomposition& d, bool in_place, const bench::PerDeviceBuffers& buffers, Use use) {
+  const RealRowChunks c(d, in_place);
+  std::vector<Real> line(static_cast<std::size_t>(c.chunk_rows * c.nx));
+  std::vector<Real> staged(static_cast<std::size_t>(c.chunk_rows * c.pitch));
+  for (int g = 0; g < d.gpus; ++g)
+    for (std::int64_t r0 = 0; r0 < c.rows; r0 += c.chunk_rows) {
+      const std::int64_t count = std::min(c.chunk_rows, c.rows - r0);
+      buffers.download(static_cast<std::size_t>(g), staged.data(), r0 * c.pitch / 2, count * c.pitch / 2);
+      for (std::int64_t r = 0; r < count; ++r) std::copy_n(staged.begin() + r * c.pitch, c.nx, line.begin() + r * c.nx);
+      use((g * c.rows + r0) * c.nx, std::span<const Real>(line).first(static_cast<std::size_t>(count * c.nx)));
+    }
+}
+
 template <class Real>
 void scatter_reals(const Reals& reals, const SlabDecomposition& d, bool in_place, bench::PerDeviceBuffers& buffers) {
-  const std::int64_t nx = d.size.nx, rows = d.size.ny * d.size.nz / d.gpus;
-  const std::int64_t pitch = in_place ? 2 * d.z_slab().nx : nx;
-  std::vector<Real> slab(static_cast<std::size_t>(d.local_reals(in_place)), Real(0));
-  for (int g = 0; g < d.gpus; ++g) {
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t x = 0; x < nx; ++x)
-        slab[static_cast<std::size_t>(r * pitch + x)] = static_cast<Real>(reals[(g * rows + r) * nx + x]);
-    buffers.upload(static_cast<std::size_t>(g), slab.data(), 0, buffers.elements());
-  }
+  upload_real_rows<Real>(d, in_place, buffers, [&](std::int64_t first, std::span<Real> chunk) {
+    std::transform(reals.begin() + first, reals.begin() + first + static_cast<std::int64_t>(chunk.size()),
+                   chunk.begin(), [](double v) { return static_cast<Real>(v); });
+  });
 }
 
 template <class Real>
 void gather_reals(const bench::PerDeviceBuffers& buffers, const SlabDecomposition& d, bool in_place, Reals& reals) {
-  const std::int64_t nx = d.size.nx, rows = d.size.ny * d.size.nz / d.gpus;
-  const std::int64_t pitch = in_place ? 2 * d.z_slab().nx : nx;
-  std::vector<Real> slab(static_cast<std::size_t>(d.local_reals(in_place)));
-  for (int g = 0; g < d.gpus; ++g) {
-    buffers.download(static_cast<std::size_t>(g), slab.data(), 0, buffers.elements());
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t x = 0; x < nx; ++x)
-        reals[(g * rows + r) * nx + x] = static_cast<double>(slab[static_cast<std::size_t>(r * pitch + x)]);
-  }
+  download_real_rows<Real>(d, in_place, buffers, [&](std::int64_t first, std::span<const Real> chunk) {
+    std::copy(chunk.begin(), chunk.end(), reals.begin() + first);
+  });
 }
 
-// The closed form's reals into every GPU's z slab (rows at the buffers' pitch), or compared where they are, a chunk
-// of rows at a time.
 template <class Real>
 void scatter_wave_reals(const validate::PlaneWaves& waves, const SlabDecomposition& d, bool in_place,
                         bench::PerDeviceBuffers& buffers) {
-  const std::int64_t nx = d.size.nx, rows = d.size.ny * d.size.nz / d.gpus;
-  const std::int64_t pitch = in_place ? 2 * d.z_slab().nx : nx;
-  const std::int64_t chunk_rows = std::max<std::int64_t>(1, staged_values / pitch);
-  std::vector<Real> line(static_cast<std::size_t>(chunk_rows * nx));
-  std::vector<Real> staged(static_cast<std::size_t>(chunk_rows * pitch));
-  for (int g = 0; g < d.gpus; ++g)
-    for (std::int64_t r0 = 0; r0 < rows; r0 += chunk_rows) {
-      const std::int64_t count = std::min(chunk_rows, rows - r0);
-      validate::plane_wave_reals(waves, (g * rows + r0) * nx,
-                                 std::span(line).first(static_cast<std::size_t>(count * nx)));
-      for (std::int64_t r = 0; r < count; ++r) std::copy_n(line.begin() + r * nx, nx, staged.begin() + r * pitch);
-      buffers.upload(static_cast<std::size_t>(g), staged.data(), r0 * pitch / 2, count * pitch / 2);
-    }
+  upload_real_rows<Real>(d, in_place, buffers, [&](std::int64_t first, std::span<Real> chunk) {
+    validate::plane_wave_reals(waves, first, chunk);
+  });
 }
 
 template <class Real>
 validate::ErrorReport compare_wave_reals(const validate::PlaneWaves& waves, const SlabDecomposition& d, bool in_place,
                                          const bench::PerDeviceBuffers& buffers) {
-  const std::int64_t nx = d.size.nx, rows = d.size.ny * d.size.nz / d.gpus;
-  const std::int64_t pitch = in_place ? 2 * d.z_slab().nx : nx;
-  const std::int64_t chunk_rows = std::max<std::int64_t>(1, staged_values / pitch);
-  std::vector<Real> line(static_cast<std::size_t>(chunk_rows * nx));
-  std::vector<Real> staged(static_cast<std::size_t>(chunk_rows * pitch));
   validate::ChunkedError error;
-  for (int g = 0; g < d.gpus; ++g)
-    for (std::int64_t r0 = 0; r0 < rows; r0 += chunk_rows) {
-      const std::int64_t count = std::min(chunk_rows, rows - r0);
-      buffers.download(static_cast<std::size_t>(g), staged.data(), r0 * pitch / 2, count * pitch / 2);
-      for (std::int64_t r = 0; r < count; ++r) std::copy_n(staged.begin() + r * pitch, nx, line.begin() + r * nx);
-      error.add(validate::compare_reals(waves, (g * rows + r0) * nx,
-                                        std::span<const Real>(line).first(static_cast<std::size_t>(count * nx))));
-    }
+  download_real_rows<Real>(d, in_place, buffers, [&](std::int64_t first, std::span<const Real> chunk) {
+    error.add(validate::compare_reals(waves, first, chunk));
+  });
   return error.report();
 }
 
