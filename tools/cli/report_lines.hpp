@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "fft3d/plan_ir.hpp"
 #include "validate/oracle.hpp"
@@ -11,6 +13,27 @@ namespace fft3d::cli {
 
 // " of 1x1024x1024" where cuFFT, the rival, runs the size asked for and the plan its squeezed size; "" otherwise.
 std::string of_size(const Extents& rival, const Extents& planned);
+
+// Every volume of a packed batch (`batch` volumes of equal length in each buffer) compared apart: the worst one's
+// report (any non-finite value first, then by relative L2), and which volume it is.
+struct BatchError {
+  validate::ErrorReport report;
+  std::int64_t volume = 0;
+};
+template <class T>
+BatchError worst_volume(const std::vector<T>& out, const std::vector<T>& ref, std::int64_t batch) {
+  const std::size_t n = out.size() / static_cast<std::size_t>(batch);
+  BatchError worst;
+  for (std::int64_t v = 0; v < batch; ++v) {
+    const std::size_t first = static_cast<std::size_t>(v) * n;
+    const validate::ErrorReport e =
+        validate::compare(std::span<const T>(out.data() + first, n), std::span<const T>(ref.data() + first, n));
+    const bool worse = v == 0 || e.non_finite > worst.report.non_finite ||
+                       (e.non_finite == worst.report.non_finite && e.relative_l2 > worst.report.relative_l2);
+    if (worse) worst = {e, v};
+  }
+  return worst;
+}
 
 // "<what>relative L2 ..., peak ... at (x, y, z) (bound ...): pass|FAIL".
 void print_error(const std::string& what, const validate::ErrorReport& e, const Extents& size, double bound);

@@ -133,23 +133,6 @@ std::span<std::complex<double>> volume_of(Volume& batch, std::int64_t n, std::in
   return {batch.data() + v * n, static_cast<std::size_t>(n)};
 }
 
-// Every volume of a batch compared apart: the worst one's report (by relative L2, any non-finite value first), and
-// which volume it is.
-struct BatchError {
-  validate::ErrorReport report;
-  std::int64_t volume = 0;
-};
-BatchError worst_volume(Volume& out, Volume& ref, std::int64_t n, std::int64_t batch) {
-  BatchError worst;
-  for (std::int64_t v = 0; v < batch; ++v) {
-    const validate::ErrorReport e = validate::compare(volume_of(out, n, v), volume_of(ref, n, v));
-    const bool worse = v == 0 || e.non_finite > worst.report.non_finite ||
-                       (e.non_finite == worst.report.non_finite && e.relative_l2 > worst.report.relative_l2);
-    if (worse) worst = {e, v};
-  }
-  return worst;
-}
-
 void print_batch_error(const std::string& what, const BatchError& e, const Plan& plan, double bound) {
   print_error(plan.batch > 1 ? what + "worst of " + std::to_string(plan.batch) + " volumes (volume " +
                                    std::to_string(e.volume) + "): "
@@ -188,7 +171,7 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
       validate::fftw_axes_reference(oracle_size, plan.axes, volume_of(input, n, v), volume_of(reference, n, v),
                                     settings.options.direction, settings.options.scaling);
   }
-  const BatchError error = worst_volume(output, reference, n, plan.batch);
+  const BatchError error = worst_volume(output, reference, plan.batch);
   print_batch_error("error     ", error, plan, bound);
 
   // The round trip: the opposite transform of the (natural-order) output returns the input.
@@ -198,7 +181,7 @@ int run_against_oracle(const Plan& plan, const std::string& how, const Backend& 
   Volume returned(input.size());
   validate::poison(returned);
   backend.run(output, returned, back);
-  const BatchError round_trip = worst_volume(returned, input, n, plan.batch);
+  const BatchError round_trip = worst_volume(returned, input, plan.batch);
   print_batch_error("roundtrip ", round_trip, plan, bound);
   if (!error.report.passes(bound) || !round_trip.report.passes(bound)) {
     std::cerr << "fft3d run: error: the result is over the " << to_string(settings.precision) << " error bound "
