@@ -38,8 +38,8 @@ void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit
                         cudaStream_t stream);
 
 // A real inverse's C2R slab plan from `in`, the run's scratch input (the half spectrum), into `out`, rows of NX
-// reals: in place on `in` (padded rows), then the rows copied into `out`. The route checked on several GPUs; the
-// direct out-of-place run is one pass shorter since L134 (docs/performance.md) and is next (bench/NOTES.md).
+// reals: in place on `in` (padded rows), then the rows copied into `out`. Why this route: it is the one checked on
+// several GPUs; the direct out-of-place run saves the copy and takes its place once checked there (bench/NOTES.md).
 void execute_c2r_through_input(GpuTransform& plan, ExchangeUnit* in, ExchangeUnit* out,
                                const TransformOptions& options, cudaStream_t stream);
 
