@@ -376,10 +376,7 @@ void MultiGpuTransform::Impl::execute(const std::vector<const ExchangeUnit*>& in
       if (step.kind == SlabStepKind::column) {
         execute_local_plan(*gpus[i].column, from[i], to[i], local, gpus[i].stream);
       } else if (options.direction == Direction::inverse && gpus[i].slab_c2r) {
-        if (step.from == SlabBuffer::in)  // the real inverse out of place: `in` is scratch
-          execute_c2r_through_input(*gpus[i].slab_c2r, roles.writable(step.from)[i], to[i], local, gpus[i].stream);
-        else
-          execute_local_plan(*gpus[i].slab_c2r, from[i], to[i], local, gpus[i].stream);
+        execute_local_plan(*gpus[i].slab_c2r, from[i], to[i], local, gpus[i].stream);
       } else {
         execute_local_plan(*gpus[i].slab, from[i], to[i], local, gpus[i].stream);
       }

@@ -37,10 +37,9 @@ void wait_all(cudaStream_t stream, const Events& events) {
 class Schedule {
  public:
   Schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-           const TransformOptions& options, const WaitForEvents& wait_for, std::int64_t real_plane_units = 0,
-           bool scratch_input = false)
+           const TransformOptions& options, const WaitForEvents& wait_for, std::int64_t real_plane_units = 0)
       : d_(d), chunk_(chunk_planes), sides_(sides), options_(options), wait_for_(wait_for),
-        real_plane_units_(real_plane_units), scratch_input_(scratch_input) {}
+        real_plane_units_(real_plane_units) {}
 
   int gpus() const { return d_.gpus; }
   std::int64_t chunks() const { return d_.z_slab().nz / chunk_; }
@@ -69,12 +68,8 @@ class Schedule {
     const bool forward = options_.direction == Direction::forward;
     const std::int64_t in_offset = k * (forward ? real_chunk_units() : chunk_elements());
     const std::int64_t out_offset = k * (forward ? chunk_elements() : real_chunk_units());
-    if (!forward && scratch_input_)  // `in` is the run's scratch input (SlabRun::in_scratch)
-      execute_c2r_through_input(*side.slab_c2r, const_cast<ExchangeUnit*>(in) + in_offset, out + out_offset, options_,
-                                side.compute);
-    else
-      execute_local_plan(!forward && side.slab_c2r ? *side.slab_c2r : *side.slab, in + in_offset, out + out_offset,
-                         options_, side.compute);
+    execute_local_plan(!forward && side.slab_c2r ? *side.slab_c2r : *side.slab, in + in_offset, out + out_offset,
+                       options_, side.compute);
     return pool_.record(side.device, side.compute);
   }
 
@@ -142,7 +137,6 @@ class Schedule {
   TransformOptions options_;  // of both local plans: each scales by its own transformed lengths, together 1/N
   const WaitForEvents& wait_for_;
   std::int64_t real_plane_units_;
-  bool scratch_input_;  // a real inverse out of place: its C2R runs through the input (execute_c2r_through_input)
   EventPool pool_;
 };
 
@@ -204,8 +198,8 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 // layout in place), each chunk's slab plan into O as soon as its copies are in (in place with the y-slab layout,
 // once every copy is done: the slab plan overwrites I, their source).
 // A real inverse always runs its column plan into B and lands the copies back to z slabs in I out of place (its
-// scratch: O's real rows have no room for the half spectrum) and in O in place, each chunk's C2R into O from there
-// (in place on O: an out-of-place C2R would write packed rows, not the padded ones of in place).
+// scratch: O's real rows have no room for the half spectrum) and in O in place, each chunk's C2R from there into O
+// (packed rows out of place, padded rows in place).
 void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   const int gpus = s.gpus();
   const Events start = s.mark_all();
@@ -261,23 +255,10 @@ void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit
   execute_as<float, DeviceComplex32>(plan, in, out, options, stream);
 }
 
-void execute_c2r_through_input(GpuTransform& plan, ExchangeUnit* in, ExchangeUnit* out,
-                               const TransformOptions& options, cudaStream_t stream) {
-  execute_local_plan(plan, in, in, options, stream);
-  const Plan& p = plan.plan();
-  const std::size_t real_bytes = real_value_bytes(p.precision);
-  const std::size_t row_bytes = static_cast<std::size_t>(p.size.nx) * real_bytes;
-  const std::size_t padded_row_bytes = static_cast<std::size_t>(2 * (p.size.nx / 2 + 1)) * real_bytes;
-  const std::size_t rows = static_cast<std::size_t>(p.size.ny * p.size.nz * p.batch);
-  cuda::check(cudaMemcpy2DAsync(out, row_bytes, in, padded_row_bytes, row_bytes, rows, cudaMemcpyDeviceToDevice,
-                                stream),
-              "cudaMemcpy2DAsync (C2R rows out of their padding)");
-}
-
 void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
                        const SlabRun& run, SlabLayout layout, const TransformOptions& options,
                        const WaitForEvents& wait_for) {
-  Schedule schedule(d, chunk_planes, sides, options, wait_for, run.real_plane_units, !run.in_scratch.empty());
+  Schedule schedule(d, chunk_planes, sides, options, wait_for, run.real_plane_units);
   Buffers buffers{run.in, run.out, {}, run.in_scratch, run.in[0] == run.out[0], run.real_plane_units > 0};
   for (const SlabSide& side : sides) buffers.buffer.push_back(side.buffer);
   if (options.direction == Direction::forward)

@@ -37,12 +37,6 @@ struct SlabSide {
 void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit* out, const TransformOptions& options,
                         cudaStream_t stream);
 
-// A real inverse's C2R slab plan from `in`, the run's scratch input (the half spectrum), into `out`, rows of NX
-// reals: in place on `in` (padded rows), then the rows copied into `out`. Why this route: it is the one checked on
-// several GPUs; the direct out-of-place run saves the copy and takes its place once checked there (bench/NOTES.md).
-void execute_c2r_through_input(GpuTransform& plan, ExchangeUnit* in, ExchangeUnit* out,
-                               const TransformOptions& options, cudaStream_t stream);
-
 // Waits until every event has completed (the caller's timeout and error checks): the end of a run.
 using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
 
