@@ -26,4 +26,27 @@ std::vector<PlaneCopy> to_z_slab_copies(const SlabDecomposition& d, int to, std:
   return copies;
 }
 
+std::vector<PlaneCopy> in_row_chunks(const SlabDecomposition& d, const std::vector<PlaneCopy>& copies,
+                                     std::int64_t row_chunks, bool to_y_slabs, std::int64_t only) {
+  const std::int64_t block = d.spectrum().nx * (d.size.ny / d.gpus);  // one plane's rows of a y slab
+  const std::int64_t width = block / row_chunks;                     // one plane's rows of one chunk
+  const std::int64_t chunk_values = width * d.size.nz;               // one chunk of every plane
+  std::vector<PlaneCopy> pieces;
+  for (std::int64_t c = 0; c < row_chunks; ++c) {
+    if (only >= 0 && c != only) continue;
+    for (PlaneCopy piece : copies) {
+      std::int64_t& y_offset = to_y_slabs ? piece.dst_offset : piece.src_offset;
+      std::int64_t& y_pitch = to_y_slabs ? piece.dst_pitch : piece.src_pitch;
+      std::int64_t& z_offset = to_y_slabs ? piece.src_offset : piece.dst_offset;
+      const std::int64_t first_plane = y_offset / block;
+      y_offset = c * chunk_values + first_plane * width;
+      y_pitch = width;
+      z_offset += c * width;
+      piece.width = width;
+      pieces.push_back(piece);
+    }
+  }
+  return pieces;
+}
+
 }  // namespace fft3d

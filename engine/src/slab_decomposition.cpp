@@ -11,11 +11,11 @@ namespace fft3d {
 
 namespace {
 
-// The Z work on the half spectrum's y slab (NX/2 + 1, NY/G, NZ), planned on the same memory as one row of Z lines,
-// ((NX/2 + 1)*NY/G, 1, NZ): its tiles then take whole 128-byte runs of X, where rows of NX/2 + 1 values would leave
-// only odd runs, which the cost model does not charge.
-Plan half_spectrum_column_plan(const Extents& y, const std::string& arch, const PlanPasses& passes) {
-  return default_axes_plan({y.nx * y.ny, 1, y.nz}, arch, {Axis::z}, passes);
+// The Z work on `rows` rows of every Z plane of a y slab (X length y.nx), planned on the same memory as one row of Z
+// lines, (y.nx*rows, 1, NZ): its tiles then take whole 128-byte runs of X, where the half spectrum's rows of NX/2 + 1
+// values would leave only odd runs, which the cost model does not charge.
+Plan flat_column_plan(const Extents& y, std::int64_t rows, const std::string& arch, const PlanPasses& passes) {
+  return default_axes_plan({y.nx * rows, 1, y.nz}, arch, {Axis::z}, passes);
 }
 
 // The R2C of a z slab's (NX, NY) planes, a batch of NZ/G: the default planner's for a run in place (padded rows),
@@ -54,10 +54,21 @@ SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::s
     d.slab = real_planes_plan(size, gpus, arch, passes);
     d.slab_c2r = c2r_mirror(d.slab);
     d.slab_c2r.batch = d.slab.batch;
-    d.column = half_spectrum_column_plan(d.y_slab(), arch, passes);
+    d.column = flat_column_plan(d.y_slab(), d.y_slab().ny, arch, passes);
   }
   d.slab.precision = d.slab_c2r.precision = d.column.precision = precision;
   return d;
+}
+
+Plan column_chunk_plan(const SlabDecomposition& d, std::int64_t row_chunks, const std::string& arch) {
+  const Extents y = d.y_slab();
+  if (row_chunks < 1 || y.ny % row_chunks != 0)
+    throw UsageError("column chunks of " + to_string(y) + ": " + std::to_string(row_chunks) +
+                     " chunks do not divide its " + std::to_string(y.ny) + " rows");
+  Plan chunk = flat_column_plan(y, y.ny / row_chunks, arch,
+                                passes_in_precision(passes_on_its_profile, d.column.precision));
+  chunk.precision = d.column.precision;
+  return chunk;
 }
 
 SlabDecomposition in_exchange_units(const SlabDecomposition& d) {

@@ -77,6 +77,45 @@ TEST(SlabCopiesShape, EachCopyIsOnePlaneBlockPerPlaneAndPairOfGpus) {
   EXPECT_EQ(copies[1].src_offset, 2 * 128 + 64);
 }
 
+class SlabCopiesInRowChunks : public ::testing::TestWithParam<std::tuple<Extents, int, std::int64_t>> {};
+
+// The y slabs held chunk-major: chunk c of GPU h, an (NX*R/C, 1, NZ) volume, holds rows [c*R/C, (c+1)*R/C) of h's
+// y slab in every plane; the copies back, chunk by chunk, restore the z slabs.
+TEST_P(SlabCopiesInRowChunks, EachChunkHoldsItsRowsOfEveryPlaneAndTheCopiesBackRestoreTheZSlabs) {
+  const auto [size, gpus, row_chunks] = GetParam();
+  SlabDecomposition d;
+  d.size = size;
+  d.gpus = gpus;
+  const Slabs z_slabs = numbered_z_slabs(d);
+  const std::int64_t rows = size.ny / gpus, planes = size.nz / gpus, chunk_rows = rows / row_chunks;
+  Slabs y_slabs(gpus, std::vector<std::int64_t>(z_slabs[0].size(), -1));
+  for (int g = 0; g < gpus; ++g)
+    run_copies(in_row_chunks(d, to_y_slab_copies(d, g, 0, planes), row_chunks, true), sources(z_slabs),
+               targets(y_slabs));
+  for (int h = 0; h < gpus; ++h)
+    for (std::int64_t c = 0; c < row_chunks; ++c)
+      for (std::int64_t z = 0; z < size.nz; ++z)
+        for (std::int64_t r = 0; r < chunk_rows; ++r)
+          for (std::int64_t x = 0; x < size.nx; ++x) {
+            const std::int64_t y = h * rows + c * chunk_rows + r;
+            ASSERT_EQ(y_slabs[h][x + size.nx * (r + chunk_rows * (z + size.nz * c))], x + size.nx * (y + size.ny * z))
+                << "GPU " << h << " chunk " << c << " x " << x << " row " << r << " z " << z;
+          }
+  Slabs back(gpus, std::vector<std::int64_t>(z_slabs[0].size(), -1));
+  for (std::int64_t c = 0; c < row_chunks; ++c)
+    for (int h = 0; h < gpus; ++h)
+      run_copies(in_row_chunks(d, to_z_slab_copies(d, h, 0, planes), row_chunks, false, c), sources(y_slabs),
+                 targets(back));
+  EXPECT_EQ(back, z_slabs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SlabCopiesInRowChunks,
+                         ::testing::Values(std::tuple{Extents{4, 4, 4}, 1, std::int64_t{2}},
+                                           std::tuple{Extents{8, 8, 8}, 2, std::int64_t{4}},
+                                           std::tuple{Extents{6, 8, 8}, 4, std::int64_t{2}},
+                                           std::tuple{Extents{4, 16, 8}, 2, std::int64_t{1}},
+                                           std::tuple{Extents{3, 16, 32}, 8, std::int64_t{2}}));
+
 INSTANTIATE_TEST_SUITE_P(Shapes, SlabCopies,
                          ::testing::Values(std::tuple{Extents{4, 4, 4}, 1, std::int64_t{2}},
                                            std::tuple{Extents{8, 4, 8}, 2, std::int64_t{1}},

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fft3d/cpu_slabs.hpp"
+#include "fft3d/cpu_transform.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/slab_decomposition.hpp"
 
@@ -160,6 +161,42 @@ TEST(SlabDecompositionPlans, TheSlabPlanTransformsXAndYOfAZSlabAndTheColumnPlanZ
   EXPECT_EQ(d.slab.axes, (std::vector<Axis>{Axis::x, Axis::y}));
   EXPECT_EQ(d.column.axes, (std::vector<Axis>{Axis::z}));
   EXPECT_EQ(d.slab.arch, "hopper");
+}
+
+// The column plan on each row chunk of a chunk-major y slab (in_row_chunks' layout) gives what the column plan gives
+// on the whole y slab; a chunk count that does not divide the rows is refused.
+TEST(SlabDecompositionPlans, TheColumnPlanOnRowChunksMatchesTheWholeColumnPlan) {
+  const SlabDecomposition d = slab_decomposition({8, 16, 16}, 2, "hopper", Precision::fp64);
+  const Extents y = d.y_slab();
+  constexpr std::int64_t chunks = 4;
+  const std::int64_t chunk_rows = y.ny / chunks;
+  const Plan chunk_plan = column_chunk_plan(d, chunks, "hopper");
+  EXPECT_EQ(chunk_plan.size, (Extents{y.nx * chunk_rows, 1, y.nz}));
+  EXPECT_EQ(chunk_plan.axes, (std::vector<Axis>{Axis::z}));
+  EXPECT_EQ(chunk_plan.precision, Precision::fp64);
+  const Volume slab = random_volume(y.elements(), 7);
+  Volume whole(slab.size());
+  CpuTransform(d.column, 1).execute(slab.data(), whole.data());
+  // chunk-major: value (x, r, z) of chunk c at x + NX*(r + R/C*(z + NZ*c))
+  const auto chunked_index = [&](std::int64_t x, std::int64_t row, std::int64_t z) {
+    return x + y.nx * (row % chunk_rows + chunk_rows * (z + y.nz * (row / chunk_rows)));
+  };
+  Volume chunked(slab.size());
+  for (std::int64_t z = 0; z < y.nz; ++z)
+    for (std::int64_t row = 0; row < y.ny; ++row)
+      for (std::int64_t x = 0; x < y.nx; ++x) chunked[chunked_index(x, row, z)] = slab[x + y.nx * (row + y.ny * z)];
+  const CpuTransform on_chunk(chunk_plan, 1);
+  const std::int64_t chunk_values = chunk_plan.size.elements();
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::complex<double>* chunk = chunked.data() + c * chunk_values;
+    on_chunk.execute(chunk, chunk);
+  }
+  Volume unchunked(slab.size());
+  for (std::int64_t z = 0; z < y.nz; ++z)
+    for (std::int64_t row = 0; row < y.ny; ++row)
+      for (std::int64_t x = 0; x < y.nx; ++x) unchunked[x + y.nx * (row + y.ny * z)] = chunked[chunked_index(x, row, z)];
+  EXPECT_LT(relative_l2(unchunked, whole), tolerance);
+  EXPECT_THROW(column_chunk_plan(d, 3, "hopper"), UsageError);
 }
 
 TEST(SlabDecompositionPlans, LocalPlansCarryTheTransformsPrecision) {

@@ -141,7 +141,8 @@ TEST_P(GpuMultiGpuReal, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_
 TEST_P(GpuMultiGpuRealFp64, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
 TEST_P(GpuMultiGpuRealFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
 
-// 96x48x40: the half spectrum's rows of 49 and mixed factors; 512x512x256: the slab plan in chunks (fp32, natural).
+// 96x48x40: the half spectrum's rows of 49 and mixed factors; 512x512x256: the slab plan in chunks and the natural
+// layout's y slabs in row chunks (fp32).
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuReal,
                          every_layout_and_exchange({{64, 64, 64}, {96, 48, 40}, {128, 64, 32}}),
                          multi_gpu_case_name);

@@ -53,6 +53,12 @@ inline constexpr int max_slab_gpus = 8;
 SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch,
                                      Precision precision = Precision::fp32, TransformKind kind = TransformKind::c2c);
 
+// The column plan on one of `row_chunks` chunks of the y slab's rows: the Z work on an (NX*R/C, 1, NZ) volume
+// (R = NY/G rows, C chunks; NX the spectrum's), in d's precision. What a natural-order run takes where it keeps its
+// y slabs in row chunks (in_row_chunks), so that the Z work and the copies back go a chunk at a time.
+// Throws UsageError where C does not divide R.
+Plan column_chunk_plan(const SlabDecomposition& d, std::int64_t row_chunks, const std::string& arch);
+
 // The same checks alone, before any planning (and before a multi-GPU transform touches a device).
 void require_slab_split(const Extents& size, int gpus);
 
@@ -111,5 +117,13 @@ std::vector<PlaneCopy> to_y_slab_copies(const SlabDecomposition& d, int from, st
 // read from planes to*NZ/G + z of g's y slab.
 // @pre 0 <= z0 <= z1 <= NZ/G.
 std::vector<PlaneCopy> to_z_slab_copies(const SlabDecomposition& d, int to, std::int64_t z0, std::int64_t z1);
+
+// The same copies with their y-slab side in row chunks: the y slab held chunk-major, chunk c (rows [c*R/C, (c+1)*R/C)
+// of every Z plane, R = NY/G) an (NX*R/C, 1, NZ) volume of its own at c*NX*(R/C)*NZ. Each copy becomes one copy a
+// chunk, in chunk order; chunk `only` alone where only >= 0. The y-slab side is the destination of
+// to_y_slab_copies (`to_y_slabs`) and the source of to_z_slab_copies.
+// @pre C divides R; every copy is one of to_y_slab_copies or to_z_slab_copies of d, as `to_y_slabs` says.
+std::vector<PlaneCopy> in_row_chunks(const SlabDecomposition& d, const std::vector<PlaneCopy>& copies,
+                                     std::int64_t row_chunks, bool to_y_slabs, std::int64_t only = -1);
 
 }  // namespace fft3d

@@ -111,6 +111,7 @@ struct LocalGpu {
   // Copy engines only: the slab plans on one chunk of Z planes, and one copy stream per destination GPU.
   std::optional<GpuTransform> slab_chunk;
   std::optional<GpuTransform> slab_c2r_chunk;
+  std::optional<GpuTransform> column_chunk;  // the natural layout's: the column plan on one row chunk
   std::vector<cudaStream_t> copy_streams;
   Blocks to_y;
   Blocks to_z;
@@ -124,6 +125,7 @@ struct MultiGpuTransform::Impl {
   SlabLayout layout = SlabLayout::natural;
   SlabExchange exchange_kind = SlabExchange::nccl;
   std::int64_t chunk_planes = 0;  // one process: Z planes of one slab chunk
+  std::int64_t row_chunks = 1;    // one process, natural layout: row chunks of the y slabs (in_row_chunks)
   std::optional<PeerCopyKernel> peer_copies;  // peer_stores: the exchange's kernel, loaded for every device
   int peer_copy_blocks = 0;
   double timeout_s = 0;
@@ -196,6 +198,7 @@ MultiGpuTransform::Impl::~Impl() {
     if (gpu.buffer) cudaFree(gpu.buffer);
     gpu.slab_chunk.reset();
     gpu.slab_c2r_chunk.reset();
+    gpu.column_chunk.reset();
     for (cudaStream_t stream : gpu.copy_streams) cudaStreamDestroy(stream);
     if (gpu.exchanged) cudaEventDestroy(gpu.exchanged);
     if (gpu.stream) cudaStreamDestroy(gpu.stream);
@@ -217,7 +220,7 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
   if (exchange_kind != SlabExchange::nccl) set_up_schedule(gpu);
   std::vector<GpuTransform*> plans;
   for (std::optional<GpuTransform>* plan :
-       {&gpu.slab, &gpu.slab_c2r, &gpu.column, &gpu.slab_chunk, &gpu.slab_c2r_chunk})
+       {&gpu.slab, &gpu.slab_c2r, &gpu.column, &gpu.slab_chunk, &gpu.slab_c2r_chunk, &gpu.column_chunk})
     if (*plan) plans.push_back(&**plan);
   std::int64_t bytes = 0;
   for (const GpuTransform* plan : plans)
@@ -247,6 +250,15 @@ void MultiGpuTransform::Impl::set_up_schedule(LocalGpu& gpu) {
     cuda::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     gpu.copy_streams.push_back(stream);
   }
+  if (row_chunks > 1) {
+    try {
+      gpu.column_chunk.emplace(column_chunk_plan(d, row_chunks, arch_of(gpu.device)),
+                               "column plan of " + name() + ", one of " + std::to_string(row_chunks) + " row chunks");
+    } catch (const LoweringError&) {
+      row_chunks = 1;  // the whole y slab at once: no overlap, still right
+      for (LocalGpu& other : gpus) other.column_chunk.reset();
+    }
+  }
   if (chunk_planes == d.z_slab().nz) return;
   const std::string chunk_name = ", one chunk of " + std::to_string(chunk_planes) + " planes";
   try {
@@ -265,7 +277,7 @@ std::vector<SlabSide> MultiGpuTransform::Impl::sides() {
   for (LocalGpu& gpu : gpus)
     sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab,
                      gpu.slab_c2r_chunk ? &*gpu.slab_c2r_chunk : gpu.slab_c2r ? &*gpu.slab_c2r : nullptr,
-                     &*gpu.column, gpu.stream, gpu.copy_streams, gpu.buffer, peer_copies ? &*peer_copies : nullptr,
+                     &*gpu.column, gpu.column_chunk ? &*gpu.column_chunk : nullptr, gpu.stream, gpu.copy_streams, gpu.buffer, peer_copies ? &*peer_copies : nullptr,
                      peer_copy_blocks});
   return sides;
 }
@@ -290,7 +302,7 @@ void MultiGpuTransform::Impl::run_scheduled(const std::string& what,
 
 void MultiGpuTransform::Impl::execute_scheduled(const SlabRun& run, const TransformOptions& options) {
   run_scheduled(name() + ", a run with one process's exchanges", [&](const WaitForEvents& wait_for) {
-    run_slab_schedule(units, chunk_planes, sides(), run, layout, local_slab_options(options), wait_for);
+    run_slab_schedule(units, chunk_planes, row_chunks, sides(), run, layout, local_slab_options(options), wait_for);
   });
 }
 
@@ -399,6 +411,18 @@ std::int64_t slab_chunk_planes(const SlabDecomposition& d) {
   return std::max<std::int64_t>(1, planes / std::min(chunks, planes));
 }
 
+// Row chunks of the y slabs (`d` in exchange units) for a natural-layout run: up to column_pipeline_chunks, each at
+// least slab_chunk_min_bytes, dividing NY/G; 1 for the y-slab layout, whose y slabs are the caller's.
+std::int64_t column_row_chunks(const SlabDecomposition& d, SlabLayout layout) {
+  if (layout != SlabLayout::natural) return 1;
+  const std::int64_t rows = d.y_slab().ny;
+  std::int64_t chunks = column_pipeline_chunks;
+  while (chunks > 1 &&
+         (rows % chunks != 0 || d.local_elements() * exchange_unit_bytes / chunks < slab_chunk_min_bytes))
+    chunks /= 2;
+  return chunks;
+}
+
 // The one-process exchange: the caller's choice, else copy engines on 2 GPUs and SM kernels on more
 // (SlabExchange's comment says why).
 SlabExchange one_process_exchange(SlabExchange asked, int gpus) {
@@ -438,6 +462,7 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
   impl_->timeout_s = desc.exchange_timeout_s;
   impl_->exchange_kind = one_process_exchange(desc.exchange, gpus);
   impl_->chunk_planes = slab_chunk_planes(impl_->units);
+  if (impl_->exchange_kind != SlabExchange::nccl) impl_->row_chunks = column_row_chunks(impl_->units, desc.layout);
   if (impl_->exchange_kind == SlabExchange::peer_stores) {
     set_device(desc.devices.front());
     impl_->peer_copies.emplace(cuda::compute_capability(desc.devices.front()));

@@ -37,11 +37,13 @@ void wait_all(cudaStream_t stream, const Events& events) {
 class Schedule {
  public:
   Schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-           const TransformOptions& options, const WaitForEvents& wait_for, std::int64_t real_plane_units = 0)
+           const TransformOptions& options, const WaitForEvents& wait_for, std::int64_t real_plane_units = 0,
+           std::int64_t row_chunks = 1)
       : d_(d), chunk_(chunk_planes), sides_(sides), options_(options), wait_for_(wait_for),
-        real_plane_units_(real_plane_units) {}
+        real_plane_units_(real_plane_units), row_chunks_(row_chunks) {}
 
   int gpus() const { return d_.gpus; }
+  std::int64_t row_chunks() const { return row_chunks_; }
   std::int64_t chunks() const { return d_.z_slab().nz / chunk_; }
   std::int64_t chunk_elements() const { return d_.size.nx * d_.size.ny * chunk_; }
   // Units of one chunk on the slab plan's real side: a real transform's rows of reals, else the spectrum's.
@@ -79,6 +81,17 @@ class Schedule {
     set(side);
     wait_all(side.compute, after);
     execute_local_plan(*side.column, in, out, options_, side.compute);
+    return pool_.record(side.device, side.compute);
+  }
+
+  // Row chunk c of the chunk-major y slab `y_slab` of GPU g (in_row_chunks), the column plan in place on it, after
+  // `after`.
+  cudaEvent_t column_chunk(int g, std::int64_t c, ExchangeUnit* y_slab, const Events& after) {
+    const SlabSide& side = sides_[g];
+    set(side);
+    wait_all(side.compute, after);
+    ExchangeUnit* chunk = y_slab + c * (d_.local_elements() / row_chunks_);
+    execute_local_plan(*side.column_chunk, chunk, chunk, options_, side.compute);
     return pool_.record(side.device, side.compute);
   }
 
@@ -137,6 +150,7 @@ class Schedule {
   TransformOptions options_;  // of both local plans: each scales by its own transformed lengths, together 1/N
   const WaitForEvents& wait_for_;
   std::int64_t real_plane_units_;
+  std::int64_t row_chunks_;
   EventPool pool_;
 };
 
@@ -159,6 +173,12 @@ std::vector<PlaneCopy> every_copy(const SlabDecomposition& d, bool to_y_slabs, s
   return copies;
 }
 
+// every_copy of every Z plane with its y-slab side in the schedule's row chunks: chunk `only` alone, or all of them.
+std::vector<PlaneCopy> every_copy_in_row_chunks(const Schedule& s, const SlabDecomposition& d, bool to_y_slabs,
+                                                std::int64_t only = -1) {
+  return in_row_chunks(d, every_copy(d, to_y_slabs, 0, d.z_slab().nz), s.row_chunks(), to_y_slabs, only);
+}
+
 // The buffers of one run: I (ins), O (outs) and B (the exchange buffers); I == O in place. A real inverse out of
 // place may write I (in_scratch).
 struct Buffers {
@@ -173,7 +193,34 @@ struct Buffers {
 // Forward. Slab chunks from I into S (I in place, else B); each chunk's copies to y slabs Y (B in place, else O) as
 // soon as both ends allow; the column plan once every copy is done (in place, its output may be a copy's source):
 // into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O.
+// Natural order with the y slabs in row chunks: slab chunks from I into O; each chunk's copies to the chunk-major
+// y slabs in B; once every copy is done, the column plan a row chunk at a time in place on B, and each row chunk's
+// copies back to O as soon as its Z work is done on the sender (each column chunk comes after every copy to y slabs,
+// so no copy back lands on O while a copy still reads it).
+void forward_in_row_chunks(Schedule& s, const SlabDecomposition& d, const Buffers& b) {
+  const int gpus = s.gpus();
+  const Events start = s.mark_all();
+  const std::int64_t planes = d.z_slab().nz / s.chunks();
+  Events copied;
+  for (std::int64_t k = 0; k < s.chunks(); ++k) {
+    Events chunk_done(gpus);
+    for (int g = 0; g < gpus; ++g) chunk_done[g] = s.slab_chunk(g, k, b.in[g], b.out[g], {start[g]});
+    const std::vector<PlaneCopy> copies =
+        in_row_chunks(d, every_copy(d, true, k * planes, (k + 1) * planes), s.row_chunks(), true);
+    copied = concat(copied, s.copy(copies, as_sources(b.out), b.buffer, chunk_done, start));
+  }
+  Events copied_back;
+  for (std::int64_t c = 0; c < s.row_chunks(); ++c) {
+    Events column_done(gpus);
+    for (int g = 0; g < gpus; ++g) column_done[g] = s.column_chunk(g, c, b.buffer[g], c == 0 ? copied : Events{});
+    copied_back = concat(copied_back, s.copy(every_copy_in_row_chunks(s, d, false, c), as_sources(b.buffer), b.out,
+                                             column_done, column_done));
+  }
+  s.finish(copied_back);
+}
+
 void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
+  if (layout == SlabLayout::natural && s.row_chunks() > 1) return forward_in_row_chunks(s, d, b);
   const int gpus = s.gpus();
   const std::vector<ExchangeUnit*>& slabbed = b.in_place ? b.out : b.buffer;
   const std::vector<ExchangeUnit*>& y_slabs = b.in_place ? b.buffer : b.out;
@@ -193,7 +240,8 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   s.finish(s.copy(every_copy(d, false, 0, d.z_slab().nz), as_sources(b.buffer), b.out, column_done, column_done));
 }
 
-// Inverse, the mirror. Natural order: I to y slabs in B, the column plan in place on B; y-slab layout: the column
+// Inverse, the mirror. Natural order: I to y slabs in B, the column plan in place on B (in row chunks: each chunk's
+// Z work as soon as its copies are in, overlapping the next chunk's copies); y-slab layout: the column
 // plan from I into C (I in place, else B). Then chunks of the copies back to z slabs Z (O, except B for the y-slab
 // layout in place), each chunk's slab plan into O as soon as its copies are in (in place with the y-slab layout,
 // once every copy is done: the slab plan overwrites I, their source).
@@ -205,7 +253,14 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   const Events start = s.mark_all();
   Events column_done(gpus);
   const std::vector<ExchangeUnit*>* columned = &b.buffer;
-  if (layout == SlabLayout::natural) {
+  const bool row_chunked = layout == SlabLayout::natural && s.row_chunks() > 1;
+  if (row_chunked) {  // each row chunk's Z work as soon as its copies are in
+    std::vector<Events> chunk_copies;
+    for (std::int64_t c = 0; c < s.row_chunks(); ++c)
+      chunk_copies.push_back(s.copy(every_copy_in_row_chunks(s, d, true, c), b.in, b.buffer, start, start));
+    for (std::int64_t c = 0; c < s.row_chunks(); ++c)
+      for (int g = 0; g < gpus; ++g) column_done[g] = s.column_chunk(g, c, b.buffer[g], chunk_copies[c]);
+  } else if (layout == SlabLayout::natural) {
     const Events copied = s.copy(every_copy(d, true, 0, d.z_slab().nz), b.in, b.buffer, start, start);
     for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.buffer[g], b.buffer[g], copied);
   } else {
@@ -219,8 +274,9 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   std::vector<Events> chunk_copies;
   Events copied;
   for (std::int64_t k = 0; k < s.chunks(); ++k) {
-    const Events into_chunk = s.copy(every_copy(d, false, k * planes, (k + 1) * planes), as_sources(*columned),
-                                     z_slabs, column_done, column_done);
+    std::vector<PlaneCopy> copies = every_copy(d, false, k * planes, (k + 1) * planes);
+    if (row_chunked) copies = in_row_chunks(d, copies, s.row_chunks(), false);
+    const Events into_chunk = s.copy(copies, as_sources(*columned), z_slabs, column_done, column_done);
     chunk_copies.push_back(into_chunk);
     copied = concat(copied, into_chunk);
   }
@@ -255,10 +311,10 @@ void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit
   execute_as<float, DeviceComplex32>(plan, in, out, options, stream);
 }
 
-void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-                       const SlabRun& run, SlabLayout layout, const TransformOptions& options,
-                       const WaitForEvents& wait_for) {
-  Schedule schedule(d, chunk_planes, sides, options, wait_for, run.real_plane_units);
+void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, std::int64_t row_chunks,
+                       const std::vector<SlabSide>& sides, const SlabRun& run, SlabLayout layout,
+                       const TransformOptions& options, const WaitForEvents& wait_for) {
+  Schedule schedule(d, chunk_planes, sides, options, wait_for, run.real_plane_units, row_chunks);
   Buffers buffers{run.in, run.out, {}, run.in_scratch, run.in[0] == run.out[0], run.real_plane_units > 0};
   for (const SlabSide& side : sides) buffers.buffer.push_back(side.buffer);
   if (options.direction == Direction::forward)

@@ -23,6 +23,7 @@ struct SlabSide {
   GpuTransform* slab = nullptr;    // the slab plan's kernels on one chunk of Z planes (a real transform's R2C)
   GpuTransform* slab_c2r = nullptr;  // a real transform's: the C2R slab plan on one chunk, which the inverse runs
   GpuTransform* column = nullptr;  // the column plan on the y slab (NX, NY/G, NZ)
+  GpuTransform* column_chunk = nullptr;  // the column plan on one row chunk (column_chunk_plan); null: no row chunks
   cudaStream_t compute = nullptr;
   std::vector<cudaStream_t> copies;  // one per destination GPU, in slab order
   ExchangeUnit* buffer = nullptr;  // the exchange buffer: local_elements() exchange units
@@ -46,6 +47,11 @@ using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
 inline constexpr std::int64_t slab_pipeline_chunks = 8;
 inline constexpr std::int64_t slab_chunk_min_bytes = std::int64_t{64} << 20;
 
+// A natural-order run keeps its y slabs in up to column_pipeline_chunks row chunks (in_row_chunks), so that each
+// chunk's copies back overlap the next chunk's Z work (forward) and each chunk's Z work the next chunk's copies in
+// (inverse), each chunk at least slab_chunk_min_bytes, as the slab plan's chunks.
+inline constexpr std::int64_t column_pipeline_chunks = 8;
+
 // One run's data on every GPU, addressed in exchange units. `in[g]` == `out[g]`: in place. A real transform's real
 // side takes `real_plane_units` a Z plane (its rows of reals, padded in place); 0: a complex transform, whose planes
 // are the spectrum's on both sides. `in_scratch`: the inputs, writable (a real inverse out of place); else empty.
@@ -58,12 +64,14 @@ struct SlabRun {
 
 // Runs the transform on every side and returns once `wait_for` has seen every GPU's last step done, in the layouts
 // MultiGpuTransform::execute documents. Inputs are never written out of place, except a real inverse's (scratch).
-// `d` counts in exchange units (in_exchange_units), as every offset here does.
-// @pre sides.size() == run's vectors' sizes == d.gpus; chunk_planes divides NZ/G; peer access is enabled between
-// every pair of sides.
-void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, const std::vector<SlabSide>& sides,
-                       const SlabRun& run, SlabLayout layout, const TransformOptions& options,
-                       const WaitForEvents& wait_for);
+// `d` counts in exchange units (in_exchange_units), as every offset here does. `row_chunks` > 1: the natural layout's
+// y slabs in that many row chunks, each run by the sides' column_chunk.
+// @pre sides.size() == run's vectors' sizes == d.gpus; chunk_planes divides NZ/G; row_chunks divides NY/G, and
+// over 1 only with the natural layout and every side's column_chunk set; peer access is enabled between every pair
+// of sides.
+void run_slab_schedule(const SlabDecomposition& d, std::int64_t chunk_planes, std::int64_t row_chunks,
+                       const std::vector<SlabSide>& sides, const SlabRun& run, SlabLayout layout,
+                       const TransformOptions& options, const WaitForEvents& wait_for);
 
 // The exchange alone, z slabs in `z_slabs` to y slabs in `y_slabs` (distinct buffers), with the sides' copies; returns
 // once `wait_for` has seen every copy done. `d` counts in exchange units.
