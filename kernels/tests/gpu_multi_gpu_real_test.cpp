@@ -141,8 +141,8 @@ TEST_P(GpuMultiGpuReal, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_
 TEST_P(GpuMultiGpuRealFp64, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
 TEST_P(GpuMultiGpuRealFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
 
-// 96x48x40: the half spectrum's rows of 49 and mixed factors; 512x512x256: the slab plan in chunks and the natural
-// layout's y slabs in row chunks (fp32).
+// 96x48x40: the half spectrum's rows of 49 and mixed factors; 512x512x256: the slab plan in chunks (fp32, natural);
+// 1024x512x512: the natural layout's y slabs in row chunks too (2 on 2 GPUs, 4 on one).
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuReal,
                          every_layout_and_exchange({{64, 64, 64}, {96, 48, 40}, {128, 64, 32}}),
                          multi_gpu_case_name);
@@ -150,7 +150,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuRealFp64, every_layout_and_exchange({
                          multi_gpu_case_name);
 INSTANTIATE_TEST_SUITE_P(
     Chunks, GpuMultiGpuReal,
-    ::testing::Combine(::testing::Values(Extents{512, 512, 256}), ::testing::Values(SlabLayout::natural),
+    ::testing::Combine(::testing::Values(Extents{512, 512, 256}, Extents{1024, 512, 512}),
+                       ::testing::Values(SlabLayout::natural),
                        ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores)),
     multi_gpu_case_name);
 

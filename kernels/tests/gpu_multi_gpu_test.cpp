@@ -91,10 +91,10 @@ TEST_P(GpuMultiGpuFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
                          every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}, {256, 256, 256}}),
                          multi_gpu_case_name);
-// The natural layout's y slabs in row chunks (each GPU's share 64 MB or more): 2 chunks on 2 GPUs, 4 on one.
+// The natural layout's y slabs in row chunks (of 256 MB or more): 2 chunks on 2 GPUs, 4 on one.
 INSTANTIATE_TEST_SUITE_P(
     Chunks, GpuMultiGpu,
-    ::testing::Combine(::testing::Values(Extents{512, 256, 256}), ::testing::Values(SlabLayout::natural),
+    ::testing::Combine(::testing::Values(Extents{512, 512, 512}), ::testing::Values(SlabLayout::natural),
                        ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores)),
     multi_gpu_case_name);
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuFp64,

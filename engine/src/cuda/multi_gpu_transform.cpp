@@ -412,13 +412,13 @@ std::int64_t slab_chunk_planes(const SlabDecomposition& d) {
 }
 
 // Row chunks of the y slabs (`d` in exchange units) for a natural-layout run: up to column_pipeline_chunks, each at
-// least slab_chunk_min_bytes, dividing NY/G; 1 for the y-slab layout, whose y slabs are the caller's.
+// least column_chunk_min_bytes, dividing NY/G; 1 for the y-slab layout, whose y slabs are the caller's.
 std::int64_t column_row_chunks(const SlabDecomposition& d, SlabLayout layout) {
   if (layout != SlabLayout::natural) return 1;
   const std::int64_t rows = d.y_slab().ny;
   std::int64_t chunks = column_pipeline_chunks;
   while (chunks > 1 &&
-         (rows % chunks != 0 || d.local_elements() * exchange_unit_bytes / chunks < slab_chunk_min_bytes))
+         (rows % chunks != 0 || d.local_elements() * exchange_unit_bytes / chunks < column_chunk_min_bytes))
     chunks /= 2;
   return chunks;
 }

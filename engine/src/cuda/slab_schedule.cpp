@@ -117,15 +117,20 @@ class Schedule {
         done.push_back(pool_.record(side.device, stream));
         continue;
       }
+      // One wait and one completion a destination's stream, whatever the number of copies on it: each costs the
+      // host microseconds, which add up over the pieces of row chunks.
+      std::vector<bool> used(static_cast<std::size_t>(gpus()), false);
       for (const PlaneCopy& c : sent) {
         cudaStream_t stream = side.copies[c.to];
-        wait_all(stream, {after_sender[c.from], after_receiver[c.to]});
+        if (!used[c.to]) wait_all(stream, {after_sender[c.from], after_receiver[c.to]});
+        used[c.to] = true;
         cuda::check(cudaMemcpy2DAsync(destinations[c.to] + c.dst_offset, c.dst_pitch * exchange_unit_bytes,
                                       sources[c.from] + c.src_offset, c.src_pitch * exchange_unit_bytes,
                                       c.width * exchange_unit_bytes, c.height, cudaMemcpyDefault, stream),
                     "cudaMemcpy2DAsync (slab exchange)");
-        done.push_back(pool_.record(side.device, stream));
       }
+      for (int to = 0; to < gpus(); ++to)
+        if (used[to]) done.push_back(pool_.record(side.device, side.copies[to]));
     }
     return done;
   }

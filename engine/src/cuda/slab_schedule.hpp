@@ -49,8 +49,10 @@ inline constexpr std::int64_t slab_chunk_min_bytes = std::int64_t{64} << 20;
 
 // A natural-order run keeps its y slabs in up to column_pipeline_chunks row chunks (in_row_chunks), so that each
 // chunk's copies back overlap the next chunk's Z work (forward) and each chunk's Z work the next chunk's copies in
-// (inverse), each chunk at least slab_chunk_min_bytes, as the slab plan's chunks.
+// (inverse), each chunk at least column_chunk_min_bytes: every row chunk splits each copy of the exchanges, and
+// below that the host's enqueueing of the pieces outlasts the GPUs' work (docs/performance.md, L136).
 inline constexpr std::int64_t column_pipeline_chunks = 8;
+inline constexpr std::int64_t column_chunk_min_bytes = std::int64_t{256} << 20;
 
 // One run's data on every GPU, addressed in exchange units. `in[g]` == `out[g]`: in place. A real transform's real
 // side takes `real_plane_units` a Z plane (its rows of reals, padded in place); 0: a complex transform, whose planes
