@@ -195,9 +195,6 @@ struct Buffers {
   bool real = false;
 };
 
-// Forward. Slab chunks from I into S (I in place, else B); each chunk's copies to y slabs Y (B in place, else O) as
-// soon as both ends allow; the column plan once every copy is done (in place, its output may be a copy's source):
-// into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O.
 // Natural order with the y slabs in row chunks: slab chunks from I into O; each chunk's copies to the chunk-major
 // y slabs in B; once every copy is done, the column plan a row chunk at a time in place on B, and each row chunk's
 // copies back to O as soon as its Z work is done on the sender (each column chunk comes after every copy to y slabs,
@@ -224,6 +221,10 @@ void forward_in_row_chunks(Schedule& s, const SlabDecomposition& d, const Buffer
   s.finish(copied_back);
 }
 
+// Forward. Slab chunks from I into S (I in place, else B); each chunk's copies to y slabs Y (B in place, else O) as
+// soon as both ends allow; the column plan once every copy is done (in place, its output may be a copy's source):
+// into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O
+// (natural order in row chunks: forward_in_row_chunks).
 void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   if (layout == SlabLayout::natural && s.row_chunks() > 1) return forward_in_row_chunks(s, d, b);
   const int gpus = s.gpus();
