@@ -88,11 +88,13 @@ std::string layout_name(SlabLayout layout) { return layout == SlabLayout::natura
 
 // R2C against the oracle and C2R back to the input, in place and out of place, on `gpus` devices.
 template <class Real>
-void check_real_transform(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus) {
+void check_real_in_chunks_of(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus,
+                             std::int64_t min_chunk_bytes) {
   using Complex = std::complex<Real>;
   const std::vector<int> devices = first_devices(gpus);
   MultiGpuTransform fft({.extents = size, .devices = devices, .layout = layout, .exchange = exchange,
-                         .precision = precision_of<Real>, .kind = TransformKind::r2c});
+                         .precision = precision_of<Real>, .kind = TransformKind::r2c,
+                         .min_chunk_bytes = min_chunk_bytes});
   ASSERT_EQ(fft.kind(), TransformKind::r2c);
   const SlabDecomposition& d = fft.decomposition();
   ASSERT_EQ(fft.local_elements(), (size.nx / 2 + 1) * size.elements() / size.nx / gpus);
@@ -133,25 +135,40 @@ void check_real_transform(const Extents& size, SlabLayout layout, SlabExchange e
   }
 }
 
+template <class Real>
+void check_real_transform(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus) {
+  check_real_in_chunks_of<Real>(size, layout, exchange, gpus, 0);
+}
+
+// Chunks of 4 KiB: 8 row chunks and several slab chunks on small volumes (gpu_multi_gpu_test.cpp says why).
+void check_real_in_small_chunks(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus) {
+  constexpr std::int64_t small_chunk_bytes = 4096;
+  check_real_in_chunks_of<float>(size, layout, exchange, gpus, small_chunk_bytes);
+}
+
 using GpuMultiGpuReal = MultiGpuCaseTest<&check_real_transform<float>>;
+using GpuMultiGpuRealSmallChunks = MultiGpuCaseTest<&check_real_in_small_chunks>;
 using GpuMultiGpuRealFp64 = MultiGpuCaseTest<&check_real_transform<double>>;
 
 TEST_P(GpuMultiGpuReal, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
 TEST_P(GpuMultiGpuReal, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
+TEST_P(GpuMultiGpuRealSmallChunks, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
+TEST_P(GpuMultiGpuRealSmallChunks, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
 TEST_P(GpuMultiGpuRealFp64, OneGpuRunsTheWholePathNcclIncluded) { check_on(1); }
 TEST_P(GpuMultiGpuRealFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_visible_gpu(); }
 
-// 96x48x40: the half spectrum's rows of 49 and mixed factors; 512x512x256: the slab plan in chunks (fp32, natural);
-// 1024x512x512: the natural layout's y slabs in row chunks too (2 on 2 GPUs, 4 on one).
+// 96x48x40: the half spectrum's rows of 49 and mixed factors; 512x512x256: the slab plan in chunks at the default
+// floor (fp32, natural); the small-chunk cases: every chunked path, the row chunks included.
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuReal,
                          every_layout_and_exchange({{64, 64, 64}, {96, 48, 40}, {128, 64, 32}}),
+                         multi_gpu_case_name);
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuRealSmallChunks, every_layout_and_exchange({{64, 64, 64}, {96, 48, 40}}),
                          multi_gpu_case_name);
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuRealFp64, every_layout_and_exchange({{64, 64, 64}, {96, 48, 40}}),
                          multi_gpu_case_name);
 INSTANTIATE_TEST_SUITE_P(
     Chunks, GpuMultiGpuReal,
-    ::testing::Combine(::testing::Values(Extents{512, 512, 256}, Extents{1024, 512, 512}),
-                       ::testing::Values(SlabLayout::natural),
+    ::testing::Combine(::testing::Values(Extents{512, 512, 256}), ::testing::Values(SlabLayout::natural),
                        ::testing::Values(SlabExchange::copy_engines, SlabExchange::peer_stores)),
     multi_gpu_case_name);
 

@@ -61,6 +61,10 @@ struct MultiGpuDesc {
   // c2c, or r2c: a real transform, R2C forward and C2R inverse (FFTW's and cuFFT's layouts; c2r is refused: r2c
   // covers both directions). Its spectrum is the half spectrum, (NX/2 + 1, NY, NZ), in either layout.
   TransformKind kind = TransformKind::c2c;
+  // One process: the least bytes of each chunk the schedule pipelines (the slab plan's chunks of Z planes, the
+  // natural layout's row chunks of the y slabs); 0: the schedule's own floors, 64 MiB and 256 MiB. Smaller chunks
+  // overlap sooner and cost more launches and copies. Tests set it small to run every chunked path on small volumes.
+  std::int64_t min_chunk_bytes = 0;
 };
 
 // One process per GPU without including nccl.h: a launcher makes the unique id once (ncclGetUniqueId) as text (hex
@@ -76,7 +80,7 @@ class MultiGpuTransform {
  public:
   // One process drives every device of desc.devices (ncclCommInitAll). Throws UsageError (G does not divide NY and
   // NZ, more devices than the machine has, a device listed twice, a pair without peer access, a timeout not
-  // positive), all before any allocation or launch; GpuUnavailable, CudaError with NCCL's own message, and what
+  // positive, a negative min_chunk_bytes), all before any allocation or launch; GpuUnavailable, CudaError with NCCL's own message, and what
   // GpuTransform's constructor throws.
   explicit MultiGpuTransform(const MultiGpuDesc& desc);
   // One process per GPU, exchanges through NCCL (copy_engines and peer_stores are refused): `comm` is this process's
