@@ -1,7 +1,5 @@
 #include "cuda/slab_schedule.hpp"
 
-#include <algorithm>
-
 #include "cuda/cuda_check.hpp"
 #include "slab_copies.hpp"
 
@@ -98,8 +96,8 @@ class Schedule {
   }
 
   // The copies, each on its sender's copy stream to that destination after `after[from]` and `after[to]` (with
-  // an SM kernel: a sender's copies in launches of up to max_slab_gpus, the kernel's limit, on its own copy stream,
-  // after all of theirs); returns the completions.
+  // an SM kernel: a sender's copies in one launch on its own copy stream, after all of theirs); returns the
+  // completions.
   Events copy(const std::vector<PlaneCopy>& copies, const std::vector<const ExchangeUnit*>& sources,
               const std::vector<ExchangeUnit*>& destinations, const Events& after_sender,
               const Events& after_receiver) {
@@ -115,11 +113,7 @@ class Schedule {
         cudaStream_t stream = side.copies[from];
         wait_all(stream, {after_sender[from]});
         for (const PlaneCopy& c : sent) wait_all(stream, {after_receiver[c.to]});
-        for (std::size_t first = 0; first < sent.size(); first += max_slab_gpus) {
-          const std::size_t last = std::min(sent.size(), first + max_slab_gpus);
-          const std::vector<PlaneCopy> launched(sent.begin() + first, sent.begin() + last);
-          side.peer_copies->launch(launched, sources, destinations, side.peer_copy_blocks, stream);
-        }
+        side.peer_copies->launch(sent, sources, destinations, side.peer_copy_blocks, stream);
         done.push_back(pool_.record(side.device, stream));
         continue;
       }
