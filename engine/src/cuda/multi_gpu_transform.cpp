@@ -21,6 +21,7 @@
 #include "cuda/slab_schedule.hpp"
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/errors.hpp"
+#include "fft3d/slab_pipeline.hpp"
 #include "slab_steps.hpp"
 
 namespace fft3d {
@@ -402,32 +403,6 @@ void MultiGpuTransform::Impl::execute(const std::vector<const ExchangeUnit*>& in
 
 namespace {
 
-// Z planes of one slab chunk (`d` in exchange units): the slab in slab_pipeline_chunks chunks, fewer where a chunk
-// would hold less than `min_bytes` (0: slab_chunk_min_bytes), at least one plane.
-std::int64_t slab_chunk_planes(const SlabDecomposition& d, std::int64_t min_bytes) {
-  if (min_bytes == 0) min_bytes = slab_chunk_min_bytes;
-  const std::int64_t planes = d.z_slab().nz;
-  std::int64_t chunks = slab_pipeline_chunks;
-  while (chunks > 1 && d.local_elements() * exchange_unit_bytes / chunks < min_bytes) chunks /= 2;
-  return std::max<std::int64_t>(1, planes / std::min(chunks, planes));
-}
-
-// Row chunks of the y slabs (`d` in exchange units) for a natural-layout run: up to column_pipeline_chunks, each at
-// least `min_bytes` (0: column_chunk_min_bytes), dividing NY/G; 1 for the y-slab layout, whose y slabs are the
-// caller's. With peer stores at most max_slab_gpus / G: a sender's row pieces of one plane chunk, one a row chunk
-// and destination, go in one launch of the kernel, which takes up to max_slab_gpus copies.
-std::int64_t column_row_chunks(const SlabDecomposition& d, SlabLayout layout, SlabExchange exchange,
-                               std::int64_t min_bytes) {
-  if (layout != SlabLayout::natural) return 1;
-  if (min_bytes == 0) min_bytes = column_chunk_min_bytes;
-  const std::int64_t rows = d.y_slab().ny;
-  std::int64_t chunks = column_pipeline_chunks;
-  if (exchange == SlabExchange::peer_stores) chunks = std::min<std::int64_t>(chunks, max_slab_gpus / d.gpus);
-  while (chunks > 1 && (rows % chunks != 0 || d.local_elements() * exchange_unit_bytes / chunks < min_bytes))
-    chunks /= 2;
-  return chunks;
-}
-
 void require_chunk_bytes(std::int64_t min_chunk_bytes) {
   if (min_chunk_bytes < 0)
     throw UsageError("MultiGpuTransform: min_chunk_bytes must be 0 (the defaults) or positive (" +
@@ -475,7 +450,8 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
   impl_->exchange_kind = one_process_exchange(desc.exchange, gpus);
   impl_->chunk_planes = slab_chunk_planes(impl_->units, desc.min_chunk_bytes);
   if (impl_->exchange_kind != SlabExchange::nccl)
-    impl_->row_chunks = column_row_chunks(impl_->units, desc.layout, impl_->exchange_kind, desc.min_chunk_bytes);
+    impl_->row_chunks = column_row_chunks(impl_->units, desc.layout, impl_->exchange_kind == SlabExchange::peer_stores,
+                                          desc.min_chunk_bytes);
   if (impl_->exchange_kind == SlabExchange::peer_stores) {
     set_device(desc.devices.front());
     impl_->peer_copies.emplace(cuda::compute_capability(desc.devices.front()));

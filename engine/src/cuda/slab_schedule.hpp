@@ -13,6 +13,7 @@
 #include "cuda/peer_copy_kernel.hpp"
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/slab_decomposition.hpp"
+#include "fft3d/slab_pipeline.hpp"
 #include "fft3d/transform.hpp"
 
 namespace fft3d {
@@ -40,19 +41,6 @@ void execute_local_plan(GpuTransform& plan, const ExchangeUnit* in, ExchangeUnit
 
 // Waits until every event has completed (the caller's timeout and error checks): the end of a run.
 using WaitForEvents = std::function<void(const std::vector<cudaEvent_t>&)>;
-
-// The slab plan runs in up to slab_pipeline_chunks chunks of Z planes, so that each chunk's copies overlap the next
-// chunk's passes, each chunk at least slab_chunk_min_bytes: below that a chunk's launches and events cost more than
-// the overlap gains.
-inline constexpr std::int64_t slab_pipeline_chunks = 8;
-inline constexpr std::int64_t slab_chunk_min_bytes = std::int64_t{64} << 20;
-
-// A natural-order run keeps its y slabs in up to column_pipeline_chunks row chunks (in_row_chunks), so that each
-// chunk's copies back overlap the next chunk's Z work (forward) and each chunk's Z work the next chunk's copies in
-// (inverse), each chunk at least column_chunk_min_bytes: every row chunk splits each copy of the exchanges, and
-// below that the host's enqueueing of the pieces outlasts the GPUs' work (docs/performance.md, L136).
-inline constexpr std::int64_t column_pipeline_chunks = 8;
-inline constexpr std::int64_t column_chunk_min_bytes = std::int64_t{256} << 20;
 
 // One run's data on every GPU, addressed in exchange units. `in[g]` == `out[g]`: in place. A real transform's real
 // side takes `real_plane_units` a Z plane (its rows of reals, padded in place); 0: a complex transform, whose planes

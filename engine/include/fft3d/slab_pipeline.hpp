@@ -1,0 +1,37 @@
+// How a one-process multi-GPU run pipelines its work (docs/multi-gpu.md, "The exchanges"): the slab plan in chunks
+// of Z planes, each chunk's copies overlapping the next chunk's passes; the natural layout's y slabs in row chunks,
+// each chunk's copies back (forward) or in (inverse) overlapping the next chunk's Z work. Pure arithmetic on the
+// decomposition, so that the CPU tests and `fft3d explain --gpus` see what MultiGpuTransform will run.
+#pragma once
+
+#include <cstdint>
+
+#include "fft3d/slab_decomposition.hpp"
+
+namespace fft3d {
+
+// Up to slab_pipeline_chunks slab chunks, each at least slab_chunk_min_bytes: below that a chunk's launches and
+// events cost more than the overlap gains.
+inline constexpr std::int64_t slab_pipeline_chunks = 8;
+inline constexpr std::int64_t slab_chunk_min_bytes = std::int64_t{64} << 20;
+
+// Up to column_pipeline_chunks row chunks, each at least column_chunk_min_bytes: every row chunk splits each copy of
+// the exchanges, and below that the host's enqueueing of the pieces outlasts the GPUs' work (docs/performance.md,
+// L136).
+inline constexpr std::int64_t column_pipeline_chunks = 8;
+inline constexpr std::int64_t column_chunk_min_bytes = std::int64_t{256} << 20;
+
+// Z planes of one slab chunk of `units` (a decomposition in exchange units, in_exchange_units): the z slab in
+// slab_pipeline_chunks chunks, fewer (halving) where a chunk would hold less than `min_bytes` (0:
+// slab_chunk_min_bytes), at least one plane.
+std::int64_t slab_chunk_planes(const SlabDecomposition& units, std::int64_t min_bytes = 0);
+
+// Row chunks of the y slabs of `units` for a run in `layout`: 1 for the y-slab layout (the caller's buffers);
+// natural: up to column_pipeline_chunks, halving until each holds at least `min_bytes` (0: column_chunk_min_bytes)
+// and the count divides NY/G. `one_launch_per_plane_chunk` (the peer-store kernel, up to max_slab_gpus copies a
+// launch): at most max_slab_gpus / G, so that a sender's pieces of a plane chunk, one a row chunk and destination,
+// stay one launch.
+std::int64_t column_row_chunks(const SlabDecomposition& units, SlabLayout layout, bool one_launch_per_plane_chunk,
+                               std::int64_t min_bytes = 0);
+
+}  // namespace fft3d

@@ -1,0 +1,27 @@
+#include "fft3d/slab_pipeline.hpp"
+
+#include <algorithm>
+
+namespace fft3d {
+
+std::int64_t slab_chunk_planes(const SlabDecomposition& units, std::int64_t min_bytes) {
+  if (min_bytes == 0) min_bytes = slab_chunk_min_bytes;
+  const std::int64_t planes = units.z_slab().nz;
+  std::int64_t chunks = slab_pipeline_chunks;
+  while (chunks > 1 && units.local_elements() * exchange_unit_bytes / chunks < min_bytes) chunks /= 2;
+  return std::max<std::int64_t>(1, planes / std::min(chunks, planes));
+}
+
+std::int64_t column_row_chunks(const SlabDecomposition& units, SlabLayout layout, bool one_launch_per_plane_chunk,
+                               std::int64_t min_bytes) {
+  if (layout != SlabLayout::natural) return 1;
+  if (min_bytes == 0) min_bytes = column_chunk_min_bytes;
+  const std::int64_t rows = units.y_slab().ny;
+  std::int64_t chunks = column_pipeline_chunks;
+  if (one_launch_per_plane_chunk) chunks = std::min<std::int64_t>(chunks, max_slab_gpus / units.gpus);
+  while (chunks > 1 && (rows % chunks != 0 || units.local_elements() * exchange_unit_bytes / chunks < min_bytes))
+    chunks /= 2;
+  return chunks;
+}
+
+}  // namespace fft3d

@@ -1,0 +1,53 @@
+// How a one-process multi-GPU run chunks its work (fft3d/slab_pipeline.hpp): the counts MultiGpuTransform takes for
+// the sizes measured in docs/performance.md, the floors, the peer stores' cap and the caller's min_chunk_bytes.
+#include "fft3d/slab_pipeline.hpp"
+
+#include <gtest/gtest.h>
+
+namespace fft3d {
+namespace {
+
+constexpr std::int64_t mib = std::int64_t{1} << 20;
+
+// The decomposition in exchange units, as the schedule counts it.
+SlabDecomposition units_of(const Extents& size, int gpus, Precision precision = Precision::fp32,
+                           TransformKind kind = TransformKind::c2c) {
+  return in_exchange_units(slab_decomposition(size, gpus, "hopper", precision, kind));
+}
+
+TEST(SlabPipeline, SlabChunksOfAtLeast64MiBUpToEight) {
+  EXPECT_EQ(slab_chunk_planes(units_of({1024, 1024, 1024}, 2)), 64);  // 4 GiB a GPU: 8 chunks of 64 planes
+  EXPECT_EQ(slab_chunk_planes(units_of({512, 512, 512}, 2)), 32);     // 512 MiB: 8 chunks of 64 MiB
+  EXPECT_EQ(slab_chunk_planes(units_of({256, 256, 256}, 2)), 128);    // 64 MiB: one chunk, the whole slab
+  EXPECT_EQ(slab_chunk_planes(units_of({256, 256, 256}, 2), 4 * mib), 16);  // the caller's floor; still 8 chunks
+}
+
+TEST(SlabPipeline, RowChunksOfAtLeast256MiBInTheNaturalLayoutOnly) {
+  EXPECT_EQ(column_row_chunks(units_of({1024, 1024, 1024}, 2), SlabLayout::natural, false), 8);
+  EXPECT_EQ(column_row_chunks(units_of({512, 512, 512}, 2), SlabLayout::natural, false), 2);
+  EXPECT_EQ(column_row_chunks(units_of({512, 512, 512}, 1), SlabLayout::natural, false), 4);
+  EXPECT_EQ(column_row_chunks(units_of({256, 256, 256}, 2), SlabLayout::natural, false), 1);
+  EXPECT_EQ(column_row_chunks(units_of({1024, 1024, 1024}, 2), SlabLayout::y_slabs, false), 1);
+  // fp64 counts twice the bytes: 512³ is 1 GiB a GPU on 2 GPUs.
+  EXPECT_EQ(column_row_chunks(units_of({512, 512, 512}, 2, Precision::fp64), SlabLayout::natural, false), 4);
+  // A real transform's half spectrum: 513 * 1024 * 512 values a GPU at 1024³ on 2 GPUs, 2.15 GB.
+  EXPECT_EQ(column_row_chunks(units_of({1024, 1024, 1024}, 2, Precision::fp32, TransformKind::r2c),
+                              SlabLayout::natural, false),
+            8);
+}
+
+TEST(SlabPipeline, PeerStoresTakeAtMostEightPiecesASenderInRowChunks) {
+  const SlabDecomposition four = units_of({1024, 1024, 1024}, 4);
+  EXPECT_EQ(column_row_chunks(four, SlabLayout::natural, false), 8);
+  EXPECT_EQ(column_row_chunks(four, SlabLayout::natural, true), 2);  // 2 row chunks x 4 destinations
+  EXPECT_EQ(column_row_chunks(units_of({2048, 2048, 2048}, 8), SlabLayout::natural, true), 1);
+}
+
+TEST(SlabPipeline, RowChunksDivideTheRowsAndHonourTheCallersFloor) {
+  EXPECT_EQ(column_row_chunks(units_of({64, 64, 64}, 2), SlabLayout::natural, false, 4096), 8);
+  EXPECT_EQ(column_row_chunks(units_of({64, 24, 64}, 2), SlabLayout::natural, false, 4096), 4);  // 12 rows
+  EXPECT_EQ(column_row_chunks(units_of({64, 64, 64}, 2), SlabLayout::natural, true, 4096), 4);
+}
+
+}  // namespace
+}  // namespace fft3d
