@@ -24,4 +24,20 @@ std::int64_t column_row_chunks(const SlabDecomposition& units, SlabLayout layout
   return chunks;
 }
 
+SlabExchange one_process_exchange(SlabExchange asked, int gpus) {
+  constexpr int copy_engines_up_to_gpus = 2;
+  if (asked != SlabExchange::automatic) return asked;
+  return gpus <= copy_engines_up_to_gpus ? SlabExchange::copy_engines : SlabExchange::peer_stores;
+}
+
+SlabPipeline one_process_pipeline(const SlabDecomposition& units, SlabLayout layout, SlabExchange asked,
+                                  std::int64_t min_chunk_bytes) {
+  SlabPipeline p;
+  p.exchange = one_process_exchange(asked, units.gpus);
+  p.chunk_planes = slab_chunk_planes(units, min_chunk_bytes);
+  if (p.exchange != SlabExchange::nccl)
+    p.row_chunks = column_row_chunks(units, layout, p.exchange == SlabExchange::peer_stores, min_chunk_bytes);
+  return p;
+}
+
 }  // namespace fft3d

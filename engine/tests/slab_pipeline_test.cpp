@@ -51,3 +51,22 @@ TEST(SlabPipeline, RowChunksDivideTheRowsAndHonourTheCallersFloor) {
 
 }  // namespace
 }  // namespace fft3d
+
+namespace fft3d {
+namespace {
+
+TEST(SlabPipeline, OneProcessTakesCopyEnginesOnTwoGpusPeerStoresOnMoreAndNcclWhole) {
+  const SlabDecomposition two = units_of({1024, 1024, 1024}, 2), four = units_of({1024, 1024, 1024}, 4);
+  const SlabPipeline on_two = one_process_pipeline(two, SlabLayout::natural, SlabExchange::automatic);
+  EXPECT_EQ(on_two.exchange, SlabExchange::copy_engines);
+  EXPECT_EQ(on_two.chunk_planes, 64);
+  EXPECT_EQ(on_two.row_chunks, 8);
+  const SlabPipeline on_four = one_process_pipeline(four, SlabLayout::natural, SlabExchange::automatic);
+  EXPECT_EQ(on_four.exchange, SlabExchange::peer_stores);
+  EXPECT_EQ(on_four.row_chunks, 2);
+  EXPECT_EQ(one_process_pipeline(two, SlabLayout::natural, SlabExchange::nccl).row_chunks, 1);
+  EXPECT_EQ(one_process_pipeline(two, SlabLayout::y_slabs, SlabExchange::copy_engines).row_chunks, 1);
+}
+
+}  // namespace
+}  // namespace fft3d

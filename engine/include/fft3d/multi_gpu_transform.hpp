@@ -21,6 +21,7 @@
 
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/slab_decomposition.hpp"
+#include "fft3d/slab_pipeline.hpp"
 #include "fft3d/transform.hpp"
 
 struct ncclComm;
@@ -28,27 +29,6 @@ struct ncclComm;
 namespace fft3d {
 
 using NcclComm = ncclComm*;  // an ncclComm_t by its NCCL name
-
-// How the exchanges move data. copy_engines: strided peer copies (cudaMemcpy2DAsync over NVLink), no packing,
-// pipelined with the slab plan's chunks of Z planes; one process only. peer_stores: the same copies in the same
-// schedule, run by an SM kernel on each sender that stores straight into the peers' buffers (two blocks a
-// multiprocessor, alongside the slab plan's next chunk); one process only. nccl: NCCL's grouped send/receive, one
-// block per plane and peer, each exchange after the local plan before it. automatic: in one process, copy_engines
-// on 2 GPUs and peer_stores on more (a GPU's copy engines outrun its SMs' stores to one peer, but share one link's
-// rate among several peers, where the stores keep theirs: docs/performance.md L115); nccl with a caller's
-// communicator.
-enum class SlabExchange : std::uint8_t { automatic, copy_engines, peer_stores, nccl };
-
-// "automatic", "copy engines", "peer stores", "NCCL": the names reports print.
-inline std::string exchange_name(SlabExchange exchange) {
-  switch (exchange) {
-    case SlabExchange::copy_engines: return "copy engines";
-    case SlabExchange::peer_stores: return "peer stores";
-    case SlabExchange::nccl: return "NCCL";
-    case SlabExchange::automatic: break;
-  }
-  return "automatic";
-}
 
 struct MultiGpuDesc {
   Extents extents;                  // the whole transform: NX, NY, NZ; X contiguous

@@ -5,10 +5,36 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "fft3d/slab_decomposition.hpp"
 
 namespace fft3d {
+
+// How the exchanges move data. copy_engines: strided peer copies (cudaMemcpy2DAsync over NVLink), no packing,
+// pipelined with the slab plan's chunks of Z planes; one process only. peer_stores: the same copies in the same
+// schedule, run by an SM kernel on each sender that stores straight into the peers' buffers (two blocks a
+// multiprocessor, alongside the slab plan's next chunk); one process only. nccl: NCCL's grouped send/receive, one
+// block per plane and peer, each exchange after the local plan before it. automatic: in one process, copy_engines
+// on 2 GPUs and peer_stores on more (a GPU's copy engines outrun its SMs' stores to one peer, but share one link's
+// rate among several peers, where the stores keep theirs: docs/performance.md L115); nccl with a caller's
+// communicator.
+enum class SlabExchange : std::uint8_t { automatic, copy_engines, peer_stores, nccl };
+
+// "automatic", "copy engines", "peer stores", "NCCL": the names reports print.
+inline std::string exchange_name(SlabExchange exchange) {
+  switch (exchange) {
+    case SlabExchange::copy_engines: return "copy engines";
+    case SlabExchange::peer_stores: return "peer stores";
+    case SlabExchange::nccl: return "NCCL";
+    case SlabExchange::automatic: break;
+  }
+  return "automatic";
+}
+
+// What one process runs: the caller's exchange, or for automatic copy engines on up to 2 GPUs and peer stores on
+// more (SlabExchange's comment says why).
+SlabExchange one_process_exchange(SlabExchange asked, int gpus);
 
 // Up to slab_pipeline_chunks slab chunks, each at least slab_chunk_min_bytes: below that a chunk's launches and
 // events cost more than the overlap gains.
@@ -33,5 +59,16 @@ std::int64_t slab_chunk_planes(const SlabDecomposition& units, std::int64_t min_
 // stay one launch.
 std::int64_t column_row_chunks(const SlabDecomposition& units, SlabLayout layout, bool one_launch_per_plane_chunk,
                                std::int64_t min_bytes = 0);
+
+// How one process pipelines a run of `units` in `layout` with the exchange it asks for: the exchange it runs, the Z
+// planes of a slab chunk and the row chunks of the y slabs (1 with NCCL, whose steps run whole). `min_chunk_bytes`:
+// MultiGpuDesc's (0: the floors above).
+struct SlabPipeline {
+  SlabExchange exchange = SlabExchange::copy_engines;
+  std::int64_t chunk_planes = 1;
+  std::int64_t row_chunks = 1;
+};
+SlabPipeline one_process_pipeline(const SlabDecomposition& units, SlabLayout layout, SlabExchange asked,
+                                  std::int64_t min_chunk_bytes = 0);
 
 }  // namespace fft3d

@@ -409,14 +409,6 @@ void require_chunk_bytes(std::int64_t min_chunk_bytes) {
                      std::to_string(min_chunk_bytes) + ")");
 }
 
-// The one-process exchange: the caller's choice, else copy engines on 2 GPUs and SM kernels on more
-// (SlabExchange's comment says why).
-SlabExchange one_process_exchange(SlabExchange asked, int gpus) {
-  constexpr int copy_engines_up_to_gpus = 2;
-  if (asked != SlabExchange::automatic) return asked;
-  return gpus <= copy_engines_up_to_gpus ? SlabExchange::copy_engines : SlabExchange::peer_stores;
-}
-
 // Blocks of the exchange kernel: two a multiprocessor, as many stores in flight as the links take.
 int peer_copy_blocks_of(int device) {
   constexpr int blocks_per_multiprocessor = 2;
@@ -447,11 +439,10 @@ MultiGpuTransform::MultiGpuTransform(const MultiGpuDesc& desc) : impl_(std::make
                                             desc.kind));
   impl_->layout = desc.layout;
   impl_->timeout_s = desc.exchange_timeout_s;
-  impl_->exchange_kind = one_process_exchange(desc.exchange, gpus);
-  impl_->chunk_planes = slab_chunk_planes(impl_->units, desc.min_chunk_bytes);
-  if (impl_->exchange_kind != SlabExchange::nccl)
-    impl_->row_chunks = column_row_chunks(impl_->units, desc.layout, impl_->exchange_kind == SlabExchange::peer_stores,
-                                          desc.min_chunk_bytes);
+  const SlabPipeline pipeline = one_process_pipeline(impl_->units, desc.layout, desc.exchange, desc.min_chunk_bytes);
+  impl_->exchange_kind = pipeline.exchange;
+  impl_->chunk_planes = pipeline.chunk_planes;
+  impl_->row_chunks = pipeline.row_chunks;
   if (impl_->exchange_kind == SlabExchange::peer_stores) {
     set_device(desc.devices.front());
     impl_->peer_copies.emplace(cuda::compute_capability(desc.devices.front()));
