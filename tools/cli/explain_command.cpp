@@ -8,6 +8,7 @@
 #include "fft3d/file_writes.hpp"
 #include "fft3d/plan_cost.hpp"
 #include "fft3d/transform.hpp"
+#include "explain_gpus.hpp"
 #include "options.hpp"
 #include "emit/cuda_source.hpp"
 #include "lowering/kernel_spec.hpp"
@@ -84,9 +85,14 @@ int explain_command(const Args& args) {
       ("precision", po::value<std::string>(), "fp32 (8-byte complex) or fp64 (16-byte): the plan's, lowered in it "
                                               "(default: the plan file's, else fp32)")
       ("dump-cuda", po::value<std::string>()->default_value(""), "write each generated kernel to DIR as a .cu file");
+  add_multi_gpu_explain_options(options);
   po::variables_map vm;
-  if (!parse_options("explain", "PLAN [--bandwidth GB/s] [--dump-cuda DIR]", args, options, positional, vm))
+  if (!parse_options("explain", "PLAN [--bandwidth GB/s] [--dump-cuda DIR]  |  explain --gpus G --size NXxNYxNZ",
+                     args, options, positional, vm))
     return exit_ok;
+  if (vm.count("gpus")) return explain_on_several_gpus(vm);
+  for (const char* key : {"layout", "exchange", "link-bandwidth"})
+    if (!vm[key].defaulted()) throw UsageError(std::string("--") + key + ": with --gpus only");
 
   std::string how;
   const ParsedPlan parsed = plan_from_options(vm, how, false, requested_kind(vm));

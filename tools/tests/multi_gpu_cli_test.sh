@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The bad input of `fft3d run --gpus G` and `fft3d bench --gpus G` that is refused before any GPU work: exit codes
-# and the error on stderr. Runs with or without GPUs (a machine with fewer GPUs than asked must say so).
+# and the error on stderr; and `fft3d explain --gpus G`, which needs no GPU. Runs with or without GPUs (a machine
+# with fewer GPUs than asked must say so).
 #   multi_gpu_cli_test.sh BUILD_DIR
 set -uo pipefail
 fft3d="$1/fft3d"
@@ -52,6 +53,38 @@ expect $usage "fp32" "bench --gpus in fp64 (run --gpus takes fp64)" -- "$fft3d" 
 expect $usage "with --gpus only" "bench --layout without --gpus" -- "$fft3d" bench --layout natural
 expect $usage "unknown arch" "bench --gpus with an unknown arch" -- "$fft3d" bench --gpus 2 --arch nosuch
 expect $usage "--layout must be" "bench --gpus with an unknown layout" -- "$fft3d" bench --gpus 2 --layout x_slabs
+
+# expect_out TEXT DESCRIPTION -- COMMAND...: exit 0 and TEXT on stdout.
+expect_out() {
+  local text="$1" what="$2"; shift 3
+  checks=$((checks + 1))
+  "$@" >"$work/out" 2>"$work/err"; local got=$?
+  if [ "$got" -ne 0 ] || ! grep -qF -- "$text" "$work/out"; then
+    echo "FAIL: $what: exit $got, no \"$text\" in stdout:"; sed 's/^/  | /' "$work/out" "$work/err" | head -20
+    failures=$((failures + 1))
+  fi
+}
+
+# explain --gpus: what MultiGpuTransform would run (slab_pipeline.hpp's counts), on the CPU.
+expect_out "column plan in 8 row chunks" "explain --gpus 2 of 1024^3 (natural)" -- \
+  "$fft3d" explain --gpus 2 --size 1024x1024x1024
+expect_out "exchange 1 a transform (copy engines)" "explain --gpus 2 --layout y_slabs" -- \
+  "$fft3d" explain --gpus 2 --size 1024x1024x1024 --layout y_slabs
+expect_out "(peer stores)" "explain --gpus 4 takes the peer stores" -- "$fft3d" explain --gpus 4 --size 2048x2048x2048
+expect_out "column plan in 2 row chunks" "explain --gpus 4: the peer stores' cap" -- \
+  "$fft3d" explain --gpus 4 --size 2048x2048x2048
+expect_out "513x1024x512 z slab" "explain --gpus 2 --transform r2c: the half spectrum" -- \
+  "$fft3d" explain --gpus 2 --size 1024x1024x1024 --transform r2c
+expect_out "7.49" "explain --gpus 2 y slabs at an H200's 4300 GB/s: docs/performance.md's 7.5 ms bound" -- \
+  "$fft3d" explain --gpus 2 --size 1024x1024x1024 --layout y_slabs --bandwidth 4300
+expect $usage "not a plan file" "explain --gpus with a plan file" -- "$fft3d" explain --gpus 2 plans/any.yaml
+expect $usage "needs --size" "explain --gpus without --size" -- "$fft3d" explain --gpus 2
+expect $usage "ask for r2c" "explain --gpus c2r" -- "$fft3d" explain --gpus 2 --size 64x64x64 --transform c2r
+expect $usage "no --batch" "explain --gpus --batch" -- "$fft3d" explain --gpus 2 --size 64x64x64 --batch 2
+expect $usage "must divide NY" "explain --gpus 3 of 64^3" -- "$fft3d" explain --gpus 3 --size 64x64x64
+expect $usage "with --gpus only" "explain --layout without --gpus" -- "$fft3d" explain --size 64x64x64 --layout y_slabs
+expect $usage "--link-bandwidth must be" "explain --gpus --link-bandwidth 0" -- \
+  "$fft3d" explain --gpus 2 --size 64x64x64 --link-bandwidth 0
 
 # More GPUs than the machine has (8 is the most the decomposition takes): a clear error, exit 3, no crash.
 gpus_here=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)

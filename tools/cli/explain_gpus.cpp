@@ -1,0 +1,108 @@
+#include "explain_gpus.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <string>
+
+#include "fft3d/errors.hpp"
+#include "fft3d/plan_cost.hpp"
+#include "fft3d/slab_decomposition.hpp"
+#include "fft3d/slab_pipeline.hpp"
+
+namespace fft3d::cli {
+namespace {
+
+// The copy engines' rate each way between 2 H200s joined by NVLink (docs/performance.md, "Several GPUs").
+constexpr double measured_link_gbs = 391.0;
+
+double megabytes(double bytes) { return bytes / 1e6; }
+
+// A local plan's kernels and what they move: its own volume's reads and writes over every volume of its batch.
+double explain_local_plan(const char* name, const Plan& plan, double bandwidth) {
+  const PlanCost cost = plan_cost(plan, static_cast<int>(complex_value_bytes(plan.precision)));
+  const double bytes = static_cast<double>(cost.bytes_moved) * static_cast<double>(plan.batch);
+  std::cout << name << to_string(plan.size) << (plan.batch > 1 ? " x " + std::to_string(plan.batch) : "") << ", "
+            << to_string(kind_of(plan)) << ", " << plan.kernels.size() << " kernel"
+            << (plan.kernels.size() == 1 ? "" : "s") << ":";
+  for (const auto& kernel : plan.kernels) std::cout << " {" << to_string(kernel) << "}";
+  std::cout << "\n         " << std::setprecision(1) << megabytes(bytes) << " MB moved a GPU, floor "
+            << std::setprecision(3) << bytes / (bandwidth * 1e6) << " ms at " << std::setprecision(0) << bandwidth
+            << " GB/s";
+  if (const std::optional<double> passes = passes_on_its_profile(plan))
+    std::cout << "; model " << std::setprecision(2) << *passes << " pass-equivalents";
+  std::cout << "\n";
+  return bytes / (bandwidth * 1e6);
+}
+
+}  // namespace
+
+void add_multi_gpu_explain_options(po::options_description& options) {
+  options.add_options()
+      ("gpus", po::value<int>(), "the slab decomposition over G GPUs (1 to 8) of --size: its local plans, exchanges, "
+       "pipeline and floors, without a GPU")
+      ("layout", po::value<std::string>()->default_value("natural"),
+       "with --gpus: the spectrum's layout, natural or y_slabs")
+      ("exchange", po::value<std::string>()->default_value("auto"),
+       "with --gpus: auto, copy-engines, peer-stores or nccl")
+      ("link-bandwidth", po::value<double>()->default_value(measured_link_gbs),
+       "with --gpus: GB/s a GPU sends to its peers, all links together, for the exchanges' floor (default: the "
+       "copy engines' measured rate between 2 H200s)");
+}
+
+int explain_on_several_gpus(const po::variables_map& vm) {
+  const int gpus = vm["gpus"].as<int>();
+  if (vm.count("plan"))
+    throw UsageError("--gpus takes --size: each GPU's plans come from the slab decomposition, not a plan file");
+  if (!vm.count("size")) throw UsageError("--gpus needs --size NXxNYxNZ");
+  if (vm.count("batch")) throw UsageError("--gpus: a multi-GPU transform runs one volume (no --batch)");
+  if (!vm["dump-cuda"].as<std::string>().empty()) throw UsageError("--gpus does not take --dump-cuda");
+  const double bandwidth = vm["bandwidth"].as<double>(), link = vm["link-bandwidth"].as<double>();
+  if (!(link > 0) || !std::isfinite(link)) throw UsageError("--link-bandwidth must be positive and finite");
+  if (!(bandwidth > 0) || !std::isfinite(bandwidth)) throw UsageError("--bandwidth must be positive and finite");
+  const TransformKind kind = requested_kind(vm);
+  if (kind == TransformKind::c2r) throw UsageError("--gpus: ask for r2c (the decomposition runs C2R as its inverse)");
+  const Precision precision = parse_precision(optional_string(vm, "precision").value_or("fp32"));
+  const Extents size = parse_extents(vm["size"].as<std::string>());
+  const SlabLayout layout = parse_layout(vm["layout"].as<std::string>());
+  const SlabDecomposition d = slab_decomposition(size, gpus, vm["arch"].as<std::string>(), precision, kind);
+  const SlabDecomposition units = in_exchange_units(d);
+  const SlabPipeline pipeline = one_process_pipeline(units, layout, parse_exchange(vm["exchange"].as<std::string>()));
+
+  const double local_bytes = static_cast<double>(units.local_elements() * exchange_unit_bytes);
+  const double sent_bytes = local_bytes * (gpus - 1) / gpus;
+  const int exchanges = layout == SlabLayout::natural ? 2 : 1;
+  std::cout << std::fixed << "plan     slab decomposition of " << to_string(size) << " (" << to_string(kind) << ", "
+            << to_string(precision) << ") over " << gpus << " GPU" << (gpus == 1 ? "" : "s") << ", "
+            << d.slab.arch << " plans, " << (layout == SlabLayout::natural ? "natural" : "y_slabs") << " layout\n"
+            << "slabs    " << to_string(d.z_slab()) << " z slab a GPU (the spectrum's), " << to_string(d.y_slab())
+            << " y slab for the Z work; " << std::setprecision(1) << megabytes(local_bytes) << " MB a GPU\n"
+            << "exchange " << exchanges << " a transform (" << exchange_name(pipeline.exchange) << "), each sending "
+            << megabytes(sent_bytes) << " MB a GPU to its peers and keeping " << megabytes(local_bytes - sent_bytes)
+            << " MB\n"
+            << "memory   one exchange buffer a GPU, " << megabytes(local_bytes)
+            << " MB, plus the local plans' workspace where one needs it\n"
+            << "pipeline slab plan in " << d.z_slab().nz / pipeline.chunk_planes << " chunk"
+            << (d.z_slab().nz / pipeline.chunk_planes == 1 ? "" : "s") << " of " << pipeline.chunk_planes
+            << " Z planes";
+  if (pipeline.exchange == SlabExchange::nccl) std::cout << " (NCCL: each step whole)";
+  if (layout == SlabLayout::natural) std::cout << "; column plan in " << pipeline.row_chunks << " row chunk"
+                                               << (pipeline.row_chunks == 1 ? "" : "s");
+  std::cout << "\n\n";
+  const double slab_ms = explain_local_plan("slab     ", d.slab, bandwidth);
+  const double column_ms = explain_local_plan("column   ", d.column, bandwidth);
+  // The schedule overlaps the slab plan with the first exchange and, in natural order, the Z work with the second;
+  // the Z work cannot start before the first exchange ends (every Z line holds every GPU's planes).
+  const double one_exchange_ms = gpus > 1 ? sent_bytes / (link * 1e6) : 0.0;
+  const double bound_ms = std::max(slab_ms, one_exchange_ms) +
+                          (layout == SlabLayout::natural ? std::max(column_ms, one_exchange_ms) : column_ms);
+  std::cout << "\nfloor    local plans " << std::setprecision(3) << slab_ms + column_ms << " ms at "
+            << std::setprecision(0) << bandwidth << " GB/s; exchanges " << std::setprecision(3)
+            << exchanges * one_exchange_ms << " ms at " << std::setprecision(0) << link << " GB/s a GPU\n"
+            << "bound    " << std::setprecision(3) << bound_ms << " ms: the slab plan beside the first exchange, then "
+            << (layout == SlabLayout::natural ? "the Z work beside the second" : "the Z work") << "\n";
+  return exit_ok;
+}
+
+}  // namespace fft3d::cli
