@@ -278,8 +278,8 @@ std::vector<SlabSide> MultiGpuTransform::Impl::sides() {
   for (LocalGpu& gpu : gpus)
     sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab,
                      gpu.slab_c2r_chunk ? &*gpu.slab_c2r_chunk : gpu.slab_c2r ? &*gpu.slab_c2r : nullptr,
-                     &*gpu.column, gpu.column_chunk ? &*gpu.column_chunk : nullptr, gpu.stream, gpu.copy_streams, gpu.buffer, peer_copies ? &*peer_copies : nullptr,
-                     peer_copy_blocks});
+                     &*gpu.column, gpu.column_chunk ? &*gpu.column_chunk : nullptr, gpu.stream, gpu.copy_streams,
+                     gpu.buffer, peer_copies ? &*peer_copies : nullptr, peer_copy_blocks});
   return sides;
 }
 
