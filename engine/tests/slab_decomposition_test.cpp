@@ -194,7 +194,8 @@ TEST(SlabDecompositionPlans, TheColumnPlanOnRowChunksMatchesTheWholeColumnPlan) 
   Volume unchunked(slab.size());
   for (std::int64_t z = 0; z < y.nz; ++z)
     for (std::int64_t row = 0; row < y.ny; ++row)
-      for (std::int64_t x = 0; x < y.nx; ++x) unchunked[x + y.nx * (row + y.ny * z)] = chunked[chunked_index(x, row, z)];
+      for (std::int64_t x = 0; x < y.nx; ++x)
+        unchunked[x + y.nx * (row + y.ny * z)] = chunked[chunked_index(x, row, z)];
   EXPECT_LT(relative_l2(unchunked, whole), tolerance);
   EXPECT_THROW(column_chunk_plan(d, 3, "hopper"), UsageError);
 }

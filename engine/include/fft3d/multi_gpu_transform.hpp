@@ -60,8 +60,8 @@ class MultiGpuTransform {
  public:
   // One process drives every device of desc.devices (ncclCommInitAll). Throws UsageError (G does not divide NY and
   // NZ, more devices than the machine has, a device listed twice, a pair without peer access, a timeout not
-  // positive, a negative min_chunk_bytes), all before any allocation or launch; GpuUnavailable, CudaError with NCCL's own message, and what
-  // GpuTransform's constructor throws.
+  // positive, a negative min_chunk_bytes), all before any allocation or launch; GpuUnavailable, CudaError with
+  // NCCL's own message, and what GpuTransform's constructor throws.
   explicit MultiGpuTransform(const MultiGpuDesc& desc);
   // One process per GPU, exchanges through NCCL (copy_engines and peer_stores are refused): `comm` is this process's
   // communicator (its rank and size say which slab and G),
