@@ -19,7 +19,7 @@ constexpr double measured_link_gbs = 391.0;
 
 double megabytes(double bytes) { return bytes / 1e6; }
 
-// A local plan's kernels and what they move: its own volume's reads and writes over every volume of its batch.
+// A local plan's kernels and what they move (its volume's reads and writes times its batch); returns its floor in ms.
 double explain_local_plan(const char* name, const Plan& plan, double bandwidth) {
   const PlanCost cost = plan_cost(plan, static_cast<int>(complex_value_bytes(plan.precision)));
   const double bytes = static_cast<double>(cost.bytes_moved) * static_cast<double>(plan.batch);
