@@ -6,8 +6,8 @@
 //
 // - transform.hpp: TransformDesc (what to transform) and TransformOptions (direction, order, scaling at execution);
 // - cpu_transform.hpp, gpu_transform.hpp: the transforms, built from a descriptor, a plan or a plan file;
-// - slab_decomposition.hpp, multi_gpu_transform.hpp, cpu_slabs.hpp: one transform over several GPUs (slabs of Z
-//   planes and their exchanges), and its CPU model;
+// - slab_decomposition.hpp, slab_pipeline.hpp, multi_gpu_transform.hpp, cpu_slabs.hpp: one transform over several
+//   GPUs (slabs of Z planes, their exchanges and how one process pipelines them), and its CPU model;
 // - profiling.hpp: per-kernel runs, copy twins and setup times of a GPU transform, for benchmarks;
 // - measured_planning.hpp: the planner's best candidates checked and timed on this GPU;
 // - plan_ir.hpp, plan_text.hpp, checks.hpp, diagnostics.hpp: the plan language, its files and its checks;
@@ -42,5 +42,6 @@
 #include "fft3d/planner.hpp"
 #include "fft3d/profiling.hpp"
 #include "fft3d/slab_decomposition.hpp"
+#include "fft3d/slab_pipeline.hpp"
 #include "fft3d/transform.hpp"
 #include "fft3d/wisdom.hpp"
