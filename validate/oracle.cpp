@@ -287,6 +287,64 @@ void fftw_c2r_reference(const Extents& size, std::span<const std::complex<double
   scale_values(out, size, scaling);
 }
 
+namespace {
+
+// A real transform's guru dimensions over `axes` (transformed) and the rest (batch), slowest first: the real side's
+// strides (X contiguous, rows of NX) and the half spectrum's (rows of NX/2 + 1), in the order `real_to_complex`
+// says; and the product of the transformed lengths.
+struct RealDims {
+  std::vector<fftw_iodim64> dims, batch;
+  std::int64_t transformed = 1;
+};
+RealDims real_dims(const Extents& size, const std::vector<Axis>& axes, bool real_to_complex) {
+  if (std::count(axes.begin(), axes.end(), Axis::x) != 1)
+    throw UsageError("validate: a real DFT over some axes needs X among them, once (the halved axis)");
+  const std::int64_t half = size.nx / 2 + 1;
+  RealDims d;
+  for (Axis axis : {Axis::z, Axis::y, Axis::x}) {
+    const auto listed = std::count(axes.begin(), axes.end(), axis);
+    if (listed > 1) throw UsageError("validate: axis " + std::string(1, axis_letter(axis)) + " listed twice in axes");
+    const std::int64_t reals = axis == Axis::x ? 1 : axis == Axis::y ? size.nx : size.nx * size.ny;
+    const std::int64_t values = axis == Axis::x ? 1 : axis == Axis::y ? half : half * size.ny;
+    const fftw_iodim64 dim{static_cast<std::ptrdiff_t>(size[axis]),
+                           static_cast<std::ptrdiff_t>(real_to_complex ? reals : values),
+                           static_cast<std::ptrdiff_t>(real_to_complex ? values : reals)};
+    (listed == 1 ? d.dims : d.batch).push_back(dim);
+    if (listed == 1) d.transformed *= size[axis];
+  }
+  return d;
+}
+
+}  // namespace
+
+void fftw_axes_r2c_reference(const Extents& size, const std::vector<Axis>& axes, std::span<const double> in,
+                             std::span<std::complex<double>> out, Scaling scaling) {
+  require_count(in.size(), size.elements(), size, "real input");
+  require_count(out.size(), half_spectrum_elements(size), size, "half-spectrum output");
+  const RealDims d = real_dims(size, axes, true);
+  auto* source = const_cast<double*>(in.data());
+  auto* target = reinterpret_cast<fftw_complex*>(out.data());
+  run_fftw(size, [&] {
+    return fftw_plan_guru64_dft_r2c(static_cast<int>(d.dims.size()), d.dims.data(), static_cast<int>(d.batch.size()),
+                                    d.batch.data(), source, target, FFTW_ESTIMATE);
+  });
+  scale_values(out, d.transformed, scaling);
+}
+
+void fftw_axes_c2r_reference(const Extents& size, const std::vector<Axis>& axes,
+                             std::span<const std::complex<double>> in, std::span<double> out, Scaling scaling) {
+  require_count(in.size(), half_spectrum_elements(size), size, "half-spectrum input");
+  require_count(out.size(), size.elements(), size, "real output");
+  const RealDims d = real_dims(size, axes, false);
+  std::vector<std::complex<double>> copy(in.begin(), in.end());  // FFTW's c2r overwrites its input
+  auto* source = reinterpret_cast<fftw_complex*>(copy.data());
+  run_fftw(size, [&] {
+    return fftw_plan_guru64_dft_c2r(static_cast<int>(d.dims.size()), d.dims.data(), static_cast<int>(d.batch.size()),
+                                    d.batch.data(), source, out.data(), FFTW_ESTIMATE);
+  });
+  scale_values(out, d.transformed, scaling);
+}
+
 void to_natural_order(const Plan& plan, std::span<std::complex<double>> data) {
   require_size(data.size(), plan.size, "data");
   std::int64_t block = 1;

@@ -31,6 +31,15 @@ void fftw_r2c_reference(const Extents& size, std::span<const double> in, std::sp
 void fftw_c2r_reference(const Extents& size, std::span<const std::complex<double>> in, std::span<double> out,
                         Scaling scaling = Scaling::none);
 
+// The real DFTs over `axes` only (numpy's rfftn and irfftn with axes=..., Plan::axes of a real plan): X must be
+// among them, the halved axis, and every line of the other axes' coordinates is a batch index; the layouts as the
+// 3D ones', with `scaling` over the transformed lengths. UsageError: no X, an axis listed twice.
+void fftw_axes_r2c_reference(const Extents& size, const std::vector<Axis>& axes, std::span<const double> in,
+                             std::span<std::complex<double>> out, Scaling scaling = Scaling::none);
+void fftw_axes_c2r_reference(const Extents& size, const std::vector<Axis>& axes,
+                             std::span<const std::complex<double>> in, std::span<double> out,
+                             Scaling scaling = Scaling::none);
+
 // Permutes a digit-reversed result of `plan` (see transform.hpp) into natural order.
 void to_natural_order(const Plan& plan, std::span<std::complex<double>> data);
 

@@ -63,6 +63,19 @@ contains_match out "^error +relative L2 [0-9.e+-]+ \(bound [0-9.e+-]+\): pass" "
 expect 2 "no closed form for a plan of some axes" -- \
   "$fft3d" run "$work/z-lines.yaml" --check plane-waves
 
+# A real plan of axes X and Y over 8 Z planes: checked against FFTW's r2c and c2r over those axes, not the 3D ones.
+cat >"$work/xy-r2c.yaml" <<'PLAN'
+size: [64, 64, 8]
+axes: [X, Y]
+arch: hopper
+kernels:
+  - "X(1, 32, 1, 32, no-tw), R2C(X, 64), Y(16, 4, 16, 64, tw)"
+  - "Y(16, 4, 4, 16, tw)"
+  - "Y(16, 4, 1, 4, no-tw)"
+PLAN
+expect 0 "run a real plan of axes X and Y" -- "$fft3d" run "$work/xy-r2c.yaml" --backend cpu
+contains out "against FFTW's fp64 r2c over axes [X, Y]" "real axes plan checked over its axes"
+
 printf 'size: [8, 8\narch: [\n' >"$work/broken.yaml"
 expect 1 "malformed YAML" -- "$fft3d" validate "$work/broken.yaml"
 contains err "broken.yaml:" "YAML errors are located"

@@ -98,4 +98,32 @@ TEST(FftwAxesReference, NoAxisOrARepeatedAxisIsAUsageError) {
 }
 
 }  // namespace
+// The real DFT over X and Y is the complex one of the same reals over X and Y, kept to its first NX/2 + 1 columns;
+// its c2r returns the reals (full scaling).
+TEST(FftwAxesRealReference, R2cOverXAndYIsTheComplexOneHalvedAndC2rReturnsTheReals) {
+  const Extents size{8, 4, 6};
+  const std::int64_t half = size.nx / 2 + 1;
+  Values noise(static_cast<std::size_t>(size.elements())), complex_in(noise.size()), complex_out(noise.size());
+  fill_random(noise, seed);
+  std::vector<double> reals(noise.size()), back(noise.size());
+  for (std::size_t i = 0; i < noise.size(); ++i) complex_in[i] = reals[i] = noise[i].real();
+  Values spectrum(static_cast<std::size_t>(half * size.ny * size.nz)), expected(spectrum.size());
+  fftw_axes_r2c_reference(size, {Axis::x, Axis::y}, reals, spectrum);
+  fftw_axes_reference(size, {Axis::x, Axis::y}, complex_in, complex_out, Direction::forward);
+  for (std::int64_t row = 0; row < size.ny * size.nz; ++row)
+    for (std::int64_t x = 0; x < half; ++x)
+      expected[static_cast<std::size_t>(x + half * row)] = complex_out[static_cast<std::size_t>(x + size.nx * row)];
+  EXPECT_LE(compare(spectrum, expected).relative_l2, 1e-15);
+  fftw_axes_c2r_reference(size, {Axis::y, Axis::x}, spectrum, back, Scaling::full);
+  EXPECT_LE(compare(back, reals).relative_l2, 1e-15);
+}
+
+TEST(FftwAxesRealReference, WithoutXOrWithARepeatedAxisIsAUsageError) {
+  const Extents size{8, 4, 6};
+  std::vector<double> reals(static_cast<std::size_t>(size.elements()));
+  Values spectrum(static_cast<std::size_t>((size.nx / 2 + 1) * size.ny * size.nz));
+  EXPECT_THROW(fftw_axes_r2c_reference(size, {Axis::y, Axis::z}, reals, spectrum), UsageError);
+  EXPECT_THROW(fftw_axes_c2r_reference(size, {Axis::x, Axis::x}, spectrum, reals), UsageError);
+}
+
 }  // namespace fft3d::validate
