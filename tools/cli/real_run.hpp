@@ -9,8 +9,8 @@
 
 namespace fft3d::cli {
 
-// A real plan's data as rows: the batch's packed volumes are one volume of NZ * batch planes, row after row, in
-// both layouts (what pack_padded and unpack_padded take).
+// A plan's packed batch as one volume of NZ * batch planes, row after row: a real plan's rows in both layouts (what
+// pack_padded and unpack_padded take), and any plan's host memory for a checked run.
 inline Extents batch_rows_extents(const Plan& plan) {
   return {plan.size.nx, plan.size.ny, plan.size.nz * plan.batch};
 }

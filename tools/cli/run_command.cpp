@@ -260,10 +260,10 @@ int run_command(const Args& args) {
     throw UsageError("a plan of axes " + axes_text(plan.axes) + " is checked against FFTW over those axes (no "
                      "--check plane-waves: the closed form transforms all three)");
   // The host holds the batch's fp64 input, output and references: as much as one volume batch times as long.
-  const Extents batch_size{size.nx, size.ny, size.nz * plan.batch};
+  const Extents batch_size = batch_rows_extents(plan);
   if (kind_of(plan) != TransformKind::c2c) {
     require_real_settings(plan, how, settings, vm["check"].as<std::string>());
-    check_run_host_memory(batch_size, validate::host_memory_bytes());
+    check_run_host_memory(batch_size, validate::host_memory_bytes(), plan.axes);
     return run_real_against_oracle(plan, how, backend, settings, bound, seed);
   }
   const bool oracle_fits = run_host_bytes(batch_size) <= static_cast<double>(validate::host_memory_bytes());
