@@ -78,7 +78,9 @@ PlaneWaves random_plane_waves(const Extents& size, int count, std::uint64_t seed
                                 std::to_string(size.elements()) + " frequencies");
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  auto frequency = [&](std::int64_t n) { return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n)); };
+  auto frequency = [&](std::int64_t n) {
+    return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n));
+  };
   PlaneWaves waves{size, {}};
   std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> used;
   while (static_cast<int>(waves.waves.size()) < count) {
@@ -96,7 +98,9 @@ PlaneWaves random_real_plane_waves(const Extents& size, int pairs, std::uint64_t
                                 to_string(size) + " (NX even, two frequencies a pair)");
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  auto frequency = [&](std::int64_t n) { return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n)); };
+  auto frequency = [&](std::int64_t n) {
+    return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n));
+  };
   auto conjugate = [](std::int64_t k, std::int64_t n) { return (n - k) % n; };
   PlaneWaves waves{size, {}};
   std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> used;
@@ -132,7 +136,8 @@ void fill_with_waves(const PlaneWaves& waves, std::int64_t first, std::span<T> o
                [&](std::int64_t begin, std::int64_t end) {
                  for (std::int64_t i = begin; i < end; ++i) {
                    const std::int64_t e = first + i;
-                   out[static_cast<std::size_t>(i)] = convert(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
+                   out[static_cast<std::size_t>(i)] =
+                       convert(wave_value(t, e % n.nx, e / n.nx % n.ny, e / (n.nx * n.ny)));
                  }
                });
 }
@@ -202,7 +207,9 @@ ChunkedError spectrum_error(const PlaneWaves& waves, Direction direction, double
   const Extents& n = waves.size;
   Spikes spikes;
   for (const PlaneWave& w : waves.waves) {
-    auto at = [&](std::int64_t k, std::int64_t length) { return direction == Direction::forward ? k : (length - k) % length; };
+    auto at = [&](std::int64_t k, std::int64_t length) {
+      return direction == Direction::forward ? k : (length - k) % length;
+    };
     const std::int64_t index = at(w.kx, n.nx) + n.nx * (at(w.ky, n.ny) + n.ny * at(w.kz, n.nz));
     spikes.push_back({index, w.amplitude * static_cast<double>(n.elements()) * scale});
   }

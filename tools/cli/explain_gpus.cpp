@@ -100,7 +100,8 @@ int explain_on_several_gpus(const po::variables_map& vm) {
   std::cout << "\nfloor    local plans " << std::setprecision(3) << slab_ms + column_ms << " ms at "
             << std::setprecision(0) << bandwidth << " GB/s; exchanges " << std::setprecision(3)
             << exchanges * one_exchange_ms << " ms at " << std::setprecision(0) << link << " GB/s a GPU\n"
-            << "bound    " << std::setprecision(3) << bound_ms << " ms: the slab plan beside the first exchange, then "
+            << "bound    " << std::setprecision(3) << bound_ms
+            << " ms: the slab plan beside the first exchange, then "
             << (layout == SlabLayout::natural ? "the Z work beside the second" : "the Z work") << "\n";
   return exit_ok;
 }

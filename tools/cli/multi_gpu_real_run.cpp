@@ -52,7 +52,8 @@ void upload_real_rows(const SlabDecomposition& d, bool in_place, bench::PerDevic
     for (std::int64_t r0 = 0; r0 < c.rows; r0 += c.chunk_rows) {
       const std::int64_t count = std::min(c.chunk_rows, c.rows - r0);
       fill((g * c.rows + r0) * c.nx, std::span(line).first(static_cast<std::size_t>(count * c.nx)));
-      for (std::int64_t r = 0; r < count; ++r) std::copy_n(line.begin() + r * c.nx, c.nx, staged.begin() + r * c.pitch);
+      for (std::int64_t r = 0; r < count; ++r)
+        std::copy_n(line.begin() + r * c.nx, c.nx, staged.begin() + r * c.pitch);
       buffers.upload(static_cast<std::size_t>(g), staged.data(), r0 * c.pitch / 2, count * c.pitch / 2);
     }
 }
@@ -67,7 +68,8 @@ void download_real_rows(const SlabDecomposition& d, bool in_place, const bench::
     for (std::int64_t r0 = 0; r0 < c.rows; r0 += c.chunk_rows) {
       const std::int64_t count = std::min(c.chunk_rows, c.rows - r0);
       buffers.download(static_cast<std::size_t>(g), staged.data(), r0 * c.pitch / 2, count * c.pitch / 2);
-      for (std::int64_t r = 0; r < count; ++r) std::copy_n(staged.begin() + r * c.pitch, c.nx, line.begin() + r * c.nx);
+      for (std::int64_t r = 0; r < count; ++r)
+        std::copy_n(staged.begin() + r * c.pitch, c.nx, line.begin() + r * c.nx);
       use((g * c.rows + r0) * c.nx, std::span<const Real>(line).first(static_cast<std::size_t>(count * c.nx)));
     }
 }

@@ -267,7 +267,8 @@ int run_command(const Args& args) {
     return run_real_against_oracle(plan, how, backend, settings, bound, seed);
   }
   const bool oracle_fits = run_host_bytes(batch_size) <= static_cast<double>(validate::host_memory_bytes());
-  if (plan.batch == 1 && transforms_all_axes(plan) && checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
+  if (plan.batch == 1 && transforms_all_axes(plan) &&
+      checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
     if (settings.precision != Precision::fp32)
       throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
     return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel, settings.asked_size});

@@ -82,7 +82,8 @@ expect $usage "needs --size" "explain --gpus without --size" -- "$fft3d" explain
 expect $usage "ask for r2c" "explain --gpus c2r" -- "$fft3d" explain --gpus 2 --size 64x64x64 --transform c2r
 expect $usage "no --batch" "explain --gpus --batch" -- "$fft3d" explain --gpus 2 --size 64x64x64 --batch 2
 expect $usage "must divide NY" "explain --gpus 3 of 64^3" -- "$fft3d" explain --gpus 3 --size 64x64x64
-expect $usage "with --gpus only" "explain --layout without --gpus" -- "$fft3d" explain --size 64x64x64 --layout y_slabs
+expect $usage "with --gpus only" "explain --layout without --gpus" -- \
+  "$fft3d" explain --size 64x64x64 --layout y_slabs
 expect $usage "--link-bandwidth must be" "explain --gpus --link-bandwidth 0" -- \
   "$fft3d" explain --gpus 2 --size 64x64x64 --link-bandwidth 0
 

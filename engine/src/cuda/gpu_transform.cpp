@@ -617,7 +617,8 @@ void GpuProfiler::run_kernel(std::size_t index, const DeviceComplex32* in, Devic
   if (!in || !out) throw UsageError("GpuProfiler::run_kernel: null device pointer (in or out)");
   if (index >= impl.specs.size()) throw UsageError("GpuProfiler::run_kernel: no kernel " + std::to_string(index));
   const GpuTransform::Impl::VolumeStrides strides = impl.volume_strides(in != out);
-  const std::int64_t per_launch = index == impl.lowered.kernels.size() ? impl.plan.batch : impl.volumes_per_launch(in != out);
+  const std::int64_t per_launch =
+      index == impl.lowered.kernels.size() ? impl.plan.batch : impl.volumes_per_launch(in != out);
   for (std::int64_t first = 0; first < impl.plan.batch; first += per_launch)
     impl.run_kernel(index, impl.volume_at(in, strides.in, first),
                     impl.volume_at(out, strides.out, first), options, static_cast<cudaStream_t>(stream),
