@@ -140,9 +140,7 @@ void check_real_transform(const Extents& size, SlabLayout layout, SlabExchange e
   check_real_in_chunks_of<Real>(size, layout, exchange, gpus, 0);
 }
 
-// Chunks of 4 KiB: 8 row chunks and several slab chunks on small volumes (gpu_multi_gpu_test.cpp says why).
 void check_real_in_small_chunks(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus) {
-  constexpr std::int64_t small_chunk_bytes = 4096;
   check_real_in_chunks_of<float>(size, layout, exchange, gpus, small_chunk_bytes);
 }
 

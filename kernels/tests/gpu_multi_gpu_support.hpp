@@ -105,6 +105,10 @@ void skip_without_gpu_or_nccl();
 // The largest power of two of visible GPUs up to max_slab_gpus: a G that divides every size here.
 int several_gpus();
 
+// MultiGpuDesc::min_chunk_bytes of the small-chunk suites: a 64³ volume then runs 8 slab chunks and 8 row chunks
+// (natural layout; with peer stores 8/G, the kernel's copies a launch), every chunked path of the schedule.
+inline constexpr std::int64_t small_chunk_bytes = 4096;
+
 // One case of a parameterized multi-GPU suite, and its test name ("64x64x64_natural_copy_engines").
 using MultiGpuCase = std::tuple<Extents, SlabLayout, SlabExchange>;
 std::string multi_gpu_case_name(const ::testing::TestParamInfo<MultiGpuCase>& info);

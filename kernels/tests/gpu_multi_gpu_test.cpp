@@ -86,9 +86,6 @@ void check_transform(const Extents& size, SlabLayout layout, SlabExchange exchan
   check_in_chunks_of<Real>(size, layout, exchange, gpus, 0);
 }
 
-// Chunks of 4 KiB: a small volume then runs 8 slab chunks and 8 row chunks (natural layout; with peer stores 8/G,
-// the kernel's copies a launch).
-constexpr std::int64_t small_chunk_bytes = 4096;
 void check_in_small_chunks(const Extents& size, SlabLayout layout, SlabExchange exchange, int gpus) {
   check_in_chunks_of<float>(size, layout, exchange, gpus, small_chunk_bytes);
 }
