@@ -91,14 +91,15 @@ namespace {
 // A cuFFT plan destroyed on every path.
 class CufftPlan {
  public:
-  // One 3D transform of `type` on `size` (the 64-bit planner: any volume the device holds), FFTW's layouts.
-  CufftPlan(const Extents& size, cufftType type, const std::string& what) {
+  // `volumes` packed 3D transforms of `type` on `size` (the 64-bit planner: any volume the device holds), FFTW's
+  // layouts out of place.
+  CufftPlan(const Extents& size, cufftType type, const std::string& what, std::int64_t volumes = 1) {
     check_cufft(cufftCreate(&handle_), "cufftCreate (" + what + ")");
     // cuFFT takes the slowest dimension first: Z, Y, X.
     long long lengths[3] = {size.nz, size.ny, size.nx};
     std::size_t workspace = 0;
     const cufftResult made =
-        cufftMakePlanMany64(handle_, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, type, 1, &workspace);
+        cufftMakePlanMany64(handle_, 3, lengths, nullptr, 1, 0, nullptr, 1, 0, type, volumes, &workspace);
     if (made != CUFFT_SUCCESS) cufftDestroy(handle_);
     check_cufft(made, "cufftMakePlanMany64 (" + what + ")");
   }
@@ -111,27 +112,33 @@ class CufftPlan {
   cufftHandle handle_ = 0;
 };
 
-// The element counts of a real transform's two sides, after checking the buffers hold them.
-std::pair<std::size_t, std::size_t> real_and_half_spectrum(const Extents& size, std::size_t reals,
-                                                           std::size_t spectrum, const std::string& what) {
+// The element counts of a real transform's two sides, over a whole number of packed volumes, after checking the
+// buffers hold them.
+struct RealSides {
+  std::size_t reals = 0;     // NX*NY*NZ a volume, times volumes
+  std::size_t spectrum = 0;  // (NX/2+1)*NY*NZ a volume, times volumes
+  std::int64_t volumes = 0;
+};
+RealSides real_and_half_spectrum(const Extents& size, std::size_t reals, std::size_t spectrum,
+                                 const std::string& what) {
   if (size.nx % 2 != 0)
     throw UsageError(what + ": NX must be even for a real transform, got " + to_string(size));
   const std::size_t n = static_cast<std::size_t>(size.elements());
   const std::size_t half = static_cast<std::size_t>((size.nx / 2 + 1) * size.ny * size.nz);
-  if (reals != n || spectrum != half)
+  if (reals == 0 || reals % n != 0 || spectrum != reals / n * half)
     throw UsageError(what + ": buffers must hold " + std::to_string(n) + " reals and " + std::to_string(half) +
-                     " complex values");
-  return {n, half};
+                     " complex values a volume, for one or more volumes");
+  return {reals, spectrum, static_cast<std::int64_t>(reals / n)};
 }
 
 }  // namespace
 
 void cufft_r2c_reference(const Extents& size, std::span<const double> reals,
                          std::span<std::complex<double>> spectrum) {
-  const auto [n, half] = real_and_half_spectrum(size, reals.size(), spectrum.size(), "cufft_r2c_reference");
-  DeviceBuffer in(n * sizeof(double)), out(half * sizeof(cufftDoubleComplex));
+  const RealSides sides = real_and_half_spectrum(size, reals.size(), spectrum.size(), "cufft_r2c_reference");
+  DeviceBuffer in(sides.reals * sizeof(double)), out(sides.spectrum * sizeof(cufftDoubleComplex));
   in.upload(reals.data());
-  const CufftPlan plan(size, CUFFT_D2Z, "D2Z");
+  const CufftPlan plan(size, CUFFT_D2Z, "D2Z", sides.volumes);
   check_cufft(cufftExecD2Z(plan.get(), static_cast<cufftDoubleReal*>(in.get()),
                            static_cast<cufftDoubleComplex*>(out.get())),
               "cufftExecD2Z");
@@ -141,10 +148,10 @@ void cufft_r2c_reference(const Extents& size, std::span<const double> reals,
 
 void cufft_c2r_reference(const Extents& size, std::span<const std::complex<double>> spectrum,
                          std::span<double> reals) {
-  const auto [n, half] = real_and_half_spectrum(size, reals.size(), spectrum.size(), "cufft_c2r_reference");
-  DeviceBuffer in(half * sizeof(cufftDoubleComplex)), out(n * sizeof(double));
+  const RealSides sides = real_and_half_spectrum(size, reals.size(), spectrum.size(), "cufft_c2r_reference");
+  DeviceBuffer in(sides.spectrum * sizeof(cufftDoubleComplex)), out(sides.reals * sizeof(double));
   in.upload(spectrum.data());  // the device copy that Z2D may overwrite
-  const CufftPlan plan(size, CUFFT_Z2D, "Z2D");
+  const CufftPlan plan(size, CUFFT_Z2D, "Z2D", sides.volumes);
   check_cufft(cufftExecZ2D(plan.get(), static_cast<cufftDoubleComplex*>(in.get()),
                            static_cast<cufftDoubleReal*>(out.get())),
               "cufftExecZ2D");

@@ -50,8 +50,9 @@ void cufft_reference(const Extents& size, std::span<const std::complex<double>> 
 // The real transforms of `size` (NX even) by cuFFT in fp64, unscaled, FFTW's layouts out of place: `reals` holds
 // NX*NY*NZ values (X contiguous, unpadded), `spectrum` the half spectrum of (NX/2+1)*NY*NZ values in natural order.
 // cufft_c2r_reference reads a copy of `spectrum` (cuFFT's multi-dimensional Z2D may overwrite its input) and is
-// defined for a Hermitian-consistent spectrum only (cuFFT's result for any other is unspecified). Throws UsageError
-// for buffers of other sizes or an odd NX.
+// defined for a Hermitian-consistent spectrum only (cuFFT's result for any other is unspecified). Buffers of several
+// packed volumes on both sides are a batch, transformed volume by volume (cufftPlanMany). Throws UsageError for
+// buffers that are not a whole number of volumes on both sides, or an odd NX.
 void cufft_r2c_reference(const Extents& size, std::span<const double> reals,
                          std::span<std::complex<double>> spectrum);
 void cufft_c2r_reference(const Extents& size, std::span<const std::complex<double>> spectrum,

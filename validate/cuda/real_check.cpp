@@ -21,11 +21,16 @@ std::int64_t half_row(const Extents& size) { return size.nx / 2 + 1; }
 std::int64_t half_spectrum_elements(const Extents& size) { return half_row(size) * size.ny * size.nz; }
 
 // The arguments every check refuses, before any allocation.
-const Extents& real_size(const Extents& size, TransformKind kind) {
+const Extents& real_size(const Extents& size, TransformKind kind, std::int64_t batch) {
   if (kind == TransformKind::c2c) throw UsageError("RealCheck: a c2c transform is ForwardCheck's to check");
   if (size.nx % 2 != 0) throw UsageError("RealCheck: NX must be even for a real transform, got " + to_string(size));
+  if (batch < 1) throw UsageError("RealCheck: a batch of " + std::to_string(batch) + ": 1 or more volumes");
   return size;
 }
+
+// A packed batch of `batch` volumes has the layout of one volume of batch*NZ planes, on the real side (padded rows
+// and all) and on the half spectrum's: the extents that the host-side layout loops walk.
+Extents stacked(const Extents& size, std::int64_t batch) { return {size.nx, size.ny, size.nz * batch}; }
 
 std::size_t input_bytes_of(const Extents& size, TransformKind kind, Placement placement, Precision precision) {
   return kind == TransformKind::r2c ? real_array_bytes(size, placement, precision)
@@ -65,7 +70,7 @@ void for_each_mirror_pair(const Extents& size, Visit visit) {
 }
 
 // Replaces the planes kx = 0 and kx = NX/2 by their Hermitian part: (X(k) + conj X(m)) / 2 at k, its conjugate at m.
-void keep_hermitian_part(const Extents& size, std::vector<std::complex<double>>& spectrum) {
+void keep_hermitian_part(const Extents& size, std::span<std::complex<double>> spectrum) {
   for_each_mirror_pair(size, [&](std::size_t k, std::size_t m) {
     const std::complex<double> part = 0.5 * (spectrum[k] + std::conj(spectrum[m]));
     spectrum[k] = part;
@@ -75,7 +80,7 @@ void keep_hermitian_part(const Extents& size, std::vector<std::complex<double>>&
 
 // Adds a random anti-Hermitian part (A(m) = -conj A(k)) of magnitude up to `amplitude` on the planes kx = 0 and
 // kx = NX/2: purely imaginary at the self-conjugate terms.
-void add_anti_hermitian_part(const Extents& size, std::vector<std::complex<double>>& spectrum, std::uint64_t seed,
+void add_anti_hermitian_part(const Extents& size, std::span<std::complex<double>> spectrum, std::uint64_t seed,
                              double amplitude) {
   std::vector<std::complex<double>> noise(spectrum.size());
   fill_random(noise, seed);
@@ -86,7 +91,7 @@ void add_anti_hermitian_part(const Extents& size, std::vector<std::complex<doubl
   });
 }
 
-double rms(const std::vector<std::complex<double>>& values) {
+double rms(std::span<const std::complex<double>> values) {
   long double sum = 0;
   for (const std::complex<double>& v : values) sum += std::norm(v);
   return static_cast<double>(std::sqrt(sum / static_cast<long double>(values.size())));
@@ -97,7 +102,7 @@ double rms(const std::vector<std::complex<double>>& values) {
 // infinite), else the first largest error; sums over finite values only.
 template <class Real>
 ErrorReport compare_reals(const Real* got, std::int64_t pitch, const Extents& size,
-                          const std::vector<double>& reference, double scale) {
+                          std::span<const double> reference, double scale) {
   ErrorReport report;
   long double error_norm = 0, reference_norm = 0;
   const std::int64_t rows = size.ny * size.nz;
@@ -130,6 +135,32 @@ double scale_of(Scaling scaling, const Extents& size) {
   return scale_factor(scaling, size.elements());
 }
 
+// visit(v, volume's span of `values`) for each of the packed volumes of `per_volume` values in `values`.
+template <class T, class Visit>
+void for_each_volume(std::span<T> values, std::size_t per_volume, Visit visit) {
+  for (std::size_t v = 0; v * per_volume < values.size(); ++v) visit(v, values.subspan(v * per_volume, per_volume));
+}
+
+// The report of the volume with the largest relative error (a non-finite volume first), its peak_index counted from
+// the batch's start, and every volume's non-finite values counted: one bad volume of many is not averaged away.
+class WorstVolume {
+ public:
+  void add(std::size_t volume, std::size_t per_volume, ErrorReport report) {
+    report.peak_index += static_cast<std::int64_t>(volume * per_volume);
+    const std::int64_t non_finite = worst_.non_finite + report.non_finite;
+    const bool worse = first_ || (report.non_finite > 0 && worst_.non_finite == 0) ||
+                       ((report.non_finite > 0) == (worst_.non_finite > 0) && report.relative_l2 > worst_.relative_l2);
+    if (worse) worst_ = report;
+    worst_.non_finite = non_finite;
+    first_ = false;
+  }
+  const ErrorReport& report() const { return worst_; }
+
+ private:
+  ErrorReport worst_;
+  bool first_ = true;
+};
+
 }  // namespace
 
 std::int64_t real_row_pitch(const Extents& size, Placement placement) {
@@ -143,15 +174,16 @@ std::size_t half_spectrum_bytes(const Extents& size, Precision precision) {
 }
 
 RealCheck::RealCheck(const Extents& size, TransformKind kind, Placement placement, std::uint64_t seed,
-                     SpectrumInput spectrum, Precision precision)
-    : size_(real_size(size, kind)),
+                     SpectrumInput spectrum, Precision precision, std::int64_t batch)
+    : size_(real_size(size, kind, batch)),
+      batch_(batch),
       kind_(kind),
       placement_(placement),
       precision_(precision),
-      input_(input_bytes_of(size, kind, placement, precision)),
-      got_(output_bytes_of(size, kind, placement, precision)),
-      buffers_{DeviceBuffer(input_bytes_of(size, kind, placement, precision)),
-               DeviceBuffer(output_bytes_of(size, kind, placement, precision))} {
+      input_(input_bytes_of(stacked(size, batch), kind, placement, precision)),
+      got_(output_bytes_of(stacked(size, batch), kind, placement, precision)),
+      buffers_{DeviceBuffer(input_bytes_of(stacked(size, batch), kind, placement, precision)),
+               DeviceBuffer(output_bytes_of(stacked(size, batch), kind, placement, precision))} {
   const bool fp64 = precision_ == Precision::fp64;
   if (kind_ == TransformKind::r2c) fp64 ? make_r2c_input<double>(seed) : make_r2c_input<float>(seed);
   else fp64 ? make_c2r_input<double>(seed, spectrum) : make_c2r_input<float>(seed, spectrum);
@@ -160,30 +192,38 @@ RealCheck::RealCheck(const Extents& size, TransformKind kind, Placement placemen
 
 template <class Real>
 void RealCheck::make_r2c_input(std::uint64_t seed) {
-  reals_ = random_reals<Real>(size_.elements(), seed);
+  const Extents all = stacked(size_, batch_);
+  reals_ = random_reals<Real>(all.elements(), seed);
   Real* host = reinterpret_cast<Real*>(input_.data());
-  const std::int64_t pitch = real_row_pitch(size_, placement_), rows = size_.ny * size_.nz;
+  const std::int64_t pitch = real_row_pitch(all, placement_), rows = all.ny * all.nz;
   for (std::int64_t row = 0; row < rows; ++row)
     for (std::int64_t x = 0; x < pitch; ++x)
       host[count(row * pitch + x)] =
-          x < size_.nx ? static_cast<Real>(reals_[count(row * size_.nx + x)]) : padding_value<Real>;
-  spectrum_.resize(count(half_spectrum_elements(size_)));
+          x < all.nx ? static_cast<Real>(reals_[count(row * all.nx + x)]) : padding_value<Real>;
+  spectrum_.resize(count(half_spectrum_elements(all)));
   cufft_r2c_reference(size_, reals_, spectrum_);
 }
 
 template <class Real>
 void RealCheck::make_c2r_input(std::uint64_t seed, SpectrumInput spectrum) {
-  std::vector<std::complex<double>> half(count(half_spectrum_elements(size_)));
-  cufft_r2c_reference(size_, random_reals<Real>(size_.elements(), seed), half);
-  keep_hermitian_part(size_, half);
-  if (spectrum == SpectrumInput::non_hermitian_x_planes) add_anti_hermitian_part(size_, half, seed + 1, rms(half));
+  const Extents all = stacked(size_, batch_);
+  const std::size_t per_volume = count(half_spectrum_elements(size_));
+  std::vector<std::complex<double>> half(count(half_spectrum_elements(all)));
+  cufft_r2c_reference(size_, random_reals<Real>(all.elements(), seed), half);
+  for_each_volume(std::span(half), per_volume, [&](std::size_t v, std::span<std::complex<double>> volume) {
+    keep_hermitian_part(size_, volume);
+    if (spectrum == SpectrumInput::non_hermitian_x_planes)
+      add_anti_hermitian_part(size_, volume, seed + 1 + v, rms(volume));
+  });
   std::complex<Real>* host = reinterpret_cast<std::complex<Real>*>(input_.data());
   for (std::size_t i = 0; i < half.size(); ++i) {
     host[i] = std::complex<Real>(half[i]);
     half[i] = std::complex<double>(host[i]);
   }
-  keep_hermitian_part(size_, half);  // what the reference transforms: the Hermitian part of what the GPU reads
-  reals_.resize(count(size_.elements()));
+  // What the reference transforms: the Hermitian part of what the GPU reads.
+  for_each_volume(std::span(half), per_volume,
+                  [&](std::size_t, std::span<std::complex<double>> volume) { keep_hermitian_part(size_, volume); });
+  reals_.resize(count(all.elements()));
   cufft_c2r_reference(size_, half, reals_);
 }
 
@@ -209,15 +249,33 @@ ErrorReport RealCheck::check(RealBuffers& buffers, const std::function<void()>& 
 template <class Real>
 ErrorReport RealCheck::compare_output(Scaling scaling) const {
   const double scale = scale_of(scaling, size_);
-  if (kind_ == TransformKind::c2r)
-    return compare_reals(reinterpret_cast<const Real*>(got_.data()), real_row_pitch(size_, placement_), size_,
-                         reals_, scale);
+  if (kind_ == TransformKind::c2r) return compare_real_volumes(reinterpret_cast<const Real*>(got_.data()), scale);
   const std::span<const std::complex<Real>> got(reinterpret_cast<const std::complex<Real>*>(got_.data()),
                                                 spectrum_.size());
-  if (scaling == Scaling::none) return compare(got, spectrum_);
-  std::vector<std::complex<double>> scaled(spectrum_);
-  for (std::complex<double>& value : scaled) value *= scale;
-  return compare(got, scaled);
+  std::vector<std::complex<double>> scaled;  // the reference times `scale`, where that is not 1
+  if (scaling != Scaling::none) {
+    scaled = spectrum_;
+    for (std::complex<double>& value : scaled) value *= scale;
+  }
+  const std::span<const std::complex<double>> reference = scaling == Scaling::none ? spectrum_ : scaled;
+  const std::size_t per_volume = count(half_spectrum_elements(size_));
+  WorstVolume worst;
+  for_each_volume(got, per_volume, [&](std::size_t v, std::span<const std::complex<Real>> volume) {
+    worst.add(v, per_volume, compare(volume, reference.subspan(v * per_volume, per_volume)));
+  });
+  return worst.report();
+}
+
+template <class Real>
+ErrorReport RealCheck::compare_real_volumes(const Real* got, double scale) const {
+  const std::int64_t pitch = real_row_pitch(size_, placement_);
+  const std::size_t per_volume = count(size_.elements());
+  const std::size_t got_per_volume = count(pitch * size_.ny * size_.nz);
+  WorstVolume worst;
+  for_each_volume(std::span(reals_), per_volume, [&](std::size_t v, std::span<const double> reference) {
+    worst.add(v, per_volume, compare_reals(got + v * got_per_volume, pitch, size_, reference, scale));
+  });
+  return worst.report();
 }
 
 ErrorReport RealCheck::check_round_trip(const std::function<void(float* reals_back)>& transforms) {
@@ -235,8 +293,7 @@ ErrorReport RealCheck::check_round_trip(const std::function<void(float* reals_ba
   transforms(static_cast<float*>(back.get()));
   std::vector<std::complex<float>> values(back.bytes() / sizeof(std::complex<float>));
   back.download(values.data());
-  return compare_reals(reinterpret_cast<const float*>(values.data()), real_row_pitch(size_, placement_), size_,
-                       reals_, 1.0);
+  return compare_real_volumes(reinterpret_cast<const float*>(values.data()), 1.0);
 }
 
 bool RealCheck::input_unchanged(const RealBuffers& buffers) const {

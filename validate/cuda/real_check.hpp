@@ -59,13 +59,18 @@ struct RealRun {
 // buffers of the placement's layout and precision (fp32: float reals and complex<float>; fp64: double and
 // complex<double>), and its fp64 cuFFT transform as the reference. R2C: NX*NY*NZ random reals in [-1, 1) (the
 // padding of in-place rows holds NaN, so a transform that reads it into a result fails). C2R: a half spectrum as
-// `spectrum` says. Throws UsageError for c2c or an odd NX; OutOfMemory, CudaError.
+// `spectrum` says. A batch is `batch` volumes packed one after another on both sides (each volume's real array in
+// the placement's layout, each half spectrum (NX/2+1)*NY*NZ values), each volume's input drawn afresh and checked
+// against its own reference; the reports are the worst volume's. Throws UsageError for c2c, an odd NX or a batch
+// under 1; OutOfMemory, CudaError.
 class RealCheck {
  public:
   RealCheck(const Extents& size, TransformKind kind, Placement placement, std::uint64_t seed,
-            SpectrumInput spectrum = SpectrumInput::hermitian, Precision precision = Precision::fp32);
+            SpectrumInput spectrum = SpectrumInput::hermitian, Precision precision = Precision::fp32,
+            std::int64_t batch = 1);
 
-  const Extents& size() const { return size_; }
+  const Extents& size() const { return size_; }  // one volume's
+  std::int64_t batch() const { return batch_; }
   TransformKind kind() const { return kind_; }
   Placement placement() const { return placement_; }
   Precision precision() const { return precision_; }
@@ -80,7 +85,8 @@ class RealCheck {
 
   // Prepares the output (poisoned with NaN out of place; a copy of the input in place), runs `transform` (which
   // writes run().out on the default stream, or synchronizes), and compares the output with the reference, scaled by
-  // 1/(NX*NY*NZ) for Scaling::full: the half spectrum for R2C, the NX*NY*NZ reals for C2R (padding ignored).
+  // 1/(NX*NY*NZ) for Scaling::full: the half spectrum for R2C, the NX*NY*NZ reals for C2R (padding ignored), volume
+  // by volume; the worst volume's report.
   ErrorReport check(const std::function<void()>& transform, Scaling scaling = Scaling::none);
   ErrorReport check(RealBuffers& buffers, const std::function<void()>& transform, Scaling scaling = Scaling::none);
 
@@ -105,13 +111,17 @@ class RealCheck {
   void make_c2r_input(std::uint64_t seed, SpectrumInput spectrum);
   template <class Real>
   ErrorReport compare_output(Scaling scaling) const;
+  // The reals of every volume of `got` (the real array's layout) against reals_ times `scale`; the worst volume's.
+  template <class Real>
+  ErrorReport compare_real_volumes(const Real* got, double scale) const;
 
   Extents size_;
+  std::int64_t batch_;
   TransformKind kind_;
   Placement placement_;
   Precision precision_;
   std::vector<std::byte> input_;                      // the device input's bytes
-  std::vector<double> reals_;                         // R2C: the input; C2R: the reference, unpadded
+  std::vector<double> reals_;                         // R2C: the input; C2R: the reference, unpadded, all volumes
   std::vector<std::complex<double>> spectrum_;        // R2C: the reference half spectrum
   std::vector<std::byte> got_;                        // the output's bytes, downloaded
   RealBuffers buffers_;
