@@ -131,8 +131,6 @@ void require_measurable(const SweepSettings& settings) {
   if (settings.transform != TransformKind::c2c && settings.order != Order::natural)
     throw UsageError("bench: real transforms run in natural order only");
   if (settings.batch < 1) throw UsageError("bench: --batch " + std::to_string(settings.batch) + ": 1 or more volumes");
-  if (settings.transform != TransformKind::c2c && settings.batch > 1)
-    throw UsageError("bench: --batch measures c2c batches (cufftPlanMany) so far");
 }
 
 }  // namespace

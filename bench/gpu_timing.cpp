@@ -211,12 +211,41 @@ TransformKind real_kind(TransformKind kind) {
 
 }  // namespace
 
-CufftReal::CufftReal(const Extents& size, TransformKind kind, Precision precision)
+namespace {
+
+// A cuFFT plan of `batch` packed real transforms of `type`, both layouts spelled out (cuFFT's basic layout leaves a
+// batch's padded in-place rows to its own reading): the real array's rows `real_pitch` reals apart, the half
+// spectrum's NX/2+1 values; each side's volumes one after another.
+int make_cufft_real_batch_plan(const Extents& size, cufftType type, std::int64_t real_pitch, std::int64_t batch,
+                               const std::string& what) {
+  cufftHandle handle;
+  validate::check_cufft(cufftCreate(&handle), "cufftCreate");
+  long long lengths[3] = {size.nz, size.ny, size.nx};
+  long long reals[3] = {size.nz, size.ny, real_pitch};
+  long long half[3] = {size.nz, size.ny, size.nx / 2 + 1};
+  const long long real_distance = size.nz * size.ny * real_pitch, half_distance = size.nz * size.ny * half[2];
+  const bool r2c = type == CUFFT_R2C || type == CUFFT_D2Z;
+  std::size_t workspace = 0;
+  const cufftResult made =
+      cufftMakePlanMany64(handle, 3, lengths, r2c ? reals : half, 1, r2c ? real_distance : half_distance,
+                          r2c ? half : reals, 1, r2c ? half_distance : real_distance, type, batch, &workspace);
+  if (made != CUFFT_SUCCESS) cufftDestroy(handle);
+  validate::check_cufft(made, "cufftMakePlanMany64 (" + what + ", batch of " + std::to_string(batch) + ")");
+  return handle;
+}
+
+}  // namespace
+
+CufftReal::CufftReal(const Extents& size, TransformKind kind, Precision precision, Placement placement,
+                     std::int64_t batch)
     : kind_(real_kind(kind)), precision_(precision) {
   std::size_t workspace = 0;
   const bool fp64 = precision == Precision::fp64;
   const cufftType type = kind == TransformKind::r2c ? (fp64 ? CUFFT_D2Z : CUFFT_R2C) : (fp64 ? CUFFT_Z2D : CUFFT_C2R);
-  handle_ = make_cufft_plan(size, type, workspace, to_string(kind) + (fp64 ? " fp64" : ""));
+  const std::string what = to_string(kind) + (fp64 ? " fp64" : "");
+  const std::int64_t real_pitch = placement == Placement::in_place ? 2 * (size.nx / 2 + 1) : size.nx;
+  handle_ = batch == 1 ? make_cufft_plan(size, type, workspace, what)
+                       : make_cufft_real_batch_plan(size, type, real_pitch, batch, what);
 }
 
 CufftReal::~CufftReal() { cufftDestroy(handle_); }

@@ -76,12 +76,14 @@ class CufftC2C {
   std::size_t workspace_ = 0;
 };
 
-// cuFFT R2C or C2R (fp32; D2Z or Z2D for fp64) for a real volume (NX even), planned once, FFTW's layouts (in place: rows padded to
-// 2*(NX/2+1) reals): the competitor of the real transforms, timed on fft3d's own buffers.
+// cuFFT R2C or C2R (fp32; D2Z or Z2D for fp64) for a real volume (NX even), planned once, FFTW's layouts (in place:
+// rows padded to 2*(NX/2+1) reals): the competitor of the real transforms, timed on fft3d's own buffers.
 class CufftReal {
  public:
-  // r2c or c2r; UsageError for c2c.
-  CufftReal(const Extents& size, TransformKind kind, Precision precision = Precision::fp32);
+  // r2c or c2r; UsageError for c2c. A batch over 1 is `batch` packed volumes (cufftPlanMany), each volume's real
+  // array in `placement`'s layout and its half spectrum packed, as fft3d's real batches lay them out.
+  CufftReal(const Extents& size, TransformKind kind, Precision precision = Precision::fp32,
+            Placement placement = Placement::out_of_place, std::int64_t batch = 1);
   ~CufftReal();
   CufftReal(const CufftReal&) = delete;
   CufftReal& operator=(const CufftReal&) = delete;

@@ -110,12 +110,19 @@ BenchRow measure_direction(const Extents& size, TransformKind kind, const SweepS
   row.size = size;
   row.transform = kind;
   row.precision = precision;
-  GpuTransform engine(
-      TransformDesc{.extents = size, .kind = kind, .precision = precision, .placement = settings.placement});
-  row.plan = engine.plan_source();
+  row.batch = settings.batch;
+  GpuTransform engine(TransformDesc{.extents = size,
+                                    .kind = kind,
+                                    .precision = precision,
+                                    .batch = settings.batch,
+                                    .placement = settings.placement});
+  // The batch rides in the plan column (table, CSV and JSON alike): the figures count every volume.
+  row.plan = engine.plan_source() +
+             (settings.batch > 1 ? ", batch of " + std::to_string(settings.batch) + " volumes" : "");
   row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(Order::natural, settings.placement));
-  validate::RealCheck checked(size, kind, settings.placement, seed, validate::SpectrumInput::hermitian, precision);
-  CufftReal cufft(size, kind, precision);
+  validate::RealCheck checked(size, kind, settings.placement, seed, validate::SpectrumInput::hermitian, precision,
+                              settings.batch);
+  CufftReal cufft(size, kind, precision, settings.placement, settings.batch);
   DirectionRun<Real> run{engine, checked, cufft, settings.repeats};
   const validate::ErrorReport ours = checked.check([&] { run.ours(checked.run(), nullptr); });
   const bool input_kept = !run.is_c2r() || settings.placement == Placement::in_place || checked.input_unchanged();

@@ -111,8 +111,8 @@ int bench_command(const Args& args) {
   po::options_description options("bench options");
   options.add_options()
       ("sizes", po::value<std::string>()->default_value(default_sizes), "comma-separated NXxNYxNZ list")
-      ("batch", po::value<std::int64_t>()->default_value(1), "c2c: volumes of each size one run transforms, packed "
-       "(cuFFT: cufftPlanMany of the same batch)")
+      ("batch", po::value<std::int64_t>()->default_value(1), "volumes of each size one run transforms, packed, "
+       "c2c or real (cuFFT: cufftPlanMany of the same batch and layouts)")
       ("arch", po::value<std::string>()->default_value("hopper"), "profile (c2c): its table's plan for a size, else "
                                                                   "the default planner's")
       ("transform", po::value<std::string>()->default_value("c2c"), "c2c, or r2c: real transforms, R2C and its "
@@ -143,7 +143,7 @@ int bench_command(const Args& args) {
                      "[--layout natural|y_slabs] [--in-place] [--repeat N] [--out DIR]",
                      args, options, {}, vm))
     return exit_ok;
-  if (vm.count("gpus") && !vm["batch"].defaulted()) throw UsageError("--batch: single-GPU c2c sweeps only");
+  if (vm.count("gpus") && !vm["batch"].defaulted()) throw UsageError("--batch: single-GPU sweeps only");
   if (vm.count("gpus")) return bench_several_gpus(vm);
   if (!vm["layout"].defaulted()) throw UsageError("--layout: with --gpus only (the layout of a multi-GPU spectrum)");
   const std::vector<Extents> sizes = parse_size_list(vm["sizes"].as<std::string>());
