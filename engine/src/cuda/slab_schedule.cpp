@@ -247,18 +247,16 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 }
 
 // Inverse, the mirror. Natural order: I to y slabs in B, the column plan in place on B (in row chunks: each chunk's
-// Z work as soon as its copies are in, overlapping the next chunk's copies); y-slab layout: the column
-// plan from I into C (I in place, else B). Then chunks of the copies back to z slabs Z (O, except B for the y-slab
-// layout in place), each chunk's slab plan into O as soon as its copies are in (in place with the y-slab layout,
-// once every copy is done: the slab plan overwrites I, their source).
-// A real inverse always runs its column plan into B and lands the copies back to z slabs in I out of place (its
-// scratch: O's real rows have no room for the half spectrum) and in O in place, each chunk's C2R from there into O
-// (packed rows out of place, padded rows in place).
+// Z work as soon as its copies are in, overlapping the next chunk's copies); y-slab layout: the column plan from I
+// into B. Then chunks of the copies back to z slabs in O, each after the column plan on both ends (in place, it
+// reads O), and each chunk's slab plan in place on O as soon as its copies are in: B, their source, is never
+// written again, so no chunk waits for the others' copies.
+// A real inverse out of place lands the copies back to z slabs in I instead (its scratch: O's real rows have no
+// room for the half spectrum), each chunk's C2R from there into O (packed rows out of place, padded rows in place).
 void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   const int gpus = s.gpus();
   const Events start = s.mark_all();
   Events column_done(gpus);
-  const std::vector<ExchangeUnit*>* columned = &b.buffer;
   const bool row_chunked = layout == SlabLayout::natural && s.row_chunks() > 1;
   if (row_chunked) {  // each row chunk's Z work as soon as its copies are in
     std::vector<Events> chunk_copies;
@@ -270,26 +268,19 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
     const Events copied = s.copy(every_copy(d, true, 0, d.z_slab().nz), b.in, b.buffer, start, start);
     for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.buffer[g], b.buffer[g], copied);
   } else {
-    if (b.in_place && !b.real) columned = &b.out;
-    for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.in[g], (*columned)[g], {start[g]});
+    for (int g = 0; g < gpus; ++g) column_done[g] = s.column(g, b.in[g], b.buffer[g], {start[g]});
   }
-  const bool wait_for_all = layout == SlabLayout::y_slabs && b.in_place && !b.real;
-  const std::vector<ExchangeUnit*>& z_slabs =
-      wait_for_all ? b.buffer : b.real && !b.in_place ? b.in_scratch : b.out;
+  const std::vector<ExchangeUnit*>& z_slabs = b.real && !b.in_place ? b.in_scratch : b.out;
   const std::int64_t planes = d.z_slab().nz / s.chunks();
   std::vector<Events> chunk_copies;
-  Events copied;
   for (std::int64_t k = 0; k < s.chunks(); ++k) {
     std::vector<PlaneCopy> copies = every_copy(d, false, k * planes, (k + 1) * planes);
     if (row_chunked) copies = in_row_chunks(d, copies, s.row_chunks(), false);
-    const Events into_chunk = s.copy(copies, as_sources(*columned), z_slabs, column_done, column_done);
-    chunk_copies.push_back(into_chunk);
-    copied = concat(copied, into_chunk);
+    chunk_copies.push_back(s.copy(copies, as_sources(b.buffer), z_slabs, column_done, column_done));
   }
   Events slabs_done;
   for (std::int64_t k = 0; k < s.chunks(); ++k)
-    for (int g = 0; g < gpus; ++g)
-      slabs_done.push_back(s.slab_chunk(g, k, z_slabs[g], b.out[g], wait_for_all ? copied : chunk_copies[k]));
+    for (int g = 0; g < gpus; ++g) slabs_done.push_back(s.slab_chunk(g, k, z_slabs[g], b.out[g], chunk_copies[k]));
   s.finish(slabs_done);
 }
 
