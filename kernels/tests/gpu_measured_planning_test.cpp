@@ -5,6 +5,7 @@
 
 #include "fft3d/measured_planning.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/wisdom.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 
 namespace fft3d::testing {
@@ -58,6 +59,29 @@ TEST_P(GpuMeasuredPlanning, TheIncumbentIsTimedFirst) {
   EXPECT_EQ(inside.candidates[1].candidate.plan, ranked[0].plan);
   for (const PlanMeasurement& m : inside.candidates)
     EXPECT_LE(m.relative_difference, candidate_agreement_bound(Precision::fp32));
+}
+
+// A batch: the candidates ranked for it and run over every volume (each one's output checked against the first's
+// over the whole batch), each a plan of the batch.
+TEST_P(GpuMeasuredPlanning, ABatchIsRankedAndRunOverEveryVolume) {
+  const TransformKind kind = GetParam();
+  const Extents size{32, 32, 32};
+  MeasureSettings settings;
+  settings.kind = kind;
+  settings.timed_samples = 3;
+  settings.batch = 6;
+  const PlanMeasurements measured = measure_plans(size, "hopper", 3, settings);
+  ASSERT_GE(measured.candidates.size(), 2u);
+  Plan first = default_plan_of_kind(size, "hopper", kind, passes_in_batch(passes_on_its_profile, settings.batch));
+  first.batch = settings.batch;
+  EXPECT_EQ(measured.candidates.front().candidate.plan, first);
+  for (const PlanMeasurement& m : measured.candidates) {
+    EXPECT_EQ(m.candidate.plan.batch, settings.batch);
+    EXPECT_GT(m.median_ms, 0);
+    EXPECT_LE(m.relative_difference, candidate_agreement_bound(Precision::fp32));
+  }
+  settings.batch = 0;
+  EXPECT_THROW(measure_plans(size, "hopper", 2, settings), UsageError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuMeasuredPlanning,

@@ -25,7 +25,7 @@ void require_measurable(TransformKind kind, bool in_place) {
 
 #ifndef FFT3D_HAVE_CUDA
 MeasuredChoice measured_plan(const Extents&, const std::string&, int, bool, TransformKind, Precision,
-                             const std::string&, const MeasureRounds&) {
+                             const std::string&, const MeasureRounds&, std::int64_t) {
   throw GpuUnavailable("--measure: this build has no CUDA backend (no CUDA toolkit was found at build time)");
 }
 #else
@@ -53,8 +53,8 @@ std::vector<double> slowest_rounds(const std::vector<PlanMeasurements>& rounds) 
 // The plan runs of `size` take on this GPU now, where a table or wisdom gives it (the planner's own first choice is
 // the first candidate anyway); its source in `source`.
 std::optional<Plan> incumbent_plan(const Extents& size, const std::string& arch, bool in_place, TransformKind kind,
-                                   Precision precision, std::string& source) {
-  const SizedPlan now = plan_for_size(size, arch, in_place, passes_on_its_profile, kind, precision, 1,
+                                   Precision precision, std::int64_t batch, std::string& source) {
+  const SizedPlan now = plan_for_size(size, arch, in_place, passes_on_its_profile, kind, precision, batch,
                                       current_device_name());
   if (now.from_planner) return std::nullopt;
   source = now.source;
@@ -65,15 +65,16 @@ std::optional<Plan> incumbent_plan(const Extents& size, const std::string& arch,
 
 MeasuredChoice measured_plan(const Extents& size, const std::string& arch, int count, bool in_place,
                              TransformKind kind, Precision precision, const std::string& command,
-                             const MeasureRounds& rounds) {
+                             const MeasureRounds& rounds, std::int64_t batch) {
   MeasureSettings settings;
+  settings.batch = batch;
   settings.placement = in_place ? Placement::in_place : Placement::out_of_place;
   settings.precision = precision;
   settings.kind = kind;
   MeasuredChoice choice;
   std::vector<PlanMeasurements> measured;
   try {
-    settings.incumbent = incumbent_plan(size, arch, in_place, kind, precision, choice.incumbent_source);
+    settings.incumbent = incumbent_plan(size, arch, in_place, kind, precision, batch, choice.incumbent_source);
     for (int r = 0; r < std::max(1, rounds.rounds); ++r) {
       measured.push_back(measure_plans(size, arch, count, settings));
       print_measurements(measured.back());
@@ -91,7 +92,8 @@ MeasuredChoice measured_plan(const Extents& size, const std::string& arch, int c
   std::ostringstream text;
   text << "# Written by `" << command << "`: the fastest of the default planner's " << count << " best"
        << (precision == Precision::fp64 ? " fp64" : "") << (kind == TransformKind::c2c ? "" : " " + to_string(kind))
-       << " candidates" << (settings.incumbent ? " and the plan runs took before" : "") << " on "
+       << " candidates" << (settings.incumbent ? " and the plan runs took before" : "")
+       << (batch > 1 ? " for a batch of " + std::to_string(batch) + " volumes" : "") << " on "
        << measured.front().device_name << ", " << slowest[chosen] << " ms (median of " << settings.timed_samples << " "
        << (in_place ? "single runs in place" : "samples of back-to-back runs out of place") << ", natural order";
   if (measured.size() > 1)

@@ -1,6 +1,7 @@
 // Measured planning from the command line, shared by `fft3d plan --measure` and `fft3d table --measure`.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "fft3d/plan_ir.hpp"
@@ -36,9 +37,10 @@ struct MeasuredChoice {
 // `precision` for `size` on this machine's GPU, and of the incumbent (what plan_for_size gives this GPU now, where
 // that is a table's or wisdom's plan), timed out of place or in place (measure_plans, each candidate checked against
 // the first one's result), each candidate's time printed on stderr. The header says what `command` measured, on
-// which GPU, in what time against the first candidate. GpuUnavailable without a CUDA build or device.
+// which GPU, in what time against the first candidate. A batch over 1 ranks and times the candidates over that
+// many packed volumes (the plan is one volume's, with Plan::batch). GpuUnavailable without a CUDA build or device.
 MeasuredChoice measured_plan(const Extents& size, const std::string& arch, int count, bool in_place,
                              TransformKind kind, Precision precision, const std::string& command,
-                             const MeasureRounds& rounds = {});
+                             const MeasureRounds& rounds = {}, std::int64_t batch = 1);
 
 }  // namespace fft3d::cli

@@ -39,7 +39,8 @@ Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool
   const std::string command = "fft3d plan --measure " + std::to_string(measure) + (in_place ? " --in-place" : "") +
                               (kind == TransformKind::c2c ? "" : " --transform " + to_string(kind)) +
                               (precision == Precision::fp64 ? " --precision fp64" : "");
-  MeasuredChoice choice = measured_plan(size, arch, measure, in_place, kind, precision, command);
+  MeasuredChoice choice = measured_plan(size, arch, measure, in_place, kind, precision,
+                                        command + (batch > 1 ? " --batch " + std::to_string(batch) : ""), {}, batch);
   header = choice.header;
   return std::move(choice.plan);
 }
@@ -88,8 +89,8 @@ int plan_command(const Args& args) {
   const Precision precision = parse_precision(vm["precision"].as<std::string>());
   const std::int64_t batch = vm["batch"].as<std::int64_t>();
   if (batch < 1) throw UsageError("--batch " + std::to_string(batch) + ": a run takes 1 or more volumes");
-  if (batch > 1 && (measure > 0 || remember))
-    throw UsageError("--batch writes a batch plan; --measure and --remember choose one volume's plan");
+  if (batch > 1 && remember)
+    throw UsageError("--batch with --remember: wisdom keeps one volume's plan (run the measured batch plan's file)");
   Plan plan = chosen_plan(size, arch, measure, in_place, kind, precision, batch, header);
   plan.batch = batch;
   if (size != asked)

@@ -97,6 +97,10 @@ contains err "--buffer-pairs must be at least 1" "bench names the bad pair count
 expect 3 "measured planning without a GPU" -- "$fft3d" plan --size 64x64x64 --measure 2
 contains_match err "--measure: (no CUDA device|this build has no CUDA backend)" "measured planning names why it cannot run"
 expect 2 "measured planning of too many candidates" -- "$fft3d" plan --size 64x64x64 --measure 17
+expect 3 "measured planning of a batch without a GPU" -- "$fft3d" plan --size 64x64x64 --batch 8 --measure 2
+contains_match err "--measure: (no CUDA device|this build has no CUDA backend)" "a batch is measured on a GPU too"
+expect 2 "a measured batch remembered" -- "$fft3d" plan --size 64x64x64 --batch 8 --measure 2 --remember
+contains err "wisdom keeps one volume's plan" "wisdom refuses a batch plan, saying why"
 # A GPU's own table (`table --measure`): measured on the GPU it runs on, so without one it says why.
 expect 3 "a GPU table without a GPU" -- "$fft3d" table --measure 2 --sizes 64x64x64 --out "$work/gpu-tables"
 contains_match err "--measure: no CUDA device" "a GPU table names why it cannot be measured"

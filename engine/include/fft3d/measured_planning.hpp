@@ -33,6 +33,9 @@ struct MeasureSettings {
   // spectrum of random reals, made once by the default R2C plan, in, the reals out; a Hermitian input, so that the
   // candidates compute one transform).
   TransformKind kind = TransformKind::c2c;
+  // Packed volumes each run transforms: the candidates are ranked as the batch's grid fills the GPU
+  // (passes_in_batch, as plan_for_size ranks a batch) and each runs over the whole batch, checked over all of it.
+  std::int64_t batch = 1;
   // The plan runs of this size take today (plan_for_size's: the table's, or wisdom), where the caller has one:
   // timed first, before the planner's candidates, unless they hold it, so that each is weighed against it. Why:
   // the planner ranks by its cost model, and a table's plan tuned by hand may rank outside its best `count`.
@@ -61,11 +64,13 @@ struct PlanMeasurements {
 
 // The first `count` of ranked_plans_of_kind(size, arch, settings.kind, passes_on_its_profile, count) (in fp64 ranked
 // as they lower in fp64, and run in fp64), in the planner's order, with settings.incumbent first (put before them,
-// or moved to the front where they hold it); each compiled for the current device, run on one input (random; for
-// c2r the half spectrum of random reals) and timed with CUDA events (median of timed_samples). The check needs no
+// or moved to the front where they hold it; with settings.batch: ranked and run for the batch); each compiled for
+// the current device, run on one input (random; for c2r the half spectrum of random reals) and timed with CUDA
+// events (median of timed_samples). The check needs no
 // reference FFT: every candidate's output must lie within candidate_agreement_bound of the first candidate's, so the
 // candidates are checked against each other (a caller wanting the first checked against an oracle runs it through
-// validate/). Throws MeasurementError on a disagreement; UsageError for count < 1, a size no plan covers (no
+// validate/). Throws MeasurementError on a disagreement; UsageError for count < 1, a batch under 1, a size no plan
+// covers (no
 // candidate), an incumbent of another size or kind, or r2c or c2r in place; and the GpuTransform errors
 // (GpuUnavailable, OutOfMemory, CompileError, CudaError).
 PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,

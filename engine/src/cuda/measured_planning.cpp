@@ -174,19 +174,23 @@ TransformOptions measured_options(TransformKind kind) {
   return {kind == TransformKind::c2r ? Direction::inverse : Direction::forward, Order::natural, Scaling::none};
 }
 
-// The planner's weights of the candidates: fp64 ranks them as they lower in fp64 (their tiles hold doubles), as
-// plan_for_size does.
-PlanPasses candidate_passes(Precision precision) { return passes_in_precision(passes_on_its_profile, precision); }
+// The planner's weights of the candidates: fp64 ranks them as they lower in fp64 (their tiles hold doubles), a
+// batch as its grid fills the GPU, as plan_for_size does.
+PlanPasses candidate_passes(const MeasureSettings& settings) {
+  const PlanPasses in_precision = passes_in_precision(passes_on_its_profile, settings.precision);
+  return settings.batch > 1 ? passes_in_batch(in_precision, settings.batch) : in_precision;
+}
 
 // The half spectrum of random reals (settings.seed), by the default R2C plan, the first r2c candidate. C2R
 // candidates must read a Hermitian spectrum: on another input each may compute a different real volume.
 template <class Complex>
 void fill_half_spectrum(DeviceVolume<Complex>& spectrum, const Extents& size, const std::string& arch,
                         const MeasureSettings& settings) {
-  DeviceVolume<typename Complex::value_type> reals(size.elements());
+  DeviceVolume<typename Complex::value_type> reals(size.elements() * settings.batch);
   fill_random(reals, settings.seed);
-  Plan r2c = default_plan_of_kind(size, arch, TransformKind::r2c, candidate_passes(settings.precision));
+  Plan r2c = default_plan_of_kind(size, arch, TransformKind::r2c, candidate_passes(settings));
   r2c.precision = settings.precision;
+  r2c.batch = settings.batch;
   GpuTransform(r2c, "the c2r candidates' input").execute(reals.data(), spectrum.data(),
                                                           measured_options(TransformKind::r2c));
   cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -201,14 +205,15 @@ PlanMeasurements measure_in(const Extents& size, const std::string& arch, const 
   const TransformOptions options = measured_options(settings.kind);
   const auto run = [&](GpuTransform& transform, const auto* in, auto* out) { transform.execute(in, out, options); };
   const auto random = [&](auto& input) { fill_random(input, settings.seed); };
-  const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz;
+  const std::int64_t spectrum = (size.nx / 2 + 1) * size.ny * size.nz * settings.batch;
+  const std::int64_t volume = size.elements() * settings.batch;
   if (settings.kind == TransformKind::r2c)
-    return measure_candidates<Real, Complex>(size.elements(), spectrum, candidates, settings, random, run);
+    return measure_candidates<Real, Complex>(volume, spectrum, candidates, settings, random, run);
   if (settings.kind == TransformKind::c2r) {
     const auto hermitian = [&](DeviceVolume<Complex>& input) { fill_half_spectrum(input, size, arch, settings); };
-    return measure_candidates<Complex, Real>(spectrum, size.elements(), candidates, settings, hermitian, run);
+    return measure_candidates<Complex, Real>(spectrum, volume, candidates, settings, hermitian, run);
   }
-  return measure_candidates<Complex, Complex>(size.elements(), size.elements(), candidates, settings, random, run);
+  return measure_candidates<Complex, Complex>(volume, volume, candidates, settings, random, run);
 }
 
 // The incumbent (in the candidates' precision) first: the candidate that is the same plan moved there, or else
@@ -216,6 +221,7 @@ PlanMeasurements measure_in(const Extents& size, const std::string& arch, const 
 void add_incumbent(Plan incumbent, const Extents& size, const MeasureSettings& settings, const PlanPasses& passes,
                    std::vector<RankedPlan>& candidates) {
   incumbent.precision = settings.precision;
+  incumbent.batch = settings.batch;
   if (incumbent.size != size || kind_of(incumbent) != settings.kind)
     throw UsageError("measure_plans: the incumbent plan is not a " + to_string(settings.kind) + " plan of " +
                      to_string(size));
@@ -238,11 +244,15 @@ PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int
                                const MeasureSettings& settings) {
   if (count < 1) throw UsageError("measure_plans: the candidate count must be at least 1");
   if (settings.timed_samples < 1) throw UsageError("measure_plans: timed_samples must be at least 1");
+  if (settings.batch < 1) throw UsageError("measure_plans: a batch of at least 1 volume");
   if (settings.kind != TransformKind::c2c && settings.placement == Placement::in_place)
     throw UsageError("measure_plans: " + to_string(settings.kind) + " candidates run out of place only");
-  const PlanPasses passes = candidate_passes(settings.precision);
+  const PlanPasses passes = candidate_passes(settings);
   std::vector<RankedPlan> candidates = ranked_plans_of_kind(size, arch, settings.kind, passes, count);
-  for (RankedPlan& candidate : candidates) candidate.plan.precision = settings.precision;
+  for (RankedPlan& candidate : candidates) {
+    candidate.plan.precision = settings.precision;
+    candidate.plan.batch = settings.batch;
+  }
   if (settings.incumbent) add_incumbent(*settings.incumbent, size, settings, passes, candidates);
   if (candidates.empty()) throw UsageError("measure_plans: no plan of the planner covers " + to_string(size));
   if (settings.precision == Precision::fp64) return measure_in<double>(size, arch, candidates, settings);
