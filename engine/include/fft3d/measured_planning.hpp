@@ -63,16 +63,15 @@ struct PlanMeasurements {
 };
 
 // The first `count` of ranked_plans_of_kind(size, arch, settings.kind, passes_on_its_profile, count) (in fp64 ranked
-// as they lower in fp64, and run in fp64), in the planner's order, with settings.incumbent first (put before them,
-// or moved to the front where they hold it; with settings.batch: ranked and run for the batch); each compiled for
-// the current device, run on one input (random; for c2r the half spectrum of random reals) and timed with CUDA
-// events (median of timed_samples). The check needs no
-// reference FFT: every candidate's output must lie within candidate_agreement_bound of the first candidate's, so the
-// candidates are checked against each other (a caller wanting the first checked against an oracle runs it through
-// validate/). Throws MeasurementError on a disagreement; UsageError for count < 1, a batch under 1, a size no plan
-// covers (no
-// candidate), an incumbent of another size or kind, or r2c or c2r in place; and the GpuTransform errors
-// (GpuUnavailable, OutOfMemory, CompileError, CudaError).
+// as they lower in fp64, and run in fp64; with settings.batch ranked and run for the batch), in the planner's order,
+// with settings.incumbent first (put before them, or moved to the front where they hold it); each compiled for the
+// current device, run on one input (random; for c2r the half spectrum of random reals) and timed with CUDA events
+// (median of timed_samples). The check needs no reference FFT: every candidate's output must lie within
+// candidate_agreement_bound of the first candidate's, so the candidates are checked against each other (a caller
+// wanting the first checked against an oracle runs it through validate/). Throws MeasurementError on a
+// disagreement; UsageError for count < 1, a batch under 1, a size no plan covers (no candidate), an incumbent of
+// another size or kind, or r2c or c2r in place; and the GpuTransform errors (GpuUnavailable, OutOfMemory,
+// CompileError, CudaError).
 PlanMeasurements measure_plans(const Extents& size, const std::string& arch, int count,
                                const MeasureSettings& settings = {});
 
