@@ -80,6 +80,10 @@ struct SizeRun {
 
 }  // namespace
 
+std::string plan_column(const std::string& source, std::int64_t batch) {
+  return source + (batch > 1 ? ", batch of " + std::to_string(batch) + " volumes" : "");
+}
+
 double error_bound_of(Precision precision) {
   return precision == Precision::fp64 ? fp64_error_bound : validate::fp32_error_bound;
 }
@@ -95,8 +99,7 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
                     settings.batch, current_device_name());
   chosen.parsed.plan.batch = settings.batch;
   const Plan& plan = chosen.parsed.plan;
-  // The batch rides in the plan column (table, CSV and JSON alike): the figures count every volume.
-  row.plan = chosen.source + (settings.batch > 1 ? ", batch of " + std::to_string(settings.batch) + " volumes" : "");
+  row.plan = plan_column(chosen.source, settings.batch);
   GpuTransform engine(plan, chosen.source);
   row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(settings.order, Placement::out_of_place));
   validate::ForwardCheck checked(size, seed, plan.precision, settings.batch);

@@ -28,7 +28,7 @@ struct SweepSettings {
   std::uint64_t seed = 1;       // of the first size's random input; size i uses seed + i
   // fp64: fft3d's plans in fp64 against cuFFT Z2Z (c2c) or D2Z and Z2D (r2c), within fp64_error_bound.
   Precision precision = Precision::fp32;
-  std::int64_t batch = 1;       // c2c: packed volumes a run transforms, against cufftPlanMany's batch
+  std::int64_t batch = 1;       // packed volumes a run transforms, against cufftPlanMany's batch
 };
 
 // Called before each size (done = its index) and once at the end (done = sizes.size()).
@@ -37,6 +37,9 @@ using SweepProgress = std::function<void(std::size_t done, std::size_t total, co
 // The fp64 sweep's error bound against the fp64 oracle (cuFFT Z2Z's own error is near 1e-15).
 constexpr double fp64_error_bound = 1e-13;
 double error_bound_of(Precision precision);
+
+// A row's plan column: the plan's source, and the batch where over 1 (the row's figures count every volume).
+std::string plan_column(const std::string& source, std::int64_t batch);
 
 // One size: the checked runs of both libraries, then their timings on settings.buffer_pairs input/output pairs (the
 // checked pair and fresh ones, all kept allocated so that each lies elsewhere in physical memory; fft3d's output on

@@ -116,9 +116,7 @@ BenchRow measure_direction(const Extents& size, TransformKind kind, const SweepS
                                     .precision = precision,
                                     .batch = settings.batch,
                                     .placement = settings.placement});
-  // The batch rides in the plan column (table, CSV and JSON alike): the figures count every volume.
-  row.plan = engine.plan_source() +
-             (settings.batch > 1 ? ", batch of " + std::to_string(settings.batch) + " volumes" : "");
+  row.plan = plan_column(engine.plan_source(), settings.batch);
   row.passes = static_cast<int>(GpuProfiler(engine).volume_passes(Order::natural, settings.placement));
   validate::RealCheck checked(size, kind, settings.placement, seed, validate::SpectrumInput::hermitian, precision,
                               settings.batch);
