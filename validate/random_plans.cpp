@@ -210,6 +210,31 @@ void place_real_step(std::mt19937_64& random, std::vector<Kernel>& kernels, cons
 
 }  // namespace
 
+Plan random_legal_odd_real_plan(std::mt19937_64& random, TransformKind kind, const RandomPlanLimits& limits) {
+  if (kind == TransformKind::c2c) throw UsageError("random_legal_odd_real_plan: the kind must be r2c or c2r");
+  require_valid(limits, 4);
+  if (powers_of_two_only(limits))
+    throw UsageError("random_legal_odd_real_plan: the factors must include an odd prime (NX is odd)");
+  Plan plan;
+  do {
+    plan.size = random_mixed_extents(random, limits, complex_floor);
+  } while (plan.size.nx % 2 == 0);
+  plan.arch = random_arch(random, limits);
+  const std::vector<SubComputation> x_chain =
+      dif_stages(Axis::x, plan.size.nx, random_chain(random, plan.size.nx, limits));
+  std::array<std::vector<SubComputation>, 3> yz_chains;
+  for (Axis axis : {Axis::y, Axis::z})
+    yz_chains[axis_index(axis)] = dif_stages(axis, plan.size[axis], random_chain(random, plan.size[axis], limits));
+  plan.kernels = random_kernels(random, random_interleaving(random, std::move(yz_chains)));
+  // R2C: the X stages, then the step, open the first kernel; C2R: the step, then the X stages, close the last.
+  const bool r2c = kind == TransformKind::r2c;
+  Kernel& holder = r2c ? plan.kernels.front() : plan.kernels.back();
+  holder.subs.insert(r2c ? holder.subs.begin() : holder.subs.end(), x_chain.begin(), x_chain.end());
+  holder.real = RealStep{kind, Axis::x, plan.size.nx};
+  holder.real_position = r2c ? x_chain.size() : holder.subs.size() - x_chain.size();
+  return plan;
+}
+
 std::vector<std::vector<std::int64_t>> all_radix_splits(std::int64_t length) {
   if (length == 1) return {{}};
   std::vector<std::vector<std::int64_t>> splits;

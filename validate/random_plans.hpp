@@ -48,6 +48,14 @@ Plan random_legal_plan(std::mt19937_64& random, const RandomPlanLimits& limits =
 //       (the volume counts the NX reals per row)
 Plan random_legal_real_plan(std::mt19937_64& random, TransformKind kind, const RandomPlanLimits& limits = {});
 
+// A random legal real plan of `kind` with an odd NX (RealStep): NX among the lengths of limits.factors' odd primes
+// (1 included), its X stages a random chain over NX, all in the step's kernel (the first for r2c, the last for
+// c2r) next to the step, Y and Z stages interleaved at random, random kernel boundaries. Throws UsageError for
+// limits as random_legal_plan does, for max_elements below 4, or factors without an odd prime.
+// @post check_plan(result) is empty; kind_of(result) == kind; NX is odd; lengths, volume, radices and arch within
+//       `limits`
+Plan random_legal_odd_real_plan(std::mt19937_64& random, TransformKind kind, const RandomPlanLimits& limits = {});
+
 // Every ordered split of `length` >= 1 into radices >= 2 (each dividing what the ones before it leave), the first
 // radix ascending: 2^(log2(length) - 1) of them for a power of two, {{}} (one empty split) for length 1.
 std::vector<std::vector<std::int64_t>> all_radix_splits(std::int64_t length);

@@ -51,8 +51,6 @@ class PlanChecker {
         valid_length_[axis_index(axis)] = true;
       }
     }
-    // An odd NX has no NX/2 for the X stages of a real plan to chain over: the real step's check reports it.
-    if (real_step_of(plan_) && plan_.size.nx % 2 != 0) valid_length_[axis_index(Axis::x)] = false;
     if (!all_positive) return;
     const unsigned __int128 elements = static_cast<unsigned __int128>(plan_.size.nx) * plan_.size.ny * plan_.size.nz;
     if (elements > static_cast<unsigned __int128>(max_elements))
@@ -119,7 +117,7 @@ class PlanChecker {
                        " > 1 needs its DIF twiddles: write tw");
   }
 
-  // At most one real step, on X, of length NX, NX even, at a legal position of its kernel, and placed between the
+  // At most one real step, on X, of length NX, at a legal position of its kernel, and placed between the
   // axes' stages as its kind requires (docs/plan-language.md, "Real transforms").
   void check_real_steps() {
     std::optional<std::size_t> first;
@@ -149,16 +147,34 @@ class PlanChecker {
     if (step.length != plan_.size.nx)
       error(where, term + "the step's length " + std::to_string(step.length) + " is not the X length " +
                        std::to_string(plan_.size.nx) + " (NX, the reals per row)");
-    if (plan_.size.nx % 2 != 0)
-      error(where, "NX = " + std::to_string(plan_.size.nx) +
-                       " is odd: real transforms need an even X length for now");
     if (kernel.real_position > kernel.subs.size()) {
       error(where, term + "the step stands after sub-computation " + std::to_string(kernel.real_position) +
                        " of a kernel of " + std::to_string(kernel.subs.size()));
       return;
     }
     // A step off X or of no real kind has no place to be in: its order errors would only repeat that.
-    if (step.kind != TransformKind::c2c && step.axis == Axis::x) check_real_order(k);
+    if (step.kind != TransformKind::c2c && step.axis == Axis::x) {
+      check_real_order(k);
+      if (plan_.size.nx % 2 != 0) check_odd_rows_in_step_kernel(k);
+    }
+  }
+
+  // An odd NX: every X stage in the step's kernel (RealStep: the X intermediate of NX complex values a row has no
+  // room in the real rows between kernels).
+  void check_odd_rows_in_step_kernel(std::size_t real_kernel) {
+    const RealStep& step = *plan_.kernels[real_kernel].real;
+    for (std::size_t k = 0; k < plan_.kernels.size(); ++k) {
+      if (k == real_kernel) continue;
+      for (std::size_t s = 0; s < plan_.kernels[k].subs.size(); ++s) {
+        const SubComputation& sub = plan_.kernels[k].subs[s];
+        if (sub.axis != Axis::x) continue;
+        error(sub_at(k, s), to_string(sub) + ": an X stage in kernel " + std::to_string(k) + ", but " +
+                                to_string(step) + " is in kernel " + std::to_string(real_kernel) + ": with NX = " +
+                                std::to_string(plan_.size.nx) +
+                                " odd, every X stage runs in the step's kernel (its rows of NX complex values have "
+                                "no room in the real rows between kernels); move this stage there");
+      }
+    }
   }
 
   // Every stage on the wrong side of the step: an error at the stage, saying where the step must go.
@@ -244,8 +260,9 @@ class PlanChecker {
     return text;
   }
 
-  // The X stages of a real plan transform NX/2 complex values: their length is stage_length, not the X length.
-  bool halved(Axis axis) const { return axis == Axis::x && real_step_of(plan_).has_value(); }
+  // The X stages of a real plan of even NX transform NX/2 complex values: their length is stage_length, not the X
+  // length (an odd NX's X stages transform NX).
+  bool halved(Axis axis) const { return axis == Axis::x && packs_real_rows(plan_); }
   // "length" or "stage length (NX/2)": what a stage's values are checked against.
   std::string length_word(Axis axis) const { return halved(axis) ? "stage length (NX/2)" : "length"; }
   // "Z length 256" or "X stage length (NX/2) 128".

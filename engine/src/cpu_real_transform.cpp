@@ -1,5 +1,5 @@
 // R2C and C2R on the CPU: the plan's X stages on the packed rows, the real step, the Y and Z stages on the half
-// spectrum's NX/2 + 1 columns. The volume is transformed where it lies in the output buffer; in place the padded
+// spectrum's NX/2 + 1 columns (an odd NX: the X stages on whole rows of NX complex values, a z plane at a time). The volume is transformed where it lies in the output buffer; in place the padded
 // real rows are the half spectrum's rows.
 #include <algorithm>
 #include <vector>
@@ -42,11 +42,73 @@ void run_inverse_stages(const Plan& plan, bool on_x, const VolumeLayout& layout,
   conjugate_and_scale<Real>(data, count, true, factor, threads);
 }
 
+// R2C of an odd NX (RealStep): each z plane's rows as NX complex values (x, 0), the X stages on them, and
+// frequencies 0 .. NX/2 of each row into `out`'s rows; then the Y and Z stages there. In place a plane's reals are
+// all read before its rows are written (the same bytes).
+template <class Real>
+void run_odd_r2c(const Plan& plan, const PlanTables& tables, const Real* in, std::int64_t in_pitch,
+                 std::complex<Real>* out, Real factor, int threads) {
+  const Extents& size = plan.size;
+  const std::int64_t pitch = size.nx / 2 + 1;
+  std::vector<std::complex<Real>> plane(static_cast<std::size_t>(size.nx * size.ny));
+  const VolumeLayout plane_layout({size.nx, size.ny, 1}, size.nx);
+  for (std::int64_t z = 0; z < size.nz; ++z) {
+    parallel_for(size.ny, threads, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t r = begin; r < end; ++r)
+        for (std::int64_t x = 0; x < size.nx; ++x)
+          plane[static_cast<std::size_t>(r * size.nx + x)] = {in[(z * size.ny + r) * in_pitch + x], Real(0)};
+    });
+    run_stages(plan, true, plane_layout, tables, plane.data(), threads);
+    copy_rows(plane.data(), size.nx, out + z * size.ny * pitch, pitch, pitch, size.ny, threads);
+  }
+  run_stages(plan, false, VolumeLayout({pitch, size.ny, size.nz}, pitch), tables, out, threads);
+  if (factor != Real(1)) conjugate_and_scale<Real>(out, pitch * size.ny * size.nz, false, factor, threads);
+}
+
+// C2R of an odd NX (RealStep): the inverse Y and Z stages on the half spectrum (a copy out of place, so that `in`
+// is only read), then each z plane's rows filled to NX values (frequency NX - k the conjugate of k), the inverse X
+// stages on them, and their real parts into `out`'s rows.
+template <class Real>
+void run_odd_c2r(const Plan& plan, const PlanTables& tables, const std::complex<Real>* in, Real* out,
+                 std::int64_t out_pitch, Real factor, int threads) {
+  const Extents& size = plan.size;
+  const std::int64_t half = size.nx / 2;
+  const std::int64_t pitch = half + 1;
+  const std::int64_t rows = size.ny * size.nz;
+  const bool in_place = static_cast<const void*>(in) == static_cast<const void*>(out);
+  std::vector<std::complex<Real>> copy(static_cast<std::size_t>(in_place ? 0 : pitch * rows));
+  std::complex<Real>* work = in_place ? reinterpret_cast<std::complex<Real>*>(out) : copy.data();
+  if (!in_place) std::copy_n(in, pitch * rows, work);
+  run_inverse_stages(plan, false, VolumeLayout({pitch, size.ny, size.nz}, pitch), tables, work, Real(1), threads);
+  std::vector<std::complex<Real>> plane(static_cast<std::size_t>(size.nx * size.ny));
+  const VolumeLayout plane_layout({size.nx, size.ny, 1}, size.nx);
+  for (std::int64_t z = 0; z < size.nz; ++z) {
+    parallel_for(size.ny, threads, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t r = begin; r < end; ++r) {
+        const std::complex<Real>* row = work + (z * size.ny + r) * pitch;
+        std::complex<Real>* full = plane.data() + r * size.nx;
+        full[0] = row[0];
+        for (std::int64_t k = 1; k <= half; ++k) {
+          full[k] = row[k];
+          full[size.nx - k] = std::conj(row[k]);
+        }
+      }
+    });
+    run_inverse_stages(plan, true, plane_layout, tables, plane.data(), factor, threads);
+    parallel_for(size.ny, threads, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t r = begin; r < end; ++r)
+        for (std::int64_t x = 0; x < size.nx; ++x)
+          out[(z * size.ny + r) * out_pitch + x] = plane[static_cast<std::size_t>(r * size.nx + x)].real();
+    });
+  }
+}
+
 }  // namespace
 
 template <class Real>
 void run_r2c(const Plan& plan, const PlanTables& tables, const Real* in, std::int64_t in_pitch,
              std::complex<Real>* out, Real factor, int threads) {
+  if (odd_real_rows(plan)) return run_odd_r2c(plan, tables, in, in_pitch, out, factor, threads);
   const Extents& size = plan.size;
   const std::int64_t half = size.nx / 2;
   const std::int64_t pitch = half + 1;
@@ -63,6 +125,7 @@ void run_r2c(const Plan& plan, const PlanTables& tables, const Real* in, std::in
 template <class Real>
 void run_c2r(const Plan& plan, const PlanTables& tables, const std::complex<Real>* in, Real* out,
              std::int64_t out_pitch, Real factor, int threads) {
+  if (odd_real_rows(plan)) return run_odd_c2r(plan, tables, in, out, out_pitch, factor, threads);
   const Extents& size = plan.size;
   const std::int64_t half = size.nx / 2;
   const std::int64_t pitch = half + 1;

@@ -39,14 +39,16 @@ PlanCost plan_cost(const Plan& plan, int element_bytes) {
   PlanCost cost;
   const bool real = real_step_of(plan).has_value();
   const std::int64_t packed = stage_extents(plan).elements(), spectrum = spectrum_extents(plan).elements();
+  // The real side's bytes: the reals themselves (an odd NX's X stages run on NX complex values a row, twice them).
+  const std::int64_t real_side = real ? plan.size.elements() * element_bytes / 2 : packed * element_bytes;
   for (std::size_t index = 0; index < plan.kernels.size(); ++index) {
     const Kernel& kernel = plan.kernels[index];
     const KernelSides sides = sides_of(plan, index);
-    KernelCost k{(sides.reads_spectrum ? spectrum : packed) * element_bytes,
-                 (sides.writes_spectrum ? spectrum : packed) * element_bytes, 0};
+    KernelCost k{sides.reads_spectrum ? spectrum * element_bytes : real_side,
+                 sides.writes_spectrum ? spectrum * element_bytes : real_side, 0};
     for (const SubComputation& sub : kernel.subs)
       k.flops += sub_computation_flops(sub, sub.axis == Axis::x ? packed : spectrum);
-    if (kernel.real) k.flops += real_step_flops_per_value * static_cast<double>(spectrum);
+    if (kernel.real && packs_real_rows(plan)) k.flops += real_step_flops_per_value * static_cast<double>(spectrum);
     cost.bytes_moved += k.bytes_read + k.bytes_written;
     cost.counted_flops += k.flops;
     cost.kernels.push_back(k);

@@ -165,9 +165,15 @@ std::string axes_text(const std::vector<Axis>& axes) {
   return text + ']';
 }
 
+bool packs_real_rows(const Plan& plan) { return real_step_of(plan) && plan.size.nx % 2 == 0; }
+
+bool odd_real_rows(const Plan& plan) { return real_step_of(plan) && plan.size.nx % 2 != 0; }
+
+std::int64_t real_x_stage_length(std::int64_t nx) { return nx % 2 == 0 ? nx / 2 : nx; }
+
 std::int64_t stage_length(const Plan& plan, Axis axis) {
   const std::int64_t length = plan.size[axis];
-  return axis == Axis::x && real_step_of(plan) ? length / 2 : length;
+  return axis == Axis::x && real_step_of(plan) ? real_x_stage_length(length) : length;
 }
 
 Extents stage_extents(const Plan& plan) {

@@ -55,10 +55,14 @@ bool x_stages_in_first_kernel(const Plan& plan) {
 
 Extents planned_stage_extents(const Extents& size, TransformKind kind) {
   if (kind == TransformKind::c2c) return size;
-  if (size.nx % 2 != 0)
-    throw UsageError("size " + to_string(size) + ": " + to_string(kind) + " transforms need an even X length (NX = " +
-                     std::to_string(size.nx) + " is odd; odd lengths are not offered yet)");
-  return {size.nx / 2, size.ny, size.nz};
+  return {real_x_stage_length(size.nx), size.ny, size.nz};
+}
+
+void require_even_real_rows(const Extents& size, TransformKind kind, const std::string& what) {
+  if (kind != TransformKind::c2c && size.nx % 2 != 0)
+    throw UsageError("size " + to_string(size) + ": " + what + " takes " + to_string(kind) +
+                     " transforms of an even X length only (NX = " + std::to_string(size.nx) +
+                     " is odd; one GPU or the CPU backend takes it)");
 }
 
 Plan r2c_plan_from(const Plan& stages, std::int64_t nx) {
@@ -71,7 +75,8 @@ Plan r2c_plan_from(const Plan& stages, std::int64_t nx) {
     std::erase_if(plan.kernels, [](const Kernel& k) { return k.subs.empty(); });
     if (plan.kernels.empty()) plan.kernels.emplace_back();
     std::vector<SubComputation>& first = plan.kernels.front().subs;
-    first.insert(first.begin(), dif_stages(Axis::x, nx / 2, {nx / 2}).front());
+    const std::int64_t n = real_x_stage_length(nx);
+    first.insert(first.begin(), dif_stages(Axis::x, n, {n}).front());
   }
   Kernel& first = plan.kernels.front();
   std::stable_partition(first.subs.begin(), first.subs.end(), [](const SubComputation& s) { return s.axis == Axis::x; });

@@ -38,6 +38,7 @@ Plan real_planes_plan(const Extents& size, int gpus, const std::string& arch, co
 SlabDecomposition slab_decomposition(const Extents& size, int gpus, const std::string& arch, Precision precision,
                                      TransformKind kind) {
   require_slab_split(size, gpus);
+  require_even_real_rows(size, kind, "the slab decomposition");
   if (kind == TransformKind::c2r)
     throw UsageError("slab decomposition of " + to_string(size) +
                      ": ask for r2c (its inverse runs C2R), not c2r");

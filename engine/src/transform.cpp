@@ -97,9 +97,6 @@ Placement parse_placement(const std::string& name) {
 void require_supported(const TransformDesc& desc, [[maybe_unused]] bool on_gpu) {
   if (desc.extents.nx < 1 || desc.extents.ny < 1 || desc.extents.nz < 1)
     throw UsageError("transform extents " + to_string(desc.extents) + ": every extent must be at least 1");
-  if (desc.kind != TransformKind::c2c && desc.extents.nx % 2 != 0)
-    throw UsageError("transform kind " + to_string(desc.kind) + ": NX = " + std::to_string(desc.extents.nx) +
-                     " is odd: real transforms need an even X length for now");
   require_batch_supported(desc);
   batch_bytes(desc);  // a batch whose size overflows
 }

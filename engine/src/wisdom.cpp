@@ -176,7 +176,6 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
                         TransformKind kind, Precision precision, std::int64_t batch, const std::string& gpu) {
   require_arch_profile(arch);
   check_size_limits(size);
-  planned_stage_extents(size, kind);  // an odd NX of a real kind is refused before any file is read
   const Extents squeezed = squeezed_extents(size, kind);
   SizedPlan chosen = plan_for_squeezed_size(squeezed, arch, in_place, passes, kind, precision, batch, gpu);
   if (squeezed != size)

@@ -70,17 +70,31 @@ TEST(RealChecks, XStagesChainOverHalfTheXLength) {
       << errors;
 }
 
-TEST(RealChecks, AnOddXLengthIsLocatedAtTheStep) {
-  const std::string errors =
-      errors_of(plan_file("[255, 16, 1]", {"R2C(X, 255), Y(1, 16, 1, 16, no-tw)"}));
-  EXPECT_NE(errors.find("real.yaml:4:6: error: NX = 255 is odd: real transforms need an even X length for now"),
+// An odd NX: the X stages chain over NX itself (nothing pairs), all of them in the step's kernel.
+TEST(RealChecks, AnOddXLengthChainsOverNxInTheStepsKernel) {
+  EXPECT_EQ(errors_of(plan_file("[15, 16, 1]", {"X(5, 3, 5, 15, tw), X(3, 5, 1, 5, no-tw), R2C(X, 15), "
+                                                "Y(1, 16, 1, 16, no-tw)"})),
+            "");
+  EXPECT_EQ(errors_of(plan_file("[15, 16, 1]", {"Y(1, 16, 1, 16, no-tw), C2R(X, 15), X(1, 15, 1, 15, no-tw)"})), "");
+  const std::string halved = errors_of(plan_file("[15, 16, 1]", {"X(1, 7, 1, 7, no-tw), R2C(X, 15)",
+                                                                 "Y(1, 16, 1, 16, no-tw)"}));
+  EXPECT_NE(halved.find("real.yaml:4:6: error: X(1, 7, 1, 7, no-tw): span 7 does not divide the X length 15"),
             std::string::npos)
-      << errors;
+      << halved;
 }
 
-TEST(RealChecks, NxOfOneIsOddAndNothingElse) {
-  EXPECT_EQ(errors_of(plan_file("[1, 16, 1]", {"R2C(X, 1), Y(1, 16, 1, 16, no-tw)"})),
-            "real.yaml:4:6: error: NX = 1 is odd: real transforms need an even X length for now\n");
+TEST(RealChecks, AnOddXLengthsXStageOutsideTheStepsKernelIsLocated) {
+  const std::string errors = errors_of(plan_file("[15, 16, 1]", {"X(5, 3, 5, 15, tw), R2C(X, 15)",
+                                                                 "X(3, 5, 1, 5, no-tw), Y(1, 16, 1, 16, no-tw)"}));
+  EXPECT_NE(errors.find("real.yaml:5:6: error: X(3, 5, 1, 5, no-tw): an X stage in kernel 1, but R2C(X, 15) is in "
+                        "kernel 0: with NX = 15 odd, every X stage runs in the step's kernel"),
+            std::string::npos)
+      << errors;
+  EXPECT_EQ(errors.find("X(5, 3, 5, 15, tw): an X stage"), std::string::npos) << errors;
+}
+
+TEST(RealChecks, NxOfOneTakesNoXStage) {
+  EXPECT_EQ(errors_of(plan_file("[1, 16, 1]", {"R2C(X, 1), Y(1, 16, 1, 16, no-tw)"})), "");
 }
 
 TEST(RealChecks, AStepOnYIsRefused) {

@@ -116,7 +116,7 @@ bool is_real(const KernelSpec& spec) { return spec.real.kind != TransformKind::c
 
 std::set<std::int64_t> real_twiddle_spans(const KernelSpec& spec) {
   std::set<std::int64_t> spans;
-  if (!spec.real.has_step()) return spans;
+  if (!spec.real.has_step() || spec.real.odd) return spans;  // an odd NX pairs nothing
   spans.insert(2 * spec.real.half);
   for (std::size_t s : side_stages(spec)) {
     spans.insert(spec.stages[s].sub.radix);
@@ -126,8 +126,9 @@ std::set<std::int64_t> real_twiddle_spans(const KernelSpec& spec) {
 }
 
 void write_real_rows_struct(SourceWriter& out) {
-  out.line("// Row pitches (in complex values) of a real transform's global accesses; column `half` of the half");
-  out.line("// spectrum (Nyquist) is addressed apart: it may live in a plane of its own between kernels.");
+  out.line("// Row pitches of a real transform's global accesses (in complex values; for an odd NX in reals, row r");
+  out.line("// of complex values starting at value (pitch * r + 1) / 2); column `half` of the half spectrum");
+  out.line("// (Nyquist) is addressed apart: it may live in a plane of its own between kernels.");
   out.open("struct RealRows");
   out.line("long long in_pitch;");
   out.line("long long out_pitch;");
@@ -141,35 +142,79 @@ void write_real_rows_struct(SourceWriter& out) {
 }
 
 void write_real_functions(SourceWriter& out, const KernelSpec& spec) {
-  if (!spec.real.has_step()) return;
+  if (!spec.real.has_step() || spec.real.odd) return;
   write_pair_function(out);
   write_digit_reversal_function(out, "fft3d_row_position", x_radices(spec));
 }
 
 void write_side_arrays(SourceWriter& out, const KernelSpec& spec) {
-  if (!spec.real.has_step()) return;
+  if (spec.side_elements() == 0) return;
   out.line("float* const side_re = fft3d_shared + " + str(2 * spec.shared.words) + ";");
   out.line("float* const side_im = fft3d_shared + " + str(2 * spec.shared.words + spec.side_elements()) + ";");
 }
 
-// Only a kernel with Nyquist tiles reaches column `half` (and past it) through its tile: the others' tiles hold
-// columns below it, so their accesses need no test.
+// Only a kernel with Nyquist tiles, or an odd NX's step kernel on the half spectrum's side (its rows of NX values),
+// reaches column `half` (and past it) through its tile: the others' tiles hold columns below it, so their accesses
+// need no test.
+bool masks_columns(const KernelSpec& spec) { return spec.real.nyquist_tiles > 0 || spec.real.odd && spec.real.has_step(); }
+
+// The odd NX's step kernel on the real rows' side: R2C loads them, C2R stores them.
+bool reads_real_rows(const KernelSpec& spec) {
+  return spec.real.odd && spec.real.has_step() && spec.real.kind == TransformKind::r2c;
+}
+bool writes_real_rows(const KernelSpec& spec) {
+  return spec.real.odd && spec.real.has_step() && spec.real.kind == TransformKind::c2r;
+}
+
+// Complex value `x` of row `row` through `pointer` with the RealRows pitch `pitch` (RealKernel: in reals for an odd
+// NX).
+std::string row_value(const KernelSpec& spec, const std::string& pointer, const std::string& pitch,
+                      const std::string& x, const std::string& row) {
+  if (spec.real.odd) return pointer + "[" + x + " + ((" + pitch + " * " + row + " + 1) >> 1)]";
+  return pointer + "[" + x + " + " + pitch + " * " + row + "]";
+}
+
 std::string real_load(const std::string& x, const std::string& row, const KernelSpec& spec) {
-  if (spec.real.nyquist_tiles == 0) return "in[" + x + " + rows.in_pitch * " + row + "]";
-  return "(" + x + " < " + half(spec) + "LL ? in[" + x + " + rows.in_pitch * " + row + "] : " + x +
-         " == " + half(spec) + "LL ? rows.in_nyquist[rows.in_nyquist_pitch * " + row +
-         "] : make_float2(0.f, 0.f))";
+  if (reads_real_rows(spec))
+    return "make_float2(((const float*)in)[" + x + " + rows.in_pitch * " + row + "], 0.f)";
+  const std::string value = row_value(spec, "in", "rows.in_pitch", x, row);
+  if (!masks_columns(spec)) return value;
+  return "(" + x + " < " + half(spec) + "LL ? " + value + " : " + x + " == " + half(spec) +
+         "LL ? rows.in_nyquist[rows.in_nyquist_pitch * " + row + "] : make_float2(0.f, 0.f))";
 }
 
 std::string real_store(const std::string& x, const std::string& row, const KernelSpec& spec,
                        const std::string& value) {
-  if (spec.real.nyquist_tiles == 0) return "out[" + x + " + rows.out_pitch * " + row + "] = " + value + ";";
-  return "if (" + x + " < " + half(spec) + "LL) out[" + x + " + rows.out_pitch * " + row + "] = " + value +
-         "; else if (" + x + " == " + half(spec) + "LL) rows.out_nyquist[rows.out_nyquist_pitch * " + row + "] = " +
-         value + ";";
+  if (writes_real_rows(spec)) return "((float*)out)[" + x + " + rows.out_pitch * " + row + "] = " + value + ".x;";
+  const std::string target = row_value(spec, "out", "rows.out_pitch", x, row);
+  if (!masks_columns(spec)) return target + " = " + value + ";";
+  return "if (" + x + " < " + half(spec) + "LL) " + target + " = " + value + "; else if (" + x + " == " + half(spec) +
+         "LL) rows.out_nyquist[rows.out_nyquist_pitch * " + row + "] = " + value + ";";
+}
+
+// An odd NX's step (RealKernel): R2C has none (its stores keep columns 0 .. half); C2R, before the X stages in
+// natural order, sets column NX - k of each row to the conjugate of column k (k = 1 .. half): after the inverse Y
+// and Z stages each row is Hermitian on its own, and so is its conjugate, where the inverse runs.
+void write_odd_real_step(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.real.kind == TransformKind::r2c) return;
+  const std::int64_t h = spec.real.half;
+  const std::int64_t nx = 2 * h + 1;
+  out.line("// real step (C2R, NX = " + str(nx) + " odd): column " + str(nx) + " - k of every row the conjugate of k");
+  open_strided_loop(out, "q", spec.tile_rows() * h, spec.threads, 1);
+  out.line("const unsigned row = q / " + str(h) + "u;");
+  out.line("const unsigned k = q - row * " + str(h) + "u + 1u;");
+  out.line("const unsigned ek = (" + row_element(spec, "row") + ") + k;");
+  out.line("const unsigned em = (" + row_element(spec, "row") + ") + " + str(nx) + "u - k;");
+  const TileWord wk = declare_tile_word(out, spec, "ek", false, "wk");
+  const TileWord wm = declare_tile_word(out, spec, "em", false, "wm");
+  out.line("const float2 a = " + wk.load() + ";");
+  out.line(wm.store("make_float2(a.x, -a.y)"));
+  out.close();
+  out.line("__syncthreads();");
 }
 
 void write_real_step(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.real.odd) return write_odd_real_step(out, spec);
   const bool r2c = spec.real.kind == TransformKind::r2c;
   const std::int64_t h = spec.real.half;
   const std::int64_t pairs = h / 2 + 1;
@@ -216,12 +261,12 @@ void write_real_step(SourceWriter& out, const KernelSpec& spec) {
 }
 
 void write_side_stages_before_step(SourceWriter& out, const KernelSpec& spec) {
-  if (!spec.real.has_step() || spec.real.kind != TransformKind::c2r) return;
+  if (spec.side_elements() == 0 || spec.real.kind != TransformKind::c2r) return;
   for (std::size_t s : side_stages(spec)) write_side_stage(out, spec, s);
 }
 
 void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
-  if (!spec.real.has_step() || spec.real.kind != TransformKind::c2r) return;
+  if (spec.side_elements() == 0 || spec.real.kind != TransformKind::c2r) return;
   open_strided_loop(out, "s", spec.side_elements(), spec.threads, 1);
   out.line("const unsigned e = " + row_element(spec, "s") + ";");
   out.line(row_of_element);
@@ -233,7 +278,7 @@ void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::strin
 }
 
 void write_side_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
-  if (!spec.real.has_step() || spec.real.kind != TransformKind::r2c) return;
+  if (spec.side_elements() == 0 || spec.real.kind != TransformKind::r2c) return;
   open_strided_loop(out, "s", spec.side_elements(), spec.threads, 1);
   out.line("const unsigned e = " + row_element(spec, "s") + ";");
   out.line("const unsigned source = " +

@@ -54,6 +54,28 @@ TEST_F(GpuRealBatchCheck, Fft3dRealBatchesPassInEveryDirectionAndPlacement) {
       }
 }
 
+// An odd NX (RealStep): batches in both placements where a volume holds an even count of reals; out of place an
+// odd count would misalign the next volume's rows, so GpuTransform refuses it by name.
+TEST_F(GpuRealBatchCheck, OddNxBatchesPassAndAnOddVolumeOutOfPlaceIsRefused) {
+  const std::int64_t batch = 3;
+  for (const TransformKind kind : {TransformKind::r2c, TransformKind::c2r})
+    for (const Placement placement : {Placement::out_of_place, Placement::in_place}) {
+      SCOPED_TRACE(to_string(kind) + " " + to_string(placement));
+      const Extents size{15, 12, 10};
+      GpuTransform engine(TransformDesc{.extents = size, .kind = kind, .batch = batch, .placement = placement});
+      RealCheck check(size, kind, placement, seed, validate::SpectrumInput::hermitian, Precision::fp32, batch);
+      const validate::ErrorReport report = check.check([&] { run_fft3d(engine, check, [](auto&) {}); });
+      EXPECT_TRUE(report.passes(validate::fp32_error_bound)) << report.relative_l2 << ", " << report.non_finite
+                                                             << " not finite";
+    }
+  const Extents odd_volume{15, 5, 7};
+  GpuTransform engine(TransformDesc{.extents = odd_volume, .kind = TransformKind::r2c, .batch = batch});
+  RealCheck check(odd_volume, TransformKind::r2c, Placement::out_of_place, seed, validate::SpectrumInput::hermitian,
+                  Precision::fp32, batch);
+  const validate::RealRun run = check.run();
+  EXPECT_THROW(engine.execute(run.reals_in(), run.spectrum_out()), UsageError);
+}
+
 // One volume's output replaced by its neighbour's: every other volume is right, and the report is the wrong one's.
 TEST_F(GpuRealBatchCheck, OneWrongVolumeOfTheBatchFailsAndIsNamed) {
   const Extents size{16, 8, 8};

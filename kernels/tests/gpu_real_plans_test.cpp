@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <random>
 #include <regex>
 #include <string>
 #include <vector>
@@ -25,7 +26,9 @@
 #include "fft3d/plan_table.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/cuda/real_check.hpp"
+#include "fft3d/lengths.hpp"
 #include "validate/oracle.hpp"
+#include "validate/random_plans.hpp"
 
 namespace fft3d::testing {
 namespace {
@@ -293,6 +296,62 @@ TEST_F(MixedRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
       check_round_trip(r2c, c2r, name, seed++, {placement});
     }
   }
+}
+
+using OddRealPlans = GpuTest;
+
+// An odd NX (RealStep): the planner's plans, every X stage in the step's kernel, in every mode, and their round
+// trip; a plane, and issue 29's 243^3 and 343^3 among them.
+TEST_F(OddRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
+  std::uint64_t seed = 1200;
+  for (const Extents& size : {Extents{7, 16, 8}, Extents{3, 5, 7}, Extents{15, 12, 10}, Extents{125, 64, 1},
+                              Extents{105, 24, 10}, Extents{243, 243, 243}, Extents{343, 343, 343}}) {
+    SCOPED_TRACE(to_string(size));
+    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+      GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
+      GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = placement});
+      const std::string name = "odd " + to_string(size) + " " + placement_name(placement);
+      std::cout << name << ": R2C " << to_brace_string(r2c.plan().kernels) << ", C2R "
+                << to_brace_string(c2r.plan().kernels) << "\n";
+      check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++, {placement});
+      check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++, {placement});
+      check_round_trip(r2c, c2r, name, seed++, {placement});
+    }
+  }
+}
+
+// Random legal odd-NX plans (validate::random_legal_odd_real_plan, hopper, small volumes): every one that the
+// lowering takes in natural order runs within the bound in the placements it takes; those it refuses are counted.
+TEST_F(OddRealPlans, RandomLegalPlansMatchCufft) {
+  const validate::RandomPlanLimits limits{.max_axis_length = 128, .max_elements = std::int64_t{1} << 15,
+                                              .arch = "hopper", .factors = supported_factors};
+  constexpr int plans = 40;
+  int run = 0, refused = 0;
+  for (int i = 0; i < plans; ++i) {
+    const std::uint64_t seed = 1300 + static_cast<std::uint64_t>(i);
+    std::mt19937_64 random(seed);
+    const TransformKind kind = i % 2 == 0 ? TransformKind::r2c : TransformKind::c2r;
+    const Plan plan = validate::random_legal_odd_real_plan(random, kind, limits);
+    SCOPED_TRACE(to_yaml(plan));
+    std::optional<GpuTransform> engine;
+    try {
+      engine.emplace(plan, "random odd plan " + std::to_string(seed));
+    } catch (const LoweringError& e) {
+      ++refused;
+      std::cout << "seed " << seed << ": refused by the lowering: " << e.what() << "\n";
+      continue;
+    }
+    const std::vector<Placement> placements = natural_placements(*engine);
+    if (placements.empty()) {
+      ++refused;
+      continue;
+    }
+    check_real_plan(*engine, "random odd plan " + std::to_string(seed), seed, placements);
+    ++run;
+    if (HasFailure()) return;
+  }
+  std::cout << run << " random odd-NX plans checked on the GPU, " << refused << " refused by the lowering\n";
+  EXPECT_GT(run, plans / 2);
 }
 
 }  // namespace

@@ -115,7 +115,9 @@ int explain_command(const Args& args) {
     const std::string spectrum = to_string(spectrum_extents(plan)) + " half spectrum";
     std::cout << "kind     " << to_string(kind_of(plan)) << ": "
               << (kind_of(plan) == TransformKind::r2c ? reals + " -> " + spectrum : spectrum + " -> " + reals)
-              << "; stages over " << to_string(stage_extents(plan)) << " complex values (X packed: x[2n] + i x[2n+1])\n";
+              << "; stages over " << to_string(stage_extents(plan)) << " complex values"
+              << (odd_real_rows(plan) ? " (NX odd: X rows as complex values (x, 0), every X stage in the step's kernel)\n"
+                                      : " (X packed: x[2n] + i x[2n+1])\n");
   }
   std::cout << "\n";
   std::cout << std::fixed << std::setprecision(1);

@@ -15,7 +15,7 @@ void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings) {
   if (settings.check != "auto" && settings.check != "oracle" && settings.check != "plane-waves")
     throw UsageError("--check must be auto, oracle or plane-waves");
   require_slab_split(settings.size, settings.gpus);
-  planned_stage_extents(settings.size, settings.kind);  // a real kind's odd NX
+  require_even_real_rows(settings.size, settings.kind, "--gpus");
   const bool forward = settings.options.direction == Direction::forward;
   if (settings.kind != TransformKind::c2c && forward != (settings.kind == TransformKind::r2c))
     throw UsageError("--gpus: --transform r2c runs forward and c2r inverse (no --inverse with r2c)");

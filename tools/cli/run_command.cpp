@@ -233,8 +233,6 @@ int run_command(const Args& args) {
   // Only the closed-form check (CUDA, in place) runs without the host's fp64 oracle: any other run whose host
   // memory cannot fit is refused before any planning work.
   const TransformKind kind = requested_kind(vm, vm["inverse"].as<bool>());
-  if (vm.count("size") && kind != TransformKind::c2c)  // an odd NX is refused by name, before any other work
-    planned_stage_extents(parse_extents(vm["size"].as<std::string>()), kind);
   const bool closed_form_possible = vm["backend"].as<std::string>() != "cpu" && vm["in-place"].as<bool>() &&
                                     vm["check"].as<std::string>() != "oracle";
   if (vm.count("size") && !closed_form_possible)

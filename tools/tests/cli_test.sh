@@ -192,10 +192,10 @@ for size in 128x128x128 256x128x128; do
 done
 expect 0 "run r2c --size takes the hopper table's plan" -- "$fft3d" run --size 128x128x128 --transform r2c --backend cpu
 contains out "128x128x128-r2c.yaml (the hopper table)" "a real size takes its table plan"
-expect 2 "an odd NX" -- "$fft3d" run --size 255x64x64 --transform r2c --backend cpu
-contains err "NX = 255 is odd" "the odd length is named"
-expect 2 "planning an odd NX" -- "$fft3d" plan --size 255x64x64 --transform r2c
-contains err "NX = 255 is odd" "the planner names the odd length"
+expect 0 "an odd NX runs r2c" -- "$fft3d" run --size 45x24x20 --transform r2c --backend cpu
+contains out "45x24x20 reals -> 23x24x20 complex" "an odd NX keeps NX/2 + 1 = 23 columns"
+expect 0 "an odd NX runs c2r in place" -- "$fft3d" run --size 45x24x20 --transform c2r --backend cpu --in-place
+expect 0 "planning an odd NX" -- "$fft3d" plan --size 245x64x64 --transform r2c
 expect 2 "a c2r plan run forward" -- "$fft3d" run "$src/plans/hopper/128x128x128-c2r.yaml" --backend cpu
 contains err "is a c2r plan: it runs inverse only" "a c2r plan run forward is refused by its kind"
 expect 2 "an r2c plan run inverse" -- "$fft3d" run "$src/plans/hopper/128x128x128-r2c.yaml" --backend cpu --inverse

@@ -121,8 +121,6 @@ struct RealSides {
 };
 RealSides real_and_half_spectrum(const Extents& size, std::size_t reals, std::size_t spectrum,
                                  const std::string& what) {
-  if (size.nx % 2 != 0)
-    throw UsageError(what + ": NX must be even for a real transform, got " + to_string(size));
   const std::size_t n = static_cast<std::size_t>(size.elements());
   const std::size_t half = static_cast<std::size_t>((size.nx / 2 + 1) * size.ny * size.nz);
   if (reals == 0 || reals % n != 0 || spectrum != reals / n * half)

@@ -23,7 +23,6 @@ std::int64_t half_spectrum_elements(const Extents& size) { return half_row(size)
 // The arguments every check refuses, before any allocation.
 const Extents& real_size(const Extents& size, TransformKind kind, std::int64_t batch) {
   if (kind == TransformKind::c2c) throw UsageError("RealCheck: a c2c transform is ForwardCheck's to check");
-  if (size.nx % 2 != 0) throw UsageError("RealCheck: NX must be even for a real transform, got " + to_string(size));
   if (batch < 1) throw UsageError("RealCheck: a batch of " + std::to_string(batch) + ": 1 or more volumes");
   return size;
 }
@@ -41,26 +40,26 @@ std::size_t output_bytes_of(const Extents& size, TransformKind kind, Placement p
                                     : real_array_bytes(size, placement, precision);
 }
 
-// `n` random reals in [-1, 1), rounded to Real (n even: they are drawn in pairs).
+// `n` random reals in [-1, 1), rounded to Real (drawn in pairs; an odd n drops the last pair's second).
 template <class Real>
 std::vector<double> random_reals(std::int64_t n, std::uint64_t seed) {
-  std::vector<std::complex<double>> pairs(count(n / 2));
+  std::vector<std::complex<double>> pairs(count((n + 1) / 2));
   fill_random(pairs, seed);
   std::vector<double> reals(count(n));
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    reals[2 * i] = static_cast<Real>(pairs[i].real());
-    reals[2 * i + 1] = static_cast<Real>(pairs[i].imag());
-  }
+  for (std::size_t i = 0; i < reals.size(); ++i)
+    reals[i] = static_cast<Real>(i % 2 == 0 ? pairs[i / 2].real() : pairs[i / 2].imag());
   return reals;
 }
 
-// visit(k, m) for each term k of the half spectrum's planes kx = 0 and kx = NX/2 and its mirror m (the term at
-// (-ky, -kz)), once per pair (k <= m; k == m for a self-conjugate term). These are the terms that a Hermitian
-// spectrum stores twice.
+// visit(k, m) for each term k of the half spectrum's planes kx = 0 and kx = NX/2 (an even NX only: an odd NX's
+// column NX/2 mirrors the unstored NX/2 + 1) and its mirror m (the term at (-ky, -kz)), once per pair (k <= m;
+// k == m for a self-conjugate term). These are the terms that a Hermitian spectrum stores twice.
 template <class Visit>
 void for_each_mirror_pair(const Extents& size, Visit visit) {
   const std::int64_t row = half_row(size);
-  for (const std::int64_t kx : {std::int64_t{0}, size.nx / 2})
+  const std::vector<std::int64_t> planes =
+      size.nx % 2 == 0 ? std::vector<std::int64_t>{0, size.nx / 2} : std::vector<std::int64_t>{0};
+  for (const std::int64_t kx : planes)
     for (std::int64_t kz = 0; kz < size.nz; ++kz)
       for (std::int64_t ky = 0; ky < size.ny; ++ky) {
         const std::int64_t k = kx + row * (ky + size.ny * kz);

@@ -30,6 +30,7 @@ constexpr RandomPlanLimits small_volumes{.max_axis_length = 128, .max_elements =
 constexpr RandomPlanLimits small_mixed_volumes{
     .max_axis_length = 128, .max_elements = std::int64_t{1} << 16, .factors = supported_factors};
 constexpr int mixed_plans_per_kind = 200;
+constexpr int odd_plans_per_kind = 100;
 
 std::size_t count(std::int64_t n) { return static_cast<std::size_t>(n); }
 std::int64_t half_columns(const Extents& size) { return size.nx / 2 + 1; }
@@ -201,6 +202,43 @@ TEST(CpuRealAgainstFftw, MixedRadixFp32OverloadsStayNearTheFp64Oracle) {
     const CpuTransform r2c(random_legal_real_plan(random, TransformKind::r2c, small_mixed_volumes));
     check_r2c<float>(r2c, seed, Scaling::full, fp32_bound);
     const CpuTransform c2r(random_legal_real_plan(random, TransformKind::c2r, small_mixed_volumes));
+    check_c2r<float>(c2r, seed, Scaling::none, fp32_bound);
+    if (HasFailure()) return;
+  }
+}
+
+// Odd NX (RealStep): the X stages transform NX complex values in the step's kernel; the half spectrum keeps
+// frequencies 0 .. (NX-1)/2, FFTW's layout, and the in-place rows are padded to NX + 1 reals.
+TEST(CpuRealAgainstFftw, RandomLegalOddNxPlansInPlaceAndOutOfPlace) {
+  bool saw_nx_one = false;
+  double worst = 0;
+  for (int i = 0; i < odd_plans_per_kind; ++i) {
+    const std::uint64_t seed = first_seed + 5000 + static_cast<std::uint64_t>(i);
+    std::mt19937_64 random(seed);
+    const Scaling scaling = i % 2 == 0 ? Scaling::none : Scaling::full;
+    const Plan r2c = random_legal_odd_real_plan(random, TransformKind::r2c, small_mixed_volumes);
+    const Plan c2r = random_legal_odd_real_plan(random, TransformKind::c2r, small_mixed_volumes);
+    for (const Plan* plan : {&r2c, &c2r}) {
+      ASSERT_TRUE(check_plan(*plan).empty()) << "seed " << seed << "\n" << to_yaml(*plan);
+      ASSERT_EQ(plan->size.nx % 2, 1) << "seed " << seed;
+      saw_nx_one |= plan->size.nx == 1;
+    }
+    worst = std::max(worst, check_r2c<double>(CpuTransform(r2c), seed, scaling, bound));
+    worst = std::max(worst, check_c2r<double>(CpuTransform(c2r), seed, scaling, bound));
+    if (HasFailure()) return;
+  }
+  EXPECT_TRUE(saw_nx_one);
+  std::printf("[ measured ] worst relative L2 over %d random odd-NX r2c and c2r plans each: %.3g\n",
+              odd_plans_per_kind, worst);
+}
+
+TEST(CpuRealAgainstFftw, OddNxFp32OverloadsStayNearTheFp64Oracle) {
+  for (int i = 0; i < odd_plans_per_kind / 5; ++i) {
+    const std::uint64_t seed = first_seed + 6000 + static_cast<std::uint64_t>(i);
+    std::mt19937_64 random(seed);
+    const CpuTransform r2c(random_legal_odd_real_plan(random, TransformKind::r2c, small_mixed_volumes));
+    check_r2c<float>(r2c, seed, Scaling::full, fp32_bound);
+    const CpuTransform c2r(random_legal_odd_real_plan(random, TransformKind::c2r, small_mixed_volumes));
     check_c2r<float>(c2r, seed, Scaling::none, fp32_bound);
     if (HasFailure()) return;
   }

@@ -13,9 +13,10 @@ namespace fft3d {
 // span the previous stride, last stride 1, twiddles exactly on stages with stride > 1), radices multiplying to N,
 // no missing axis and no stage on an axis of length 1, no empty kernel, a known arch, power-of-two sizes whose
 // buffer can exist. Axes: at least one, each once, in X, Y, Z order; no stage on an untransformed axis, whose
-// chain is not checked; a real step needs X among the axes. A real plan: at most one real step, on X, of length NX, NX even; X stages chain over
-// stage_length (NX/2); R2C after every X stage and before every Y and Z stage, C2R after every Y and Z stage and
-// before every X stage (each misplaced stage is reported where it stands, saying where the step must go).
+// chain is not checked; a real step needs X among the axes. A real plan: at most one real step, on X, of length
+// NX; X stages chain over stage_length (NX/2, or NX where NX is odd, every X stage then in the step's kernel); R2C
+// after every X stage and before every Y and Z stage, C2R after every Y and Z stage and before every X stage (each
+// misplaced stage is reported where it stands, saying where the step must go).
 std::vector<Diagnostic> check_plan(const ParsedPlan& parsed);
 // For a Plan built in code: locations are "<plan>" with kernel/term indices in the message.
 std::vector<Diagnostic> check_plan(const Plan& plan);

@@ -39,10 +39,14 @@ struct SubComputation {
 enum class TransformKind : std::uint8_t { c2c, r2c, c2r };
 
 // The real step of a real transform, "R2C(X, 256)" or "C2R(X, 256)": on X, whose real rows hold `length` = NX
-// reals, read as NX/2 complex values (x[2n] + i x[2n+1]) that the plan's X stages transform (X stages have length
-// NX/2). R2C: after every X stage and before every Y and Z stage, it turns the NX/2 complex frequencies of each
-// row into the NX/2 + 1 frequencies of the half spectrum. C2R: after every Y and Z stage and before every X stage,
-// it turns the NX/2 + 1 values of each row into the NX/2 complex values whose transform unpacks into the reals.
+// reals. NX even: the rows are read as NX/2 complex values (x[2n] + i x[2n+1]) that the plan's X stages transform
+// (X stages have length NX/2). R2C: after every X stage and before every Y and Z stage, it turns the NX/2 complex
+// frequencies of each row into the NX/2 + 1 frequencies of the half spectrum. C2R: after every Y and Z stage and
+// before every X stage, it turns the NX/2 + 1 values of each row into the NX/2 complex values whose transform
+// unpacks into the reals. NX odd: nothing pairs, so the X stages transform the NX reals as complex values with zero
+// imaginary parts (X stages have length NX), all of them in the step's kernel (an X intermediate of NX complex
+// values a row has no room in the real rows). R2C keeps frequencies 0 .. (NX-1)/2 of each row; C2R fills
+// frequency NX - k with the conjugate of k and keeps the real parts of the inverse X transform.
 struct RealStep {
   TransformKind kind = TransformKind::r2c;  // r2c or c2r
   Axis axis = Axis::x;
@@ -112,11 +116,17 @@ bool transforms_all_axes(const Plan& plan);
 std::int64_t transformed_elements(const Plan& plan);
 // "[X, Y]": the axes as the plan file writes them.
 std::string axes_text(const std::vector<Axis>& axes);
-// The length the stages of `axis` transform: size[axis], except X of a real plan: NX/2 complex values.
+// Whether the plan is real with an even NX, its rows packed as NX/2 complex values (RealStep).
+bool packs_real_rows(const Plan& plan);
+// Whether the plan is real with an odd NX, its rows transformed as NX complex values (RealStep).
+bool odd_real_rows(const Plan& plan);
+// The length the X stages of a real plan transform: NX/2 for an even NX, NX for an odd one.
+std::int64_t real_x_stage_length(std::int64_t nx);
+// The length the stages of `axis` transform: size[axis], except X of a real plan: real_x_stage_length(NX).
 std::int64_t stage_length(const Plan& plan, Axis axis);
-// The complex volume the stages run on: (NX/2, NY, NZ) for a real plan, the size otherwise.
+// The complex volume the stages run on: (real_x_stage_length(NX), NY, NZ) for a real plan, the size otherwise.
 Extents stage_extents(const Plan& plan);
-// The half spectrum of a real plan: (NX/2 + 1, NY, NZ); the size otherwise.
+// The half spectrum of a real plan: (NX/2 + 1, NY, NZ) (NX/2 rounded down); the size otherwise.
 Extents spectrum_extents(const Plan& plan);
 
 // The paper's notation: "Z(16, 16, 16, 256, tw)".

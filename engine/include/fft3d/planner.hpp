@@ -75,14 +75,16 @@ struct RankedPlan {
 std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,
                                      int count);
 
-// Real plans (docs/plan-language.md, "Real transforms"): their stages run on the stage extents (NX/2, NY, NZ), so
-// they are planned as C2C plans of those extents and then given the real step where its order rules allow it.
+// Real plans (docs/plan-language.md, "Real transforms"): their stages run on the stage extents (NX/2, NY, NZ; NX
+// itself where it is odd), so they are planned as C2C plans of those extents and then given the real step where
+// its order rules allow it.
 //
-// The R2C plan of an NX-long X axis from `stages`, a legal C2C plan of size (nx/2, NY, NZ): when every X stage sits
-// in the first kernel, the X stages move to that kernel's front (their order kept) and R2C(X, nx) follows them;
-// otherwise every X stage is dropped (and any kernel left empty) and one whole stage X(1, nx/2, 1, nx/2, no-tw)
-// opens the first kernel, followed by R2C(X, nx) (a large radix is the kernel generator's business).
-// @pre nx is even and stages.size == (nx/2, NY, NZ).  @post every X stage precedes the R2C step, every Y and Z stage
+// The R2C plan of an NX-long X axis from `stages`, a legal C2C plan of size (n, NY, NZ), n = real_x_stage_length(nx):
+// when every X stage sits in the first kernel, the X stages move to that kernel's front (their order kept) and
+// R2C(X, nx) follows them; otherwise every X stage is dropped (and any kernel left empty) and one whole stage
+// X(1, n, 1, n, no-tw) opens the first kernel, followed by R2C(X, nx) (a large radix is the kernel generator's
+// business). Either way every X stage is in the step's kernel, as an odd NX needs.
+// @pre stages.size == (real_x_stage_length(nx), NY, NZ).  @post every X stage precedes the R2C step, every Y and Z stage
 // follows it; the Y and Z stages are those of `stages`, in its order.
 Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
 
@@ -104,8 +106,7 @@ bool lowers_in_natural_order(const Plan& plan, bool in_place);
 // of the stage extents' next ranked C2C plans or real_whole_axes_plan costs half a pass less by `passes` (the stage
 // ranking misses the real step's own costs, such as a sorted-layout store); only plans the arch's lowering takes in
 // natural order in the placement (`in_place`) without the digit-reversal pass (which real transforms do not run).
-// Throws UsageError like default_plan, and for a real kind with an odd NX (or a size whose stage extents leave
-// nothing to plan).
+// Throws UsageError like default_plan (and for a real size whose stage extents leave nothing to plan).
 Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
                           const PlanPasses& passes = {}, bool in_place = false);
 
@@ -122,9 +123,13 @@ std::vector<RankedPlan> ranked_plans_of_kind(const Extents& size, const std::str
 // of place without the digit-reversal pass; one pass more than a split plan where that one lowers.
 Plan real_whole_axes_plan(const Extents& size, const std::string& arch, TransformKind kind);
 
-// The stage extents a real transform of `size` plans over: (NX/2, NY, NZ) for r2c and c2r, `size` for c2c. Throws
-// UsageError naming the length when a real kind has an odd NX.
+// The stage extents a real transform of `size` plans over: (real_x_stage_length(NX), NY, NZ) for r2c and c2r,
+// `size` for c2c.
 Extents planned_stage_extents(const Extents& size, TransformKind kind);
+
+// Throws UsageError naming the length when a real kind has an odd NX: for `what` (such as "the multi-GPU
+// transform"), which packs real rows as NX/2 complex values.
+void require_even_real_rows(const Extents& size, TransformKind kind, const std::string& what);
 
 // The default C2C plan of `size` transforming only `axes` (Plan::axes; the others are batch indices): the candidate
 // decompositions of default_plan for the size with the untransformed axes at length 1, weighed by `passes` at the

@@ -223,7 +223,12 @@ struct GpuTransform::Impl {
     }
     const long long rows = plan.size.ny * plan.size.nz;
     const long long spectrum = (half() + 1) * rows;
-    const long long reals = out_of_place ? half() * rows : spectrum;
+    const long long unpadded_reals = plan.size.nx * rows;
+    if (out_of_place && plan.batch > 1 && unpadded_reals % 2 != 0)
+      throw UsageError("GpuTransform: a batch of " + to_string(kind) + " transforms of " + to_string(plan.size) +
+                       " out of place: each volume holds an odd count of reals, so the next volume's rows would not "
+                       "be aligned to a complex value; run it in place, or one volume a run");
+    const long long reals = out_of_place ? unpadded_reals / 2 : spectrum;
     return kind == TransformKind::r2c ? VolumeStrides{reals, spectrum} : VolumeStrides{spectrum, reals};
   }
   const void* volume_at(const void* data, long long stride, std::int64_t volume) const {
@@ -270,11 +275,16 @@ struct GpuTransform::Impl {
     const bool last = index + 1 == lowered.kernels.size();
     const bool split = splits_spectrum(out_of_place);
     const VolumeStrides strides = volume_strides(out_of_place);
-    const RowsLayout reals{out_of_place ? h : h + 1};
-    const RowsLayout split_spectrum{h, nyquist_plane, 1, nyquist_plane_elements()};
+    // An odd NX's kernels take their row pitches in reals (RealKernel): the split intermediate's rows then lie in
+    // the output's rows of NX reals.
+    const bool odd = odd_real_rows(plan);
+    const long long nx = plan.size.nx;
+    const long long spectrum_pitch = odd ? 2 * (h + 1) : h + 1;
+    const RowsLayout reals{odd ? (out_of_place ? nx : nx + 1) : (out_of_place ? h : h + 1)};
+    const RowsLayout split_spectrum{odd ? nx : h, nyquist_plane, 1, nyquist_plane_elements()};
     const std::int64_t value_bytes = complex_bytes(plan);
-    const auto spectrum = [h, value_bytes](const void* data, long long volume_stride) {
-      return RowsLayout{h + 1, static_cast<const char*>(data) + h * value_bytes, h + 1, volume_stride};
+    const auto spectrum = [h, spectrum_pitch, value_bytes](const void* data, long long volume_stride) {
+      return RowsLayout{spectrum_pitch, static_cast<const char*>(data) + h * value_bytes, h + 1, volume_stride};
     };
     // Loads: the real rows (R2C's first kernel), the split intermediate (C2R's later kernels out of place), or the
     // half spectrum (the caller's, or the intermediate in `out`). Stores likewise, C2R's last kernel to the reals.

@@ -102,9 +102,16 @@ enum class KernelRole : std::uint8_t { tile, digit_reversal };
 // The half spectrum's extra column x = NX/2 (Nyquist) rides in the same kernels: in the kernel with the real step,
 // as one more value per tile row in a side array that the kernel's Y and Z stages also transform; in the others,
 // as `nyquist_tiles` more tiles after the grid's, whose X origin is NX/2 and whose columns past it are masked.
+// An odd NX (`odd`): the kernel with the step runs on (NX, NY, NZ) with whole rows of NX complex values, R2C loading
+// each real as (x, 0) and storing columns 0 .. half, C2R loading those and filling column NX - k with the conjugate
+// of column k before its X stages, then storing the real parts; no side array. The other kernels run on (half, NY,
+// NZ) with Nyquist tiles for column `half`, as for an even NX. Their global accesses to the half spectrum take row
+// pitches in reals, where row r starts at complex value (pitch * r + 1) / 2: so an out-of-place C2R's intermediate
+// rows lie inside the output's rows of NX reals, 8-byte aligned (pitch NX).
 struct RealKernel {
   TransformKind kind = TransformKind::c2c;  // c2c: a complex plan's kernel
-  std::int64_t half = 0;                    // NX/2
+  std::int64_t half = 0;                    // NX/2, rounded down
+  bool odd = false;                         // NX = 2 half + 1
   // The real step runs before stages[step_stage] (== stages.size(): after every stage); -1: not in this kernel.
   int step_stage = -1;
   std::int64_t nyquist_tiles = 0;
@@ -202,7 +209,9 @@ struct KernelSpec {
   std::int64_t complex_bytes() const { return 2 * real_bytes(); }
   std::int64_t launch_blocks() const { return (tiles + real.nyquist_tiles) * tile_blocks; }
   // Values of the side array of a kernel with the real step (one per tile row: the Nyquist column); 0 otherwise.
-  std::int64_t side_elements() const { return real.has_step() ? tile_elements / axes[0].extent() : 0; }
+  std::int64_t side_elements() const { return real.has_step() && !real.odd ? tile_elements / axes[0].extent() : 0; }
+  // Rows of the tile (tile elements / its X extent): the rows a real step walks.
+  std::int64_t tile_rows() const { return tile_elements / axes[0].extent(); }
   std::int64_t part_elements() const { return tile_elements / tile_blocks; }  // tile elements one block holds
   // log2 part_stride. @pre part_stride is a power of two (the part field is a bit field).
   int part_shift() const { return std::countr_zero(static_cast<std::uint64_t>(part_stride)); }

@@ -2,6 +2,7 @@
 // order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
 #include <algorithm>
 #include <future>
+#include <optional>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -99,15 +100,19 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   return spec;
 }
 
+// `columns`: where given (an odd NX's real plan), the plan the kernels without the real step lower from.
 LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
-                             const Plan* real_plan) {
+                             const Plan* real_plan, const Plan* columns = nullptr) {
   // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
   // milliseconds a kernel); the first error in plan order is the one thrown.
   std::vector<std::future<KernelSpec>> lowering;
-  for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k)
-    lowering.push_back(std::async(std::launch::async, [&plan, k, &profile, &plan_name, real_plan] {
-      return lower_kernel(plan, k, profile, plan_name, real_plan);
+  for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k) {
+    const bool off_step = columns && real_plan && !real_plan->kernels[static_cast<std::size_t>(k)].real;
+    const Plan& source = off_step ? *columns : plan;
+    lowering.push_back(std::async(std::launch::async, [&source, k, &profile, &plan_name, real_plan] {
+      return lower_kernel(source, k, profile, plan_name, real_plan);
     }));
+  }
   LoweredPlan lowered;
   for (std::future<KernelSpec>& kernel : lowering) lowered.kernels.push_back(kernel.get());
   if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels);
@@ -130,7 +135,10 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
     mark_batch(plan.batch, lowered);
     return lowered;
   }
-  LoweredPlan lowered = lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, &plan);
+  const Plan stages = lowering::complex_stage_plan(plan);
+  const std::optional<Plan> columns =
+      odd_real_rows(plan) ? std::optional(lowering::half_spectrum_stage_plan(plan)) : std::nullopt;
+  LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, &plan, columns ? &*columns : nullptr);
   lowering::mark_real_kernels(plan, lowered);
   for (const KernelSpec& spec : lowered.kernels) check_profile_limits(spec, profile);  // the side arrays added bytes
   mark_batch(plan.batch, lowered);

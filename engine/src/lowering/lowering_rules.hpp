@@ -136,11 +136,15 @@ class PeriodPatterns {
   std::vector<std::pair<int, std::vector<std::int64_t>>> patterns_;  // a relative pair (a, b) as a + banks * b
 };
 
-// real_step.cpp: a real plan's stages as a complex plan of the stage extents (NX/2, NY, NZ), which lowers like any
-// other; then each lowered kernel marked with its real step or its Nyquist tiles (RealKernel). Throws LoweringError
-// for the tile shapes real kernels do not handle: the step's kernel must hold whole X rows in one block, and a
-// kernel without it must walk X in single runs with no cluster spanning X tiles.
+// real_step.cpp: a real plan's stages as a complex plan of the stage extents (NX/2, NY, NZ; NX where NX is odd),
+// which lowers like any other; then each lowered kernel marked with its real step or its Nyquist tiles
+// (RealKernel). Throws LoweringError for the tile shapes real kernels do not handle: the step's kernel must hold
+// whole X rows in one block, and a kernel without it must walk X in single runs with no cluster spanning X tiles.
 Plan complex_stage_plan(const Plan& plan);
+// An odd NX: the complex plan the kernels without the step lower from, (NX/2, NY, NZ) without X stages (they are
+// all in the step's kernel), so that those kernels run on the half spectrum's first NX/2 columns and its Nyquist
+// tiles as for an even NX. Throws LoweringError for NX = 1 in several kernels.
+Plan half_spectrum_stage_plan(const Plan& plan);
 // The real step runs between two passes: a kernel whose step comes after its last stage keeps its store phase, one
 // whose step comes before its first stage its load phase (global_passes.cpp decided the rest).
 void keep_real_step_off_global_passes(KernelSpec& spec, const Kernel& real_kernel);

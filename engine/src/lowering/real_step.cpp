@@ -1,8 +1,10 @@
 // Lowering rule: the kernels of a real transform. The plan's stages run on the complex volume (NX/2) x NY x NZ
-// exactly as a complex plan of that size lowers; this rule then marks where the real step runs and how each kernel
+// exactly as a complex plan of that size lowers (an odd NX: the step's kernel on NX x NY x NZ, the others on
+// (NX/2) x NY x NZ, RealKernel); this rule then marks where the real step runs and how each kernel
 // carries the half spectrum's Nyquist column (RealKernel), and refuses the tile shapes the real kernels do not
 // handle, by name.
 #include <string>
+#include <vector>
 
 #include "lowering_rules.hpp"
 
@@ -56,6 +58,19 @@ Plan complex_stage_plan(const Plan& plan) {
   return stages;
 }
 
+Plan half_spectrum_stage_plan(const Plan& plan) {
+  // NX = 1: the half spectrum's one column is its last (NX/2 = 0), which only the step's kernel reaches.
+  if (plan.size.nx == 1 && plan.kernels.size() > 1)
+    throw LoweringError("NX = 1: a real plan of rows of one real runs in one kernel on the GPU (this plan has " +
+                        std::to_string(plan.kernels.size()) +
+                        "); use a C2C plan of the (1, NY, NZ) volume, or the CPU backend");
+  Plan stages = complex_stage_plan(plan);
+  stages.size.nx = plan.size.nx / 2;
+  for (Kernel& kernel : stages.kernels)
+    std::erase_if(kernel.subs, [](const SubComputation& s) { return s.axis == Axis::x; });
+  return stages;
+}
+
 void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
   const RealStep step = *real_step_of(plan);
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
@@ -65,6 +80,7 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
     spec.plan_hash = stable_hash(plan);
     spec.real.kind = step.kind;
     spec.real.half = plan.size.nx / 2;
+    spec.real.odd = odd_real_rows(plan);
     if (kernel.real) {
       require_whole_rows(spec);
       spec.real.step_stage = static_cast<int>(kernel.real_position);

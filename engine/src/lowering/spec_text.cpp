@@ -54,11 +54,32 @@ void write_axes(std::ostringstream& text, const KernelSpec& spec) {
   }
 }
 
+// An odd NX's real kernel (RealKernel::odd): whole rows of NX complex values in the step's kernel, the half
+// spectrum's columns elsewhere.
+void write_odd_real(std::ostringstream& text, const KernelSpec& spec) {
+  const RealKernel& real = spec.real;
+  const bool r2c = real.kind == TransformKind::r2c;
+  const std::int64_t nx = 2 * real.half + 1;
+  text << "real transform " << (r2c ? "R2C" : "C2R") << ", NX = " << nx << " odd: half spectrum rows of "
+       << real.half + 1 << " complex values, row pitches in reals (row r at value (pitch * r + 1) / 2)\n";
+  if (!real.has_step()) {
+    text << "column " << real.half << " (the last) in " << real.nyquist_tiles << " more tiles at X origin "
+         << real.half << ", columns past it masked\n";
+  } else if (r2c) {
+    text << "step kernel: each real loaded as (x, 0) into rows of " << nx << " values; columns 0.." << real.half
+         << " stored, the others dropped\n";
+  } else {
+    text << "step kernel: columns 0.." << real.half << " loaded, column " << nx << "-k set to the conjugate of k"
+         << " before stage " << real.step_stage << "; real parts stored as reals\n";
+  }
+}
+
 // The real transform's part of a kernel: where the step runs, how the rows meet global memory, and how the Nyquist
 // column rides along.
 void write_real(std::ostringstream& text, const KernelSpec& spec) {
   const RealKernel& real = spec.real;
   if (real.kind == TransformKind::c2c) return;
+  if (real.odd) return write_odd_real(text, spec);
   const bool r2c = real.kind == TransformKind::r2c;
   const std::int64_t nx = 2 * real.half;
   text << "real transform " << (r2c ? "R2C" : "C2R") << ": rows of " << nx << " reals = " << real.half

@@ -1,0 +1,128 @@
+// Real transforms of an odd NX (RealStep, RealKernel::odd): the default planner's R2C and C2R plans lower in both
+// placements with every X stage in the step's kernel, that kernel on rows of NX complex values and the others on the
+// half spectrum's NX/2 columns plus Nyquist tiles; the step kernel reads (R2C) or writes (C2R) the reals as scalars
+// and the C2R one fills each row's upper half by conjugation; every kernel compiles for sm_90 without spills. The
+// GPU test (gpu_real_plans_test.cpp, OddRealPlans) runs such sizes against cuFFT.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_compiler.hpp"
+#include "emit/cuda_source.hpp"
+#include "fft3d/arch_profile.hpp"
+#include "fft3d/errors.hpp"
+#include "fft3d/planner.hpp"
+#include "fft3d/transform.hpp"
+
+namespace fft3d::testing {
+namespace {
+
+const std::string arch = "hopper";
+
+// Odd NX of every odd factor, with a plane (NZ = 1) among them; 243 and 343 are issue 29's sizes.
+const std::vector<Extents> odd_real_sizes = {{7, 16, 8},   {3, 5, 7},      {15, 12, 10},   {125, 64, 1},
+                                             {105, 24, 10}, {243, 243, 243}, {343, 343, 343}};
+
+struct PlannedReal {
+  std::string name;
+  Plan plan;
+};
+
+const std::vector<PlannedReal>& planned_odd_plans() {
+  static std::vector<PlannedReal> plans;
+  if (!plans.empty()) return plans;
+  for (const Extents& size : odd_real_sizes)
+    for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r})
+      for (bool in_place : {false, true})
+        plans.push_back({to_string(size) + " " + to_string(kind) + (in_place ? " in place" : " out of place"),
+                         default_plan_of_kind(size, arch, kind, {}, in_place)});
+  return plans;
+}
+
+TEST(OddRealPlans, ThePlannersPlansKeepEveryXStageInTheStepKernelAndLowerInBothPlacements) {
+  for (const PlannedReal& planned : planned_odd_plans()) {
+    SCOPED_TRACE(planned.name);
+    const Plan& plan = planned.plan;
+    ASSERT_TRUE(odd_real_rows(plan));
+    const bool in_place = planned.name.ends_with("in place");
+    const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(arch));
+    EXPECT_FALSE(lowered.reorders(!in_place)) << plan;
+    int steps = 0;
+    for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
+      const KernelSpec& spec = lowered.kernels[k];
+      EXPECT_TRUE(spec.real.odd);
+      EXPECT_EQ(spec.real.half, plan.size.nx / 2);
+      EXPECT_EQ(spec.side_elements(), 0);
+      if (spec.real.has_step()) {
+        ++steps;
+        EXPECT_EQ(spec.size.nx, plan.size.nx);
+        EXPECT_EQ(spec.axes[0].extent(), plan.size.nx);
+        EXPECT_EQ(spec.real.nyquist_tiles, 0);
+      } else {
+        EXPECT_EQ(spec.size.nx, plan.size.nx / 2);
+        for (const SubComputation& sub : plan.kernels[k].subs) EXPECT_NE(sub.axis, Axis::x);
+      }
+      std::cout << planned.name << " kernel " << k << ": " << to_string(plan.kernels[k])
+                << (spec.real.has_step() ? " (step)" : "") << ", nyquist tiles " << spec.real.nyquist_tiles << "\n";
+    }
+    EXPECT_EQ(steps, 1) << plan;
+  }
+}
+
+// The R2C step kernel loads each real as a scalar and stores columns 0 .. NX/2 only; the C2R one conjugates column
+// k into NX - k and stores real parts as scalars; neither pairs frequencies nor keeps a side array.
+TEST(OddRealPlans, TheStepKernelsReadAndWriteRealsAsScalars) {
+  const Extents size{15, 12, 10};
+  const std::string r2c = emit_cuda_source(
+      lower_plan(default_plan_of_kind(size, arch, TransformKind::r2c), *find_arch_profile(arch)).kernels.front());
+  EXPECT_NE(r2c.find("make_float2(((const float*)in)["), std::string::npos);
+  EXPECT_NE(r2c.find("< 7LL)"), std::string::npos) << "columns past NX/2 = 7 are not stored";
+  EXPECT_EQ(r2c.find("fft3d_real_pair"), std::string::npos);
+  EXPECT_EQ(r2c.find("side_re"), std::string::npos);
+  const std::string c2r = emit_cuda_source(
+      lower_plan(default_plan_of_kind(size, arch, TransformKind::c2r), *find_arch_profile(arch)).kernels.back());
+  EXPECT_NE(c2r.find("((float*)out)["), std::string::npos);
+  EXPECT_NE(c2r.find("+ 15u - k"), std::string::npos);
+  EXPECT_EQ(c2r.find("fft3d_real_pair"), std::string::npos);
+  EXPECT_EQ(c2r.find("side_re"), std::string::npos);
+}
+
+// NX = 1: the half spectrum's one column is its last, which only the step's kernel reaches; one kernel lowers,
+// several are refused by name.
+TEST(OddRealPlans, NxOfOneLowersInOneKernelOnly) {
+  const Kernel one = [] {
+    Kernel k{{{Axis::y, 1, 16, 1, 16, false}, {Axis::z, 1, 8, 1, 8, false}}};
+    k.real = RealStep{TransformKind::r2c, Axis::x, 1};
+    return k;
+  }();
+  EXPECT_NO_THROW(lower_plan(Plan{{1, 16, 8}, arch, {one}}, *find_arch_profile(arch)));
+  Kernel y{{{Axis::y, 1, 16, 1, 16, false}}};
+  y.real = RealStep{TransformKind::r2c, Axis::x, 1};
+  const Kernel z{{{Axis::z, 1, 8, 1, 8, false}}};
+  try {
+    lower_plan(Plan{{1, 16, 8}, arch, {y, z}}, *find_arch_profile(arch));
+    ADD_FAILURE() << "NX = 1 in two kernels lowered";
+  } catch (const LoweringError& e) {
+    EXPECT_NE(std::string(e.what()).find("NX = 1: a real plan of rows of one real runs in one kernel"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(OddRealPlans, EveryKernelCompilesForSm90WithoutSpills) {
+  for (const PlannedReal& planned : planned_odd_plans()) {
+    const LoweredPlan lowered = lower_plan(planned.plan, *find_arch_profile(arch), planned.name);
+    for (const KernelSpec& spec : lowered.kernels) {
+      CompiledKernel compiled;
+      ASSERT_NO_THROW(compiled = compile_kernel(spec, 90)) << planned.name << " kernel " << spec.kernel_index;
+      EXPECT_FALSE(compiled.report.spills()) << planned.name << " " << spec.entry_name() << "\n" << compiled.report.log;
+      std::cout << planned.name << " kernel " << spec.kernel_index << ": " << compiled.report.registers
+                << " registers, " << spec.shared_bytes << " B shared\n";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fft3d::testing
