@@ -187,7 +187,7 @@ def ifftn(x, s=None, axes=None, norm=None, out=None):
 
 def rfftn(x, s=None, axes=None, norm=None, out=None):
     """numpy.fft.rfftn: the half spectrum along the last axis ((n//2 + 1) values) of real `x` (float32 gives
-    complex64, float64 complex128). The last axis must be even (the engine's real transforms)."""
+    complex64, float64 complex128). The last axis may be odd, as in numpy."""
     return _transform(x, s, axes, norm, out, "r2c", "forward")
 
 
