@@ -104,8 +104,9 @@ enum class KernelRole : std::uint8_t { tile, digit_reversal };
 // as `nyquist_tiles` more tiles after the grid's, whose X origin is NX/2 and whose columns past it are masked.
 // An odd NX (`odd`): the kernel with the step runs on (NX, NY, NZ) with whole rows of NX complex values, R2C loading
 // each real as (x, 0) and storing columns 0 .. half, C2R loading those and filling column NX - k with the conjugate
-// of column k before its X stages, then storing the real parts; no side array. The other kernels run on (half, NY,
-// NZ) with Nyquist tiles for column `half`, as for an even NX. Their global accesses to the half spectrum take row
+// of column k before its X stages, then storing the real parts; no side array. The other kernels run on the
+// half + 1 columns padded to a multiple of 16 (half_spectrum_stage_plan), columns past `half` masked, no Nyquist
+// tiles. Their global accesses to the half spectrum take row
 // pitches in reals, where row r starts at complex value (pitch * r + 1) / 2: so an out-of-place C2R's intermediate
 // rows lie inside the output's rows of NX reals, 8-byte aligned (pitch NX).
 struct RealKernel {

@@ -141,10 +141,14 @@ class PeriodPatterns {
 // (RealKernel). Throws LoweringError for the tile shapes real kernels do not handle: the step's kernel must hold
 // whole X rows in one block, and a kernel without it must walk X in single runs with no cluster spanning X tiles.
 Plan complex_stage_plan(const Plan& plan);
-// An odd NX: the complex plan the kernels without the step lower from, (NX/2, NY, NZ) without X stages (they are
-// all in the step's kernel), so that those kernels run on the half spectrum's first NX/2 columns and its Nyquist
-// tiles as for an even NX. Throws LoweringError for NX = 1 in several kernels.
+// An odd NX: the complex plan the kernels without the step lower from, (padded_spectrum_columns, NY, NZ) without X
+// stages (they are all in the step's kernel): those kernels' tiles cover the half spectrum's NX/2 + 1 columns in
+// runs of 16 values, the columns past them masked (RealKernel). Why: NX/2 + 1 of an odd NX seldom has a divisor
+// near 16 (122 = 2 * 61), and runs of its divisors miss whole segments.
 Plan half_spectrum_stage_plan(const Plan& plan);
+// NX/2 + 1 rounded up to a multiple of 16, the complex fp32 values of a 128-byte segment (itself where it is no
+// more).
+std::int64_t padded_spectrum_columns(const Plan& plan);
 // The real step runs between two passes: a kernel whose step comes after its last stage keeps its store phase, one
 // whose step comes before its first stage its load phase (global_passes.cpp decided the rest).
 void keep_real_step_off_global_passes(KernelSpec& spec, const Kernel& real_kernel);

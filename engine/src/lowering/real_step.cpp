@@ -11,6 +11,9 @@
 namespace fft3d::lowering {
 namespace {
 
+// Complex fp32 values of a 128-byte segment: the X chunk that tiles without X stages walk (axis_tiling.cpp).
+constexpr std::int64_t x_chunk = 16;
+
 std::string kernel_name(const KernelSpec& spec) {
   return "kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}";
 }
@@ -59,16 +62,16 @@ Plan complex_stage_plan(const Plan& plan) {
 }
 
 Plan half_spectrum_stage_plan(const Plan& plan) {
-  // NX = 1: the half spectrum's one column is its last (NX/2 = 0), which only the step's kernel reaches.
-  if (plan.size.nx == 1 && plan.kernels.size() > 1)
-    throw LoweringError("NX = 1: a real plan of rows of one real runs in one kernel on the GPU (this plan has " +
-                        std::to_string(plan.kernels.size()) +
-                        "); use a C2C plan of the (1, NY, NZ) volume, or the CPU backend");
   Plan stages = complex_stage_plan(plan);
-  stages.size.nx = plan.size.nx / 2;
+  stages.size.nx = padded_spectrum_columns(plan);
   for (Kernel& kernel : stages.kernels)
     std::erase_if(kernel.subs, [](const SubComputation& s) { return s.axis == Axis::x; });
   return stages;
+}
+
+std::int64_t padded_spectrum_columns(const Plan& plan) {
+  const std::int64_t columns = plan.size.nx / 2 + 1;
+  return columns <= x_chunk ? columns : (columns + x_chunk - 1) / x_chunk * x_chunk;
 }
 
 void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
@@ -85,7 +88,7 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
       require_whole_rows(spec);
       spec.real.step_stage = static_cast<int>(kernel.real_position);
       spec.shared_bytes += 2 * spec.side_elements() * spec.real_bytes();  // the side array's real and imaginary words
-    } else {
+    } else if (!spec.real.odd) {  // an odd NX's columns past NX/2 are masked instead (RealKernel)
       require_nyquist_tiles_fit(spec);
       spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles();
     }

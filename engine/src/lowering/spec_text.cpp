@@ -63,8 +63,8 @@ void write_odd_real(std::ostringstream& text, const KernelSpec& spec) {
   text << "real transform " << (r2c ? "R2C" : "C2R") << ", NX = " << nx << " odd: half spectrum rows of "
        << real.half + 1 << " complex values, row pitches in reals (row r at value (pitch * r + 1) / 2)\n";
   if (!real.has_step()) {
-    text << "column " << real.half << " (the last) in " << real.nyquist_tiles << " more tiles at X origin "
-         << real.half << ", columns past it masked\n";
+    text << "columns 0.." << real.half << " in tiles of " << spec.size.nx << " padded columns, those past "
+         << real.half << " masked\n";
   } else if (r2c) {
     text << "step kernel: each real loaded as (x, 0) into rows of " << nx << " values; columns 0.." << real.half
          << " stored, the others dropped\n";
