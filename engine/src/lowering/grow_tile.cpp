@@ -97,8 +97,8 @@ void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& 
       AxisTile larger = tile;
       if (!grow_stageless_axis(larger, grown)) break;
       // Past the limit only from at most half of it, within the cap: an odd factor would otherwise leave the tile
-      // far below it (a 343-point X line: 343 elements, where 7 lines make 2401). Complex kernels only: real ones
-      // (Nyquist tiles, row pitches) were measured and checked on the GPU with the limit alone.
+      // far below it (a 343-point X line: 343 elements, where 7 lines make 2401). Not for an even NX's real kernels:
+      // theirs (Nyquist tiles, side arrays) were measured and checked on the GPU with the limit alone.
       const std::int64_t elements = grown * spec.tile_elements;
       const bool past_limit = !real && 2 * spec.tile_elements <= limit && elements <= cap;
       if (elements > limit && !past_limit) break;

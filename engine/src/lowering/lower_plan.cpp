@@ -59,6 +59,9 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
                         const Plan* real_plan) {
   const Kernel& kernel = plan.kernels[index];
   const bool real = real_plan != nullptr;
+  // An odd NX's kernels have neither Nyquist tiles nor a side array (RealKernel): their tiles grow and their threads
+  // balance as complex kernels' do; an even NX's keep the rules they were measured with.
+  const bool packed = real && packs_real_rows(*real_plan);
   KernelSpec spec;
   spec.plan_name = plan_name;
   spec.plan_hash = stable_hash(plan);
@@ -77,7 +80,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
     spec.tiles *= tile.tiles();
   }
   lowering::narrow_x_runs(spec, kernel, profile);
-  lowering::grow_small_tile(spec, kernel, profile, real);
+  lowering::grow_small_tile(spec, kernel, profile, packed);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);
   spec.stages = lowering::tile_stages(spec, kernel);
@@ -86,7 +89,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
                                lowering::pass_radix_limit(spec, profile));
   lowering::distribute_large_tile(spec, profile);
   lowering::widen_shared_spread_passes(spec, unsplit, profile);
-  spec.threads = lowering::block_threads(spec, profile, real);
+  spec.threads = lowering::block_threads(spec, profile, packed);
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * spec.real_bytes();

@@ -29,7 +29,7 @@ bool has_stages(const Kernel& kernel, Axis axis);
 // The most a grown tile may hold when a step from at most half the limit passes it (odd factors).
 std::int64_t grown_tile_cap(const Kernel& kernel, const ArchProfile& profile,
                             Precision precision = Precision::fp32);
-// `real`: a kernel of a real plan (its tiles keep the limit; see grow_tile.cpp).
+// `real`: a kernel of a real plan of an even NX (its tiles keep the limit; see grow_tile.cpp).
 void grow_small_tile(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile, bool real);
 
 // tile_stages.cpp: each sub-computation with the tile-linear step between its butterfly inputs.
@@ -82,7 +82,7 @@ void widen_shared_spread_passes(KernelSpec& spec, const KernelSpec& unsplit, con
 
 // block_threads.cpp: the block size: the profile's, raised for kernels with split stages whose tiles would leave a
 // thread too many elements, lowered for complex one-block tiles whose passes would leave threads idle (real: a
-// real plan's kernel, which keeps the first).
+// real plan's kernel of an even NX, which keeps the first).
 int block_threads(const KernelSpec& spec, const ArchProfile& profile, bool real);
 
 // global_passes.cpp: whether the first butterfly pass loads the tile from global memory and the last stores it
