@@ -153,10 +153,12 @@ void write_side_arrays(SourceWriter& out, const KernelSpec& spec) {
   out.line("float* const side_im = fft3d_shared + " + str(2 * spec.shared.words + spec.side_elements()) + ";");
 }
 
-// Only a kernel with Nyquist tiles, or an odd NX's kernel on the half spectrum's side (the step's rows of NX values,
-// the others' padded columns), reaches column `half` (and past it) through its tile: the others' tiles hold
-// columns below it, so their accesses need no test.
-bool masks_columns(const KernelSpec& spec) { return spec.real.nyquist_tiles > 0 || spec.real.odd; }
+// Only a kernel with Nyquist tiles or padded columns, or an odd NX's step kernel on the half spectrum's side (its
+// rows of NX values), reaches column `half` (and past it) through its tile: the others' tiles hold columns below
+// it, so their accesses need no test.
+bool masks_columns(const KernelSpec& spec) {
+  return spec.real.nyquist_tiles > 0 || spec.real.odd || spec.real.padded_columns;
+}
 
 // The odd NX's step kernel on the real rows' side: R2C loads them, C2R stores them.
 bool reads_real_rows(const KernelSpec& spec) {

@@ -45,8 +45,10 @@ const std::vector<PlannedReal>& planned_real_plans() {
 }
 
 // The default real plan is ranked by its own cost, not by its stage plan's: no real plan made from the stage
-// extents' first ranked plans, nor the whole-axes plan, costs less on the profile. At 240x240x240 the stage
-// planner's first plan stores its real kernel through the sorted layout and costs about two passes more.
+// extents' first ranked plans, nor the whole-axes plan, costs half a pass less on the profile (the planner's
+// displacing margin, real_plans.cpp). At 240x240x240 the stage planner's first plan once stored its real kernel
+// through the sorted layout and cost about two passes more.
+constexpr double displacing_margin = 0.5;
 TEST(MixedRealPlans, DefaultRealPlanCostsNoMoreThanTheRealPlansOfTheFirstStagePlans) {
   for (const Extents& size : {Extents{240, 240, 240}, Extents{24, 18, 16}})
     for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r}) {
@@ -61,9 +63,11 @@ TEST(MixedRealPlans, DefaultRealPlanCostsNoMoreThanTheRealPlansOfTheFirstStagePl
         } catch (const LoweringError&) {
           continue;
         }
-        EXPECT_LE(chosen, passes_on_its_profile(real).value_or(chosen)) << to_string(size) << " " << real;
+        EXPECT_LE(chosen, passes_on_its_profile(real).value_or(chosen) + displacing_margin)
+            << to_string(size) << " " << real;
       }
-      EXPECT_LE(chosen, passes_on_its_profile(real_whole_axes_plan(size, arch, kind)).value_or(chosen));
+      EXPECT_LE(chosen,
+                passes_on_its_profile(real_whole_axes_plan(size, arch, kind)).value_or(chosen) + displacing_margin);
     }
 }
 

@@ -105,14 +105,16 @@ enum class KernelRole : std::uint8_t { tile, digit_reversal };
 // An odd NX (`odd`): the kernel with the step runs on (NX, NY, NZ) with whole rows of NX complex values, R2C loading
 // each real as (x, 0) and storing columns 0 .. half, C2R loading those and filling column NX - k with the conjugate
 // of column k before its X stages, then storing the real parts; no side array. The other kernels run on the
-// half + 1 columns padded to a multiple of 16 (half_spectrum_stage_plan), columns past `half` masked, no Nyquist
-// tiles. Their global accesses to the half spectrum take row
+// half + 1 columns padded to a multiple of 16 (`padded_columns`). Their global accesses to the half spectrum take row
 // pitches in reals, where row r starts at complex value (pitch * r + 1) / 2: so an out-of-place C2R's intermediate
 // rows lie inside the output's rows of NX reals, 8-byte aligned (pitch NX).
 struct RealKernel {
   TransformKind kind = TransformKind::c2c;  // c2c: a complex plan's kernel
   std::int64_t half = 0;                    // NX/2, rounded down
   bool odd = false;                         // NX = 2 half + 1
+  // A kernel without the step on the half spectrum's columns padded to runs of 16 (half_spectrum_stage_plan, for
+  // an odd NX and an even one whose NX/2 is no multiple of 16): columns past `half` masked, no Nyquist tiles.
+  bool padded_columns = false;
   // The real step runs before stages[step_stage] (== stages.size(): after every stage); -1: not in this kernel.
   int step_stage = -1;
   std::int64_t nyquist_tiles = 0;

@@ -140,7 +140,7 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
   }
   const Plan stages = lowering::complex_stage_plan(plan);
   const std::optional<Plan> columns =
-      odd_real_rows(plan) ? std::optional(lowering::half_spectrum_stage_plan(plan)) : std::nullopt;
+      lowering::pads_spectrum_columns(plan) ? std::optional(lowering::half_spectrum_stage_plan(plan)) : std::nullopt;
   LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, &plan, columns ? &*columns : nullptr);
   lowering::mark_real_kernels(plan, lowered);
   for (const KernelSpec& spec : lowered.kernels) check_profile_limits(spec, profile);  // the side arrays added bytes

@@ -141,11 +141,14 @@ class PeriodPatterns {
 // (RealKernel). Throws LoweringError for the tile shapes real kernels do not handle: the step's kernel must hold
 // whole X rows in one block, and a kernel without it must walk X in single runs with no cluster spanning X tiles.
 Plan complex_stage_plan(const Plan& plan);
-// An odd NX: the complex plan the kernels without the step lower from, (padded_spectrum_columns, NY, NZ) without X
-// stages (they are all in the step's kernel): those kernels' tiles cover the half spectrum's NX/2 + 1 columns in
-// runs of 16 values, the columns past them masked (RealKernel). Why: NX/2 + 1 of an odd NX seldom has a divisor
-// near 16 (122 = 2 * 61), and runs of its divisors miss whole segments.
+// Where pads_spectrum_columns: the complex plan the kernels without the step lower from, (padded_spectrum_columns,
+// NY, NZ) without X stages (they are all in the step's kernel): those kernels' tiles cover the half spectrum's
+// NX/2 + 1 columns in runs of 16 values, the columns past them masked, no Nyquist tiles (RealKernel).
 Plan half_spectrum_stage_plan(const Plan& plan);
+// An odd NX (its NX/2 + 1 columns seldom have a divisor near 16: 122 = 2 * 61), and an even NX whose NX/2 is over
+// 16 and no multiple of it (120 walks runs of 15 and 120 one-column Nyquist tiles; 128 keeps runs of 16 and its
+// Nyquist tiles, which padding would only widen).
+bool pads_spectrum_columns(const Plan& plan);
 // NX/2 + 1 rounded up to a multiple of 16, the complex fp32 values of a 128-byte segment (itself where it is no
 // more).
 std::int64_t padded_spectrum_columns(const Plan& plan);

@@ -74,6 +74,11 @@ std::int64_t padded_spectrum_columns(const Plan& plan) {
   return columns <= x_chunk ? columns : (columns + x_chunk - 1) / x_chunk * x_chunk;
 }
 
+bool pads_spectrum_columns(const Plan& plan) {
+  const std::int64_t half = plan.size.nx / 2;
+  return odd_real_rows(plan) || (half > x_chunk && half % x_chunk != 0);
+}
+
 void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
   const RealStep step = *real_step_of(plan);
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
@@ -84,11 +89,12 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
     spec.real.kind = step.kind;
     spec.real.half = plan.size.nx / 2;
     spec.real.odd = odd_real_rows(plan);
+    spec.real.padded_columns = !kernel.real && pads_spectrum_columns(plan);
     if (kernel.real) {
       require_whole_rows(spec);
       spec.real.step_stage = static_cast<int>(kernel.real_position);
       spec.shared_bytes += 2 * spec.side_elements() * spec.real_bytes();  // the side array's real and imaginary words
-    } else if (!spec.real.odd) {  // an odd NX's columns past NX/2 are masked instead (RealKernel)
+    } else if (!spec.real.padded_columns) {  // padded columns past NX/2 are masked instead (RealKernel)
       require_nyquist_tiles_fit(spec);
       spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles();
     }

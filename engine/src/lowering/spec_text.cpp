@@ -94,6 +94,9 @@ void write_real(std::ostringstream& text, const KernelSpec& spec) {
                        std::to_string(real.half) + " ignored)")
          << "; column " << real.half << " in a side array of " << spec.side_elements()
          << " values that the Y and Z stages also transform\n";
+  } else if (real.padded_columns) {
+    text << "columns 0.." << real.half << " in tiles of " << spec.size.nx << " padded columns, those past "
+         << real.half << " masked\n";
   } else {
     text << "column " << real.half << " (Nyquist) in " << real.nyquist_tiles
          << " more tiles at X origin " << real.half << ", columns past it masked\n";
