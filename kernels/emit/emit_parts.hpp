@@ -152,6 +152,11 @@ void write_real_step(SourceWriter& out, const KernelSpec& spec);
 void write_side_stages_before_step(SourceWriter& out, const KernelSpec& spec);
 void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
 void write_side_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
+// An odd NX's step kernel on paired rows (RealKernel::paired_rows): C2R's load sweep and R2C's store sweep, in place
+// of the tile's own (`row_of_element` declares `row`, the paired row, for tile element `e`).
+bool pairs_rows(const KernelSpec& spec);
+void write_paired_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
+void write_paired_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element);
 
 // A batch kernel's arguments after the others (", long long in_volume_stride, long long out_volume_stride": the
 // elements of `in`'s and `out`'s type from one volume to the next), and the statements moving its pointers to

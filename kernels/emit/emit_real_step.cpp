@@ -142,8 +142,8 @@ void write_real_rows_struct(SourceWriter& out) {
 }
 
 void write_real_functions(SourceWriter& out, const KernelSpec& spec) {
-  if (!spec.real.has_step() || spec.real.odd) return;
-  write_pair_function(out);
+  if (!spec.real.has_step() || (spec.real.odd && !spec.real.paired_rows)) return;
+  if (!spec.real.odd) write_pair_function(out);
   write_digit_reversal_function(out, "fft3d_row_position", x_radices(spec));
 }
 
@@ -176,7 +176,17 @@ std::string row_value(const KernelSpec& spec, const std::string& pointer, const 
   return pointer + "[" + x + " + " + pitch + " * " + row + "]";
 }
 
+// Real row `row` of the volume (a long long expression) at `x` through `pointer` ("in" or "out" as float*), 0 past
+// the volume's rows (a paired kernel's last pair may have one row only).
+std::string paired_real(const KernelSpec& spec, const std::string& x, const std::string& row) {
+  return "(" + row + " < " + str(spec.real.volume_rows) + "LL ? ((const float*)in)[" + x + " + rows.in_pitch * " + row +
+         "] : 0.f)";
+}
+
 std::string real_load(const std::string& x, const std::string& row, const KernelSpec& spec) {
+  if (reads_real_rows(spec) && spec.real.paired_rows)
+    return "make_float2(" + paired_real(spec, x, "(2LL * " + row + ")") + ", " +
+           paired_real(spec, x, "(2LL * " + row + " + 1LL)") + ")";
   if (reads_real_rows(spec))
     return "make_float2(((const float*)in)[" + x + " + rows.in_pitch * " + row + "], 0.f)";
   const std::string value = row_value(spec, "in", "rows.in_pitch", x, row);
@@ -187,6 +197,11 @@ std::string real_load(const std::string& x, const std::string& row, const Kernel
 
 std::string real_store(const std::string& x, const std::string& row, const KernelSpec& spec,
                        const std::string& value) {
+  if (writes_real_rows(spec) && spec.real.paired_rows) {
+    const std::string r0 = "(2LL * " + row + ")", r1 = "(2LL * " + row + " + 1LL)", n = str(spec.real.volume_rows) + "LL";
+    return "{ if (" + r0 + " < " + n + ") ((float*)out)[" + x + " + rows.out_pitch * " + r0 + "] = " + value +
+           ".x; if (" + r1 + " < " + n + ") ((float*)out)[" + x + " + rows.out_pitch * " + r1 + "] = " + value + ".y; }";
+  }
   if (writes_real_rows(spec)) return "((float*)out)[" + x + " + rows.out_pitch * " + row + "] = " + value + ".x;";
   const std::string target = row_value(spec, "out", "rows.out_pitch", x, row);
   if (!masks_columns(spec)) return target + " = " + value + ";";
@@ -197,7 +212,34 @@ std::string real_store(const std::string& x, const std::string& row, const Kerne
 // An odd NX's step (RealKernel): R2C has none (its stores keep columns 0 .. half); C2R, before the X stages in
 // natural order, sets column NX - k of each row to the conjugate of column k (k = 1 .. half): after the inverse Y
 // and Z stages each row is Hermitian on its own, and so is its conjugate, where the inverse runs.
+// Paired rows, R2C (RealKernel::paired_rows): after the X stages, each tile row's Z split in place into its two
+// rows' frequencies, A[k] at Z[k]'s word and B[k] at Z[NX-k]'s (k = 1 .. half); Z[0] holds (A[0], B[0]), both real.
+void write_paired_split(SourceWriter& out, const KernelSpec& spec) {
+  const std::int64_t h = spec.real.half;
+  const std::int64_t nx = 2 * h + 1;
+  out.line("// real step (R2C, NX = " + str(nx) + " odd, paired rows): A[k] = (Z[k] + conj Z[" + str(nx) +
+           "-k]) / 2, B[k] = (Z[k] - conj Z[" + str(nx) + "-k]) / 2i");
+  open_strided_loop(out, "q", spec.tile_rows() * h, spec.threads, 1);
+  out.line("const unsigned row = q / " + str(h) + "u;");
+  out.line("const unsigned k = q - row * " + str(h) + "u + 1u;");
+  out.line("const unsigned ek = (" + row_element(spec, "row") + ") + (unsigned)fft3d_row_position(k);");
+  out.line("const unsigned em = (" + row_element(spec, "row") + ") + (unsigned)fft3d_row_position(" + str(nx) +
+           "u - k);");
+  const TileWord wk = declare_tile_word(out, spec, "ek", false, "wk");
+  const TileWord wm = declare_tile_word(out, spec, "em", false, "wm");
+  out.line("const float2 zk = " + wk.load() + ";");
+  out.line("const float2 zm = " + wm.load() + ";");
+  out.line(wk.store("make_float2(0.5f * (zk.x + zm.x), 0.5f * (zk.y - zm.y))"));
+  out.line(wm.store("make_float2(0.5f * (zk.y + zm.y), 0.5f * (zm.x - zk.x))"));
+  out.close();
+  out.line("__syncthreads();");
+}
+
 void write_odd_real_step(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.real.paired_rows) {  // C2R's paired load forms every frequency itself
+    if (spec.real.kind == TransformKind::r2c) write_paired_split(out, spec);
+    return;
+  }
   if (spec.real.kind == TransformKind::r2c) return;
   const std::int64_t h = spec.real.half;
   const std::int64_t nx = 2 * h + 1;
@@ -276,6 +318,71 @@ void write_side_load(SourceWriter& out, const KernelSpec& spec, const std::strin
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") v.y = -v.y;");
   out.line("side_re[s] = v.x;");
   out.line("side_im[s] = v.y;");
+  out.close();
+}
+
+bool pairs_rows(const KernelSpec& spec) { return spec.real.paired_rows; }
+
+void write_paired_load(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
+  const std::int64_t h = spec.real.half;
+  const std::int64_t nx = 2 * h + 1;
+  out.line("// loads (C2R, NX = " + str(nx) + " odd, paired rows): rows 2p and 2p + 1 as A and B, Z = A + iB over " +
+           "every frequency (Z[" + str(nx) + "-k] = conj A[k] + i conj B[k]), in the conjugated domain");
+  open_strided_loop(out, "q", spec.tile_rows() * (h + 1), spec.threads, 1);
+  out.line("const unsigned prow = q / " + str(h + 1) + "u;");
+  out.line("const unsigned k = q - prow * " + str(h + 1) + "u;");
+  out.line("const unsigned e = " + row_element(spec, "prow") + ";");
+  out.line(row_of_element);
+  const std::string n = str(spec.real.volume_rows) + "LL";
+  out.line("float2 a = (2LL * row < " + n + ") ? " + real_load("(long long)k", "(2LL * row)", spec) +
+           " : make_float2(0.f, 0.f);");
+  out.line("float2 b = (2LL * row + 1LL < " + n + ") ? " + real_load("(long long)k", "(2LL * row + 1LL)", spec) +
+           " : make_float2(0.f, 0.f);");
+  out.open("if (flags & " + str(kernel_flag_conjugate_load) + ")");
+  out.line("a.y = -a.y;");
+  out.line("b.y = -b.y;");
+  out.close();
+  out.line("const unsigned ek = e + k;");
+  out.line("const unsigned em = e + (" + str(nx) + "u - k) % " + str(nx) + "u;");
+  const TileWord wk = declare_tile_word(out, spec, "ek", false, "wk");
+  const TileWord wm = declare_tile_word(out, spec, "em", false, "wm");
+  out.open("if (k == 0)");  // the imaginary parts of the rows' DC terms are ignored, as FFTW ignores them
+  out.line(wk.store("make_float2(a.x, -b.x)"));
+  out.close();
+  out.open("else");
+  out.line(wk.store("make_float2(a.x + b.y, a.y - b.x)"));
+  out.line(wm.store("make_float2(a.x - b.y, -a.y - b.x)"));
+  out.close();
+  out.close();
+  out.line("__syncthreads();");
+}
+
+void write_paired_store(SourceWriter& out, const KernelSpec& spec, const std::string& row_of_element) {
+  const std::int64_t h = spec.real.half;
+  const std::int64_t nx = 2 * h + 1;
+  out.line("// stores (R2C, NX = " + str(nx) + " odd, paired rows): A[k] to row 2p, B[k] to row 2p + 1, k = 0 .. " +
+           str(h));
+  open_strided_loop(out, "q", spec.tile_rows() * (h + 1), spec.threads, 1);
+  out.line("const unsigned prow = q / " + str(h + 1) + "u;");
+  out.line("const unsigned k = q - prow * " + str(h + 1) + "u;");
+  out.line("const unsigned e = " + row_element(spec, "prow") + ";");
+  out.line(row_of_element);
+  out.line("const unsigned ek = e + (unsigned)fft3d_row_position(k);");
+  out.line("const unsigned em = e + (unsigned)fft3d_row_position((" + str(nx) + "u - k) % " + str(nx) + "u);");
+  const TileWord wk = declare_tile_word(out, spec, "ek", false, "wk");
+  const TileWord wm = declare_tile_word(out, spec, "em", false, "wm");
+  out.line("const float2 zk = " + wk.load() + ";");
+  out.line("float2 a = k == 0 ? make_float2(zk.x, 0.f) : zk;");
+  out.line("float2 b = k == 0 ? make_float2(zk.y, 0.f) : " + wm.load() + ";");
+  out.line("a.x *= scale; a.y *= scale; b.x *= scale; b.y *= scale;");
+  out.open("if (flags & " + str(kernel_flag_conjugate_store) + ")");
+  out.line("a.y = -a.y;");
+  out.line("b.y = -b.y;");
+  out.close();
+  out.line("const long long x = k;");
+  const std::string n = str(spec.real.volume_rows) + "LL";
+  out.line("if (2LL * row < " + n + ") { " + real_store("x", "(2LL * row)", spec, "a") + " }");
+  out.line("if (2LL * row + 1LL < " + n + ") { " + real_store("x", "(2LL * row + 1LL)", spec, "b") + " }");
   out.close();
 }
 

@@ -472,7 +472,10 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   write_volume_offsets(out, spec);
   write_block_origin(out, spec);
   write_side_load(out, spec, row_declaration(spec, "e", GlobalAccess::load));
-  write_load(out, spec);
+  if (pairs_rows(spec) && spec.real.kind == TransformKind::c2r)
+    write_paired_load(out, spec, row_declaration(spec, "e", GlobalAccess::load));
+  else
+    write_load(out, spec);
   if (!spec.load_in_first_pass) write_arrive_after_loads(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s) {
     if (static_cast<int>(s) == spec.real.step_stage) {
@@ -496,6 +499,8 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
     out.open("else");
     write_store(out, spec);
     out.close();
+  } else if (pairs_rows(spec) && spec.real.kind == TransformKind::r2c) {
+    write_paired_store(out, spec, row_declaration(spec, "e", GlobalAccess::store));
   } else {
     write_store(out, spec);
   }

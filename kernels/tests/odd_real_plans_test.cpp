@@ -75,22 +75,45 @@ TEST(OddRealPlans, ThePlannersPlansKeepEveryXStageInTheStepKernelAndLowerInBothP
   }
 }
 
-// The R2C step kernel loads each real as a scalar and stores columns 0 .. NX/2 only; the C2R one conjugates column
-// k into NX - k and stores real parts as scalars; neither pairs frequencies nor keeps a side array.
+// A step kernel with Y stages: R2C loads each real as a scalar and stores columns 0 .. NX/2 only; C2R conjugates
+// column k into NX - k and stores real parts as scalars; neither pairs frequencies nor keeps a side array.
 TEST(OddRealPlans, TheStepKernelsReadAndWriteRealsAsScalars) {
-  const Extents size{15, 12, 10};
+  const Extents size{105, 24, 10};
   const std::string r2c = emit_cuda_source(
       lower_plan(default_plan_of_kind(size, arch, TransformKind::r2c), *find_arch_profile(arch)).kernels.front());
   EXPECT_NE(r2c.find("make_float2(((const float*)in)["), std::string::npos);
-  EXPECT_NE(r2c.find("< 7LL)"), std::string::npos) << "columns past NX/2 = 7 are not stored";
+  EXPECT_NE(r2c.find("< 52LL)"), std::string::npos) << "columns past NX/2 = 52 are not stored";
   EXPECT_EQ(r2c.find("fft3d_real_pair"), std::string::npos);
   EXPECT_EQ(r2c.find("side_re"), std::string::npos);
   const std::string c2r = emit_cuda_source(
       lower_plan(default_plan_of_kind(size, arch, TransformKind::c2r), *find_arch_profile(arch)).kernels.back());
   EXPECT_NE(c2r.find("((float*)out)["), std::string::npos);
-  EXPECT_NE(c2r.find("+ 15u - k"), std::string::npos);
+  EXPECT_NE(c2r.find("+ 105u - k"), std::string::npos);
   EXPECT_EQ(c2r.find("fft3d_real_pair"), std::string::npos);
   EXPECT_EQ(c2r.find("side_re"), std::string::npos);
+}
+
+// A step kernel of X stages only runs on paired rows (RealKernel::paired_rows): R2C loads rows 2p and 2p + 1 as one
+// complex row and splits its Z into both rows' frequencies; C2R forms Z = A + iB from both rows' half spectra and
+// stores real and imaginary parts to the two rows; rows past NY * NZ (odd here: 12 * 5) are masked.
+TEST(OddRealPlans, StepKernelsOfXStagesOnlyPairRows) {
+  const Extents size{15, 12, 5};
+  const Plan r2c_plan = real_whole_axes_plan(size, arch, TransformKind::r2c);
+  const LoweredPlan r2c_lowered = lower_plan(r2c_plan, *find_arch_profile(arch));
+  const KernelSpec& step = r2c_lowered.kernels.front();
+  ASSERT_TRUE(step.real.paired_rows) << r2c_plan;
+  EXPECT_EQ(step.real.volume_rows, 60);
+  EXPECT_EQ(step.size, (Extents{15, 32, 1}));  // 30 pairs, rounded up to 16
+  const std::string r2c = emit_cuda_source(step);
+  EXPECT_NE(r2c.find("(2LL * row + 1LL) < 60LL ? ((const float*)in)["), std::string::npos);
+  EXPECT_NE(r2c.find("paired rows): A[k] = (Z[k] + conj Z[15-k]) / 2"), std::string::npos);
+  EXPECT_NE(r2c.find("if (2LL * row + 1LL < 60LL) {"), std::string::npos);
+  const Plan c2r_plan = real_whole_axes_plan(size, arch, TransformKind::c2r);
+  const KernelSpec c2r_step = lower_plan(c2r_plan, *find_arch_profile(arch)).kernels.back();
+  ASSERT_TRUE(c2r_step.real.paired_rows) << c2r_plan;
+  const std::string c2r = emit_cuda_source(c2r_step);
+  EXPECT_NE(c2r.find("loads (C2R, NX = 15 odd, paired rows)"), std::string::npos);
+  EXPECT_NE(c2r.find("((float*)out)[x + rows.out_pitch * (2LL * row + 1LL)] = v.y;"), std::string::npos);
 }
 
 // NX = 1: the half spectrum's one column is its last; the kernels off the step reach it through their masked

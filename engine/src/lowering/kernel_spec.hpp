@@ -115,6 +115,13 @@ struct RealKernel {
   // A kernel without the step on the half spectrum's columns padded to runs of 16 (half_spectrum_stage_plan, for
   // an odd NX and an even one whose NX/2 is no multiple of 16): columns past `half` masked, no Nyquist tiles.
   bool padded_columns = false;
+  // An odd NX's step kernel with X stages only (pairs_real_rows): it runs on (NX, paired rows, 1), tile row p holding
+  // the volume's real rows 2p (real part) and 2p + 1 (imaginary part) of its `volume_rows` (NY * NZ; rows past it
+  // read as zeros and are not stored), so that one FFT serves two rows. R2C splits each row's Z into the two rows'
+  // frequencies, A[k] = (Z[k] + conj Z[NX-k]) / 2 and B[k] = (Z[k] - conj Z[NX-k]) / 2i, and stores both; C2R loads
+  // both rows' half spectra, forms Z = A + iB over all NX frequencies and stores real and imaginary parts apart.
+  bool paired_rows = false;
+  std::int64_t volume_rows = 0;
   // The real step runs before stages[step_stage] (== stages.size(): after every stage); -1: not in this kernel.
   int step_stage = -1;
   std::int64_t nyquist_tiles = 0;

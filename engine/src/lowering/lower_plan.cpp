@@ -103,15 +103,16 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   return spec;
 }
 
-// `columns`: where given (an odd NX's real plan), the plan the kernels without the real step lower from.
+// `columns`: where given (padded half-spectrum columns), the plan the kernels without the real step lower from;
+// `step`: where given (paired real rows), the plan the kernel with it lowers from.
 LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
-                             const Plan* real_plan, const Plan* columns = nullptr) {
+                             const Plan* real_plan, const Plan* columns = nullptr, const Plan* step = nullptr) {
   // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
   // milliseconds a kernel); the first error in plan order is the one thrown.
   std::vector<std::future<KernelSpec>> lowering;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k) {
-    const bool off_step = columns && real_plan && !real_plan->kernels[static_cast<std::size_t>(k)].real;
-    const Plan& source = off_step ? *columns : plan;
+    const bool has_step = real_plan && real_plan->kernels[static_cast<std::size_t>(k)].real;
+    const Plan& source = columns && real_plan && !has_step ? *columns : step && has_step ? *step : plan;
     lowering.push_back(std::async(std::launch::async, [&source, k, &profile, &plan_name, real_plan] {
       return lower_kernel(source, k, profile, plan_name, real_plan);
     }));
@@ -141,7 +142,10 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
   const Plan stages = lowering::complex_stage_plan(plan);
   const std::optional<Plan> columns =
       lowering::pads_spectrum_columns(plan) ? std::optional(lowering::half_spectrum_stage_plan(plan)) : std::nullopt;
-  LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, &plan, columns ? &*columns : nullptr);
+  const std::optional<Plan> step =
+      lowering::pairs_real_rows(plan) ? std::optional(lowering::paired_rows_stage_plan(plan)) : std::nullopt;
+  LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, &plan, columns ? &*columns : nullptr,
+                                         step ? &*step : nullptr);
   lowering::mark_real_kernels(plan, lowered);
   for (const KernelSpec& spec : lowered.kernels) check_profile_limits(spec, profile);  // the side arrays added bytes
   mark_batch(plan.batch, lowered);

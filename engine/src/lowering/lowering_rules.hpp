@@ -149,6 +149,12 @@ Plan half_spectrum_stage_plan(const Plan& plan);
 // 16 and no multiple of it (120 walks runs of 15 and 120 one-column Nyquist tiles; 128 keeps runs of 16 and its
 // Nyquist tiles, which padding would only widen).
 bool pads_spectrum_columns(const Plan& plan);
+// An odd NX whose step kernel holds X stages only (RealKernel::paired_rows): that kernel lowers from
+// paired_rows_stage_plan, (NX, paired_rows, 1), each complex row two of the volume's real rows; paired_rows is
+// NY * NZ / 2 rounded up to a multiple of 16, so that tiles grow by whole factors.
+bool pairs_real_rows(const Plan& plan);
+std::int64_t paired_rows(const Plan& plan);
+Plan paired_rows_stage_plan(const Plan& plan);
 // NX/2 + 1 rounded up to a multiple of 16, the complex fp32 values of a 128-byte segment (itself where it is no
 // more).
 std::int64_t padded_spectrum_columns(const Plan& plan);

@@ -3,6 +3,7 @@
 // (NX/2) x NY x NZ, RealKernel); this rule then marks where the real step runs and how each kernel
 // carries the half spectrum's Nyquist column (RealKernel), and refuses the tile shapes the real kernels do not
 // handle, by name.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,25 @@ std::int64_t padded_spectrum_columns(const Plan& plan) {
   return columns <= x_chunk ? columns : (columns + x_chunk - 1) / x_chunk * x_chunk;
 }
 
+bool pairs_real_rows(const Plan& plan) {
+  if (!odd_real_rows(plan) || plan.size.nx == 1) return false;
+  for (const Kernel& kernel : plan.kernels)
+    if (kernel.real)
+      return std::all_of(kernel.subs.begin(), kernel.subs.end(), [](const SubComputation& s) { return s.axis == Axis::x; });
+  return false;
+}
+
+std::int64_t paired_rows(const Plan& plan) {
+  const std::int64_t pairs = (plan.size.ny * plan.size.nz + 1) / 2;
+  return (pairs + x_chunk - 1) / x_chunk * x_chunk;
+}
+
+Plan paired_rows_stage_plan(const Plan& plan) {
+  Plan stages = complex_stage_plan(plan);
+  stages.size = {plan.size.nx, paired_rows(plan), 1};
+  return stages;
+}
+
 bool pads_spectrum_columns(const Plan& plan) {
   const std::int64_t half = plan.size.nx / 2;
   return odd_real_rows(plan) || (half > x_chunk && half % x_chunk != 0);
@@ -90,6 +110,8 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
     spec.real.half = plan.size.nx / 2;
     spec.real.odd = odd_real_rows(plan);
     spec.real.padded_columns = !kernel.real && pads_spectrum_columns(plan);
+    spec.real.paired_rows = kernel.real && pairs_real_rows(plan);
+    if (spec.real.paired_rows) spec.real.volume_rows = plan.size.ny * plan.size.nz;
     if (kernel.real) {
       require_whole_rows(spec);
       spec.real.step_stage = static_cast<int>(kernel.real_position);
