@@ -143,7 +143,7 @@ std::string split_frequency_function_name(std::size_t index);
 // load (C2R) and store (R2C), where `row_of_element` declares `row` for tile element `e` of the access.
 bool is_real(const KernelSpec& spec);
 std::set<std::int64_t> real_twiddle_spans(const KernelSpec& spec);
-void write_real_rows_struct(SourceWriter& out);
+void write_real_rows_struct(SourceWriter& out, const KernelSpec& spec);
 void write_real_functions(SourceWriter& out, const KernelSpec& spec);
 void write_side_arrays(SourceWriter& out, const KernelSpec& spec);
 std::string real_load(const std::string& x, const std::string& row, const KernelSpec& spec);

@@ -125,10 +125,15 @@ std::set<std::int64_t> real_twiddle_spans(const KernelSpec& spec) {
   return spans;
 }
 
-void write_real_rows_struct(SourceWriter& out) {
-  out.line("// Row pitches of a real transform's global accesses (in complex values; for an odd NX in reals, row r");
-  out.line("// of complex values starting at value (pitch * r + 1) / 2); column `half` of the half spectrum");
-  out.line("// (Nyquist) is addressed apart: it may live in a plane of its own between kernels.");
+void write_real_rows_struct(SourceWriter& out, const KernelSpec& spec) {
+  if (spec.real.odd) {
+    out.line("// Row pitches of a real transform's global accesses, in reals for an odd NX: row r of complex values");
+    out.line("// starts at value (pitch * r + 1) / 2; column `half` of the half spectrum is addressed apart: it may");
+    out.line("// live in a plane of its own between kernels.");
+  } else {
+    out.line("// Row pitches (in complex values) of a real transform's global accesses; column `half` of the half");
+    out.line("// spectrum (Nyquist) is addressed apart: it may live in a plane of its own between kernels.");
+  }
   out.open("struct RealRows");
   out.line("long long in_pitch;");
   out.line("long long out_pitch;");

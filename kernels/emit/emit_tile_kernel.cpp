@@ -448,7 +448,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   for (std::int64_t radix : dft_radices(spec)) write_radix_function(out, radix);
   for (std::int64_t span : twiddle_spans(spec)) write_twiddles(out, span);
   write_tile_index_maps(out, spec);
-  if (is_real(spec)) write_real_rows_struct(out);
+  if (is_real(spec)) write_real_rows_struct(out, spec);
   write_real_functions(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s)
     if (spec.stages[s].is_split()) write_split_frequency_function(out, spec, s);

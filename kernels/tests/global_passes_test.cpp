@@ -228,20 +228,20 @@ TEST(GlobalPasses, CoalescedAnswersMatchTheFullReports) {
   EXPECT_GT(whole, 10);
 }
 
-// A load sweep whose elements do not divide among the threads (240³ R2C's second kernel: 14400 elements over 1024
-// threads) loads the thread's elements into registers before it stores any to shared memory, so several loads are
-// in flight per thread; every global load of the sweep comes before its first shared-memory store.
+// A load sweep whose elements do not divide among the threads (343³ R2C's step kernel on paired rows: 1372
+// elements over 128 threads) loads the thread's elements into registers before it stores any to shared memory, so
+// several loads are in flight per thread; every global load of the sweep comes before its first shared-memory store.
 TEST(GlobalPasses, AnUnevenLoadSweepIssuesItsLoadsBeforeItsSharedStores) {
-  const KernelSpec spec = lower_kernel_of("size: [240, 240, 240]\narch: hopper\nkernels:\n"
-                                          "  - \"X(1, 120, 1, 120, no-tw), R2C(X, 240), Y(4, 60, 4, 240, tw)\"\n"
-                                          "  - \"Y(60, 4, 1, 4, no-tw), Z(1, 240, 1, 240, no-tw)\"\n", 1);
+  const KernelSpec spec = lower_kernel_of("size: [343, 343, 343]\narch: hopper\nkernels:\n"
+                                          "  - \"X(1, 343, 1, 343, no-tw), R2C(X, 343)\"\n"
+                                          "  - \"Y(1, 343, 1, 343, no-tw)\"\n  - \"Z(1, 343, 1, 343, no-tw)\"\n", 0);
   ASSERT_FALSE(spec.load_in_first_pass);
   ASSERT_NE(spec.tile_elements % spec.threads, 0);
   const std::string source = emit_cuda_source(spec);
   const std::size_t sweep = source.find("float2 staged[");
   ASSERT_NE(sweep, std::string::npos);
   const std::size_t end = source.find("__syncthreads();", sweep);
-  const std::size_t last_load = source.rfind("in[", end);
+  const std::size_t last_load = source.rfind("staged[i] = ", end);  // the sweep's global loads
   const std::size_t first_store = source.find("re[a] =", sweep);
   ASSERT_GT(last_load, sweep);
   EXPECT_LT(last_load, first_store);
