@@ -1,6 +1,7 @@
 // R2C and C2R on the CPU: the plan's X stages on the packed rows, the real step, the Y and Z stages on the half
-// spectrum's NX/2 + 1 columns (an odd NX: the X stages on whole rows of NX complex values, a z plane at a time). The volume is transformed where it lies in the output buffer; in place the padded
-// real rows are the half spectrum's rows.
+// spectrum's NX/2 + 1 columns (an odd NX: the X stages on whole rows of NX complex values, a z plane at a time).
+// The volume is transformed where it lies in the output buffer; in place the padded real rows are the half
+// spectrum's rows.
 #include <algorithm>
 #include <vector>
 

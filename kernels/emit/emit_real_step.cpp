@@ -181,8 +181,8 @@ std::string row_value(const KernelSpec& spec, const std::string& pointer, const 
   return pointer + "[" + x + " + " + pitch + " * " + row + "]";
 }
 
-// Real row `row` of the volume (a long long expression) at `x` through `pointer` ("in" or "out" as float*), 0 past
-// the volume's rows (a paired kernel's last pair may have one row only).
+// The real at `x` of the volume's row `row` (a long long expression) of `in`, 0 past the volume's rows (a paired
+// kernel's last pair may have one row only).
 std::string paired_real(const KernelSpec& spec, const std::string& x, const std::string& row) {
   return "(" + row + " < " + str(spec.real.volume_rows) + "LL ? ((const float*)in)[" + x + " + rows.in_pitch * " + row +
          "] : 0.f)";
@@ -203,9 +203,11 @@ std::string real_load(const std::string& x, const std::string& row, const Kernel
 std::string real_store(const std::string& x, const std::string& row, const KernelSpec& spec,
                        const std::string& value) {
   if (writes_real_rows(spec) && spec.real.paired_rows) {
-    const std::string r0 = "(2LL * " + row + ")", r1 = "(2LL * " + row + " + 1LL)", n = str(spec.real.volume_rows) + "LL";
+    const std::string r0 = "(2LL * " + row + ")", r1 = "(2LL * " + row + " + 1LL)";
+    const std::string n = str(spec.real.volume_rows) + "LL";
     return "{ if (" + r0 + " < " + n + ") ((float*)out)[" + x + " + rows.out_pitch * " + r0 + "] = " + value +
-           ".x; if (" + r1 + " < " + n + ") ((float*)out)[" + x + " + rows.out_pitch * " + r1 + "] = " + value + ".y; }";
+           ".x; if (" + r1 + " < " + n + ") ((float*)out)[" + x + " + rows.out_pitch * " + r1 + "] = " + value +
+           ".y; }";
   }
   if (writes_real_rows(spec)) return "((float*)out)[" + x + " + rows.out_pitch * " + row + "] = " + value + ".x;";
   const std::string target = row_value(spec, "out", "rows.out_pitch", x, row);
@@ -214,9 +216,6 @@ std::string real_store(const std::string& x, const std::string& row, const Kerne
          "LL) rows.out_nyquist[rows.out_nyquist_pitch * " + row + "] = " + value + ";";
 }
 
-// An odd NX's step (RealKernel): R2C has none (its stores keep columns 0 .. half); C2R, before the X stages in
-// natural order, sets column NX - k of each row to the conjugate of column k (k = 1 .. half): after the inverse Y
-// and Z stages each row is Hermitian on its own, and so is its conjugate, where the inverse runs.
 // Paired rows, R2C (RealKernel::paired_rows): after the X stages, each tile row's Z split in place into its two
 // rows' frequencies, A[k] at Z[k]'s word and B[k] at Z[NX-k]'s (k = 1 .. half); Z[0] holds (A[0], B[0]), both real.
 void write_paired_split(SourceWriter& out, const KernelSpec& spec) {
@@ -240,6 +239,10 @@ void write_paired_split(SourceWriter& out, const KernelSpec& spec) {
   out.line("__syncthreads();");
 }
 
+// An odd NX's step (RealKernel): R2C has none (its stores keep columns 0 .. half; paired rows split, above); C2R,
+// before the X stages in natural order, sets column NX - k of each row to the conjugate of column k (k = 1 ..
+// half): after the inverse Y and Z stages each row is Hermitian on its own, and so is its conjugate, where the
+// inverse runs (paired rows: their load forms every frequency).
 void write_odd_real_step(SourceWriter& out, const KernelSpec& spec) {
   if (spec.real.paired_rows) {  // C2R's paired load forms every frequency itself
     if (spec.real.kind == TransformKind::r2c) write_paired_split(out, spec);

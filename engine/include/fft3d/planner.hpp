@@ -84,8 +84,8 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
 // R2C(X, nx) follows them; otherwise every X stage is dropped (and any kernel left empty) and one whole stage
 // X(1, n, 1, n, no-tw) opens the first kernel, followed by R2C(X, nx) (a large radix is the kernel generator's
 // business). Either way every X stage is in the step's kernel, as an odd NX needs.
-// @pre stages.size == (real_x_stage_length(nx), NY, NZ).  @post every X stage precedes the R2C step, every Y and Z stage
-// follows it; the Y and Z stages are those of `stages`, in its order.
+// @pre stages.size == (real_x_stage_length(nx), NY, NZ).  @post every X stage precedes the R2C step, every Y and Z
+// stage follows it; the Y and Z stages are those of `stages`, in its order.
 Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
 
 // The C2R plan that mirrors an R2C plan: its kernels in reverse order, the terms of the step's kernel reversed too

@@ -79,7 +79,8 @@ bool pairs_real_rows(const Plan& plan) {
   if (!odd_real_rows(plan) || plan.size.nx == 1) return false;
   for (const Kernel& kernel : plan.kernels)
     if (kernel.real)
-      return std::all_of(kernel.subs.begin(), kernel.subs.end(), [](const SubComputation& s) { return s.axis == Axis::x; });
+      return std::all_of(kernel.subs.begin(), kernel.subs.end(),
+                         [](const SubComputation& s) { return s.axis == Axis::x; });
   return false;
 }
 
