@@ -304,8 +304,9 @@ using OddRealPlans = GpuTest;
 // trip; NX = 1, a plane, and issue 29's 243^3 and 343^3 among them.
 TEST_F(OddRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
   std::uint64_t seed = 1200;
-  for (const Extents& size : {Extents{1, 16, 8}, Extents{7, 16, 8}, Extents{3, 5, 7}, Extents{15, 12, 10}, Extents{125, 64, 1},
-                              Extents{105, 24, 10}, Extents{243, 243, 243}, Extents{343, 343, 343}}) {
+  for (const Extents& size : {Extents{1, 16, 8}, Extents{7, 16, 8}, Extents{3, 5, 7}, Extents{15, 12, 10},
+                              Extents{125, 64, 1}, Extents{105, 24, 10}, Extents{243, 243, 243},
+                              Extents{343, 343, 343}}) {
     SCOPED_TRACE(to_string(size));
     for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
       GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
