@@ -10,7 +10,6 @@
 namespace fft3d::lowering {
 namespace {
 
-constexpr std::int64_t chunk = 16;  // complex fp32 values per 128-byte segment
 constexpr std::int64_t sector_bytes = 32;  // the L2's unit of a global access
 
 void push_mode(std::vector<TileMode>& modes, std::int64_t extent, std::int64_t stride) {
@@ -30,15 +29,15 @@ std::vector<SubComputation> stages_in(const Kernel& kernel, Axis axis) {
 AxisTile tile_x_with_stages(std::int64_t n, std::int64_t span, std::int64_t stride) {
   AxisTile tile;
   tile.length = n;
-  if (stride % chunk == 0) {
-    push_mode(tile.tile, chunk, 1);
+  if (stride % x_chunk == 0) {
+    push_mode(tile.tile, x_chunk, 1);
     push_mode(tile.tile, span / stride, stride);
-    push_mode(tile.grid, stride / chunk, chunk);
+    push_mode(tile.grid, stride / x_chunk, x_chunk);
     push_mode(tile.grid, n / span, span);
   } else {
-    std::int64_t groups = std::max<std::int64_t>(1, std::min(chunk, n) / span);
+    std::int64_t groups = std::max<std::int64_t>(1, std::min(x_chunk, n) / span);
     const std::int64_t run = span * groups;
-    if (n % run != 0 || (run % chunk != 0 && run != n)) groups = n / span;  // the whole row
+    if (n % run != 0 || (run % x_chunk != 0 && run != n)) groups = n / span;  // the whole row
     push_mode(tile.tile, stride, 1);
     push_mode(tile.tile, span / stride, stride);
     push_mode(tile.tile, groups, span);
@@ -63,9 +62,9 @@ std::int64_t x_run_without_stages(const Plan& plan, bool real) {
   const std::int64_t n = plan.size.nx;
   const std::int64_t value_bytes = static_cast<std::int64_t>(complex_value_bytes(plan.precision));
   if (!real && n * value_bytes % sector_bytes == 0)
-    for (std::int64_t d = std::min(n, chunk); d * value_bytes >= sector_bytes; --d)
+    for (std::int64_t d = std::min(n, x_chunk); d * value_bytes >= sector_bytes; --d)
       if (n % d == 0 && d * value_bytes % sector_bytes == 0) return d;
-  return largest_divisor_at_most(n, chunk);
+  return largest_divisor_at_most(n, x_chunk);
 }
 
 // An axis without stages: one position (Y, Z), one chunk (X; where chunks do not divide the row, the run of
@@ -77,7 +76,7 @@ AxisTile tile_without_stages(const Plan& plan, Axis axis, bool real) {
   const std::int64_t n = plan.size[axis];
   std::int64_t extent = 1;
   if (axis == Axis::x) extent = x_run_without_stages(plan, real);
-  if (axis == Axis::y && plan.size.nx < chunk) extent = largest_divisor_at_most(n, chunk / plan.size.nx);
+  if (axis == Axis::y && plan.size.nx < x_chunk) extent = largest_divisor_at_most(n, x_chunk / plan.size.nx);
   AxisTile tile;
   tile.axis = axis;
   tile.length = n;

@@ -219,7 +219,7 @@ struct KernelSpec {
   std::int64_t complex_bytes() const { return 2 * real_bytes(); }
   std::int64_t launch_blocks() const { return (tiles + real.nyquist_tiles) * tile_blocks; }
   // Values of the side array of a kernel with the real step (one per tile row: the Nyquist column); 0 otherwise.
-  std::int64_t side_elements() const { return real.has_step() && !real.odd ? tile_elements / axes[0].extent() : 0; }
+  std::int64_t side_elements() const { return real.has_step() && !real.odd ? tile_rows() : 0; }
   // Rows of the tile (tile elements / its X extent): the rows a real step walks.
   std::int64_t tile_rows() const { return tile_elements / axes[0].extent(); }
   std::int64_t part_elements() const { return tile_elements / tile_blocks; }  // tile elements one block holds

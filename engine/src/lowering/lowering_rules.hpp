@@ -12,6 +12,10 @@
 
 namespace fft3d::lowering {
 
+// Complex fp32 values of a 128-byte segment: the X chunk that tiles without X stages walk (axis_tiling.cpp) and
+// that real plans pad their half spectrum's columns and paired rows to (real_step.cpp).
+inline constexpr std::int64_t x_chunk = 16;
+
 // axis_tiling.cpp: the tile and grid modes of one axis for this kernel (the Tile rule of kernel_spec.hpp); real: the
 // kernel belongs to a real plan (`plan` is then its complex stage plan).
 AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis, bool real);

@@ -1,6 +1,7 @@
 // Lowering rule: the kernels of a real transform. The plan's stages run on the complex volume (NX/2) x NY x NZ
-// exactly as a complex plan of that size lowers (an odd NX: the step's kernel on NX x NY x NZ, the others on
-// (NX/2) x NY x NZ, RealKernel); this rule then marks where the real step runs and how each kernel
+// exactly as a complex plan of that size lowers (an odd NX: the step's kernel on NX x NY x NZ, or on paired rows;
+// padded columns: the other kernels on them; RealKernel); this rule then marks where the real step runs and how
+// each kernel
 // carries the half spectrum's Nyquist column (RealKernel), and refuses the tile shapes the real kernels do not
 // handle, by name.
 #include <algorithm>
@@ -12,8 +13,8 @@
 namespace fft3d::lowering {
 namespace {
 
-// Complex fp32 values of a 128-byte segment: the X chunk that tiles without X stages walk (axis_tiling.cpp).
-constexpr std::int64_t x_chunk = 16;
+// n rounded up to a multiple of x_chunk.
+std::int64_t whole_chunks(std::int64_t n) { return (n + x_chunk - 1) / x_chunk * x_chunk; }
 
 std::string kernel_name(const KernelSpec& spec) {
   return "kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}";
@@ -72,7 +73,7 @@ Plan half_spectrum_stage_plan(const Plan& plan) {
 
 std::int64_t padded_spectrum_columns(const Plan& plan) {
   const std::int64_t columns = plan.size.nx / 2 + 1;
-  return columns <= x_chunk ? columns : (columns + x_chunk - 1) / x_chunk * x_chunk;
+  return columns <= x_chunk ? columns : whole_chunks(columns);
 }
 
 bool pairs_real_rows(const Plan& plan) {
@@ -85,8 +86,7 @@ bool pairs_real_rows(const Plan& plan) {
 }
 
 std::int64_t paired_rows(const Plan& plan) {
-  const std::int64_t pairs = (plan.size.ny * plan.size.nz + 1) / 2;
-  return (pairs + x_chunk - 1) / x_chunk * x_chunk;
+  return whole_chunks((plan.size.ny * plan.size.nz + 1) / 2);
 }
 
 Plan paired_rows_stage_plan(const Plan& plan) {
