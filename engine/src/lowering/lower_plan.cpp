@@ -1,7 +1,6 @@
 // Lowering: a legal plan and a profile to one KernelSpec per kernel (plus the digit-reversal pass when natural
 // order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
 #include <algorithm>
-#include <cstdlib>
 #include <future>
 #include <optional>
 #include <sstream>
@@ -80,8 +79,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
     spec.tile_elements *= tile.extent();
     spec.tiles *= tile.tiles();
   }
-  // PROBE (removed after measuring): FFT3D_PROBE_REAL_WIDE_RUNS=1 keeps a real kernel's 128-byte X runs.
-  if (!(real && std::getenv("FFT3D_PROBE_REAL_WIDE_RUNS"))) lowering::narrow_x_runs(spec, kernel, profile);
+  lowering::narrow_x_runs(spec, kernel, profile);
   lowering::grow_small_tile(spec, kernel, profile, packed);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);
