@@ -97,6 +97,30 @@ TEST(Lowering, TileMapsCoverTheVolumeOnce) {
   }
 }
 
+// A real kernel's Nyquist tiles (RealKernel::nyquist_tiles) reach column NX/2 of every row of the stage volume
+// exactly once, each X lane of a tile with lanes the column of another tile; where lanes apply (every shipped R2C
+// plan's kernel off the step), there are 1/L as many of them as without.
+TEST(Lowering, NyquistTilesReachEveryRowsNyquistColumnOnce) {
+  int with_lanes = 0;
+  for (const NamedPlan& named : shipped_real_plans()) {
+    SCOPED_TRACE(named.name);
+    for (const KernelSpec& spec : lower(named).kernels) {
+      if (spec.real.nyquist_tiles == 0) continue;
+      std::vector<int> hits(spec.size.ny * spec.size.nz, 0);
+      for (std::int64_t block = spec.tiles; block < spec.tiles + spec.real.nyquist_tiles; ++block)
+        for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
+          const std::array<std::int64_t, 3> p = tile::axis_positions(spec, block, e);
+          ASSERT_GE(p[0], spec.real.half);
+          if (p[0] == spec.real.half) ++hits[p[1] + spec.size.ny * p[2]];
+        }
+      EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), spec.size.ny * spec.size.nz) << to_string(spec);
+      EXPECT_EQ(spec.real.nyquist_tiles * spec.real.nyquist_lanes, spec.tiles / spec.axes[0].tiles());
+      with_lanes += spec.real.nyquist_lanes > 1;
+    }
+  }
+  EXPECT_GE(with_lanes, 12);
+}
+
 // Hopper plans included: their natural order is stored across clusters, which the interpreter runs cluster by
 // cluster in place (load all, compute, store all), so a cluster that misses a tile gives a wrong result. Out of
 // place, plans with a sorted layout (sorted_layout.cpp) skip the reorder pass.
