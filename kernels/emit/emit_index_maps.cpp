@@ -225,16 +225,7 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
     out.line("// Blocks past the grid's " + str(spec.tiles) + " tiles carry column " + str(spec.real.half) +
              " (Nyquist): X origin " + str(spec.real.half) + ", the other axes walked as without X.");
     out.line("const bool nyquist_tile = block >= " + str(spec.tiles) + "u;");
-    const std::int64_t lanes = spec.real.nyquist_lanes;
-    if (lanes > 1) {
-      out.line("// Each of its " + str(lanes) + " X lanes carries the column of another tile (RealKernel::nyquist_lanes): "
-               "lane l the tile");
-      out.line("// walk + l, " + str(spec.real.lane_stride) + " positions a lane along " +
-               axis_letter(spec.real.lane_axis) + " (global_positions).");
-    }
-    const std::string first_walked = lanes > 1 ? "(block - " + str(spec.tiles) + "u) * " + str(lanes) + "u"
-                                               : "block - " + str(spec.tiles) + "u";
-    out.line("const unsigned long long walk = nyquist_tile ? " + first_walked + " : block;");
+    out.line("const unsigned long long walk = nyquist_tile ? block - " + str(spec.tiles) + "u : block;");
   }
   const std::string walk = nyquist_tiles ? "walk" : "block";
   // below: the product of the grid extents walked before this mode's digit (without X: for the Nyquist tiles).

@@ -127,9 +127,8 @@ struct InPlaceButterflies {
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop);
 // "fft3d_mul(value, twiddle_at(span, exponent mod span))": value times w_span^exponent (emit_twiddles.hpp).
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent);
-// "(unsigned)((origin_a + tile_pos_a(base)) & (stride - 1))": a plan stage's offset j of the butterfly at base (at
-// its Nyquist lane's position in a real kernel with lanes, RealKernel::nyquist_lanes).
-std::string stage_offset_j(const KernelSpec& spec, const SubComputation& sub);
+// "(unsigned)((origin_a + tile_pos_a(base)) & (stride - 1))": a plan stage's offset j of the butterfly at base.
+std::string stage_offset_j(const SubComputation& sub);
 
 // A split stage (TileStage::split_radices): its passes as tile::split_passes describes them (emit_split_stage.cpp).
 void write_split_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index);

@@ -102,7 +102,7 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   out.line("const unsigned group_base = base - " + digits.times_step("q") + ";");
   out.line("const unsigned f0 = (unsigned)" + split_frequency_function_name(index) + "(q);");
   if (store_global) declare_first_output_offset(out, spec, "group_base + " + digits.times_step("f0"));
-  if (stage.sub.twiddle) out.line("const unsigned j = " + stage_offset_j(spec, stage.sub) + ";");
+  if (stage.sub.twiddle) out.line("const unsigned j = " + stage_offset_j(stage.sub) + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
   out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");

@@ -28,17 +28,6 @@ std::string when_flag(int flag, const std::string& function, const std::string& 
   return "((flags & " + str(flag) + ") ? " + function + position + " : " + position + ")";
 }
 
-// The offset of tile element `e` from its tile's origin along `axis`: tile_pos_<axis>(e), except in a Nyquist tile
-// with lanes (RealKernel::nyquist_lanes), where every lane sits at X = NX/2 and lane l is l lane strides further
-// along the lane axis.
-std::string tile_position(const KernelSpec& spec, Axis axis, const std::string& e) {
-  const std::string local = "tile_pos_" + axis_suffix(axis) + "(" + e + ")";
-  if (spec.real.nyquist_lanes <= 1) return local;
-  if (axis == Axis::x) return "(nyquist_tile ? 0LL : " + local + ")";
-  if (axis != spec.real.lane_axis) return local;
-  return local + " + (nyquist_tile ? tile_pos_x(" + e + ") * " + str(spec.real.lane_stride) + "LL : 0LL)";
-}
-
 enum class GlobalAccess : std::uint8_t { load, store };
 
 enum class Origins : std::uint8_t { block, zero };
@@ -54,7 +43,7 @@ std::array<std::string, 3> global_positions(const KernelSpec& spec, const std::s
   for (const AxisTile& axis : spec.axes) {
     const std::string a = axis_suffix(axis.axis);
     const std::string origin = origins == Origins::block ? "origin_" + a : std::string("0LL");
-    std::string& position = p[axis_index(axis.axis)] = "(" + origin + " + " + tile_position(spec, axis.axis, e) + ")";
+    std::string& position = p[axis_index(axis.axis)] = "(" + origin + " + tile_pos_" + a + "(" + e + "))";
     if (store && !axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec))
       position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
     if (store ? !axis.sorted_radices.empty() : axis.sorted_loads)
@@ -207,7 +196,7 @@ void write_stage(SourceWriter& out, const KernelSpec& spec, std::size_t index) {
   const SubComputation& sub = stage.sub;
   out.line("// stage " + str(static_cast<std::int64_t>(index)) + ": " + to_string(sub));
   const std::int64_t twiddle_span = sub.twiddle ? sub.span : 0;
-  InPlaceButterflies loop{sub.radix, stage.element_step, twiddle_span, stage_offset_j(spec, sub),
+  InPlaceButterflies loop{sub.radix, stage.element_step, twiddle_span, stage_offset_j(sub),
                           tile::stage_crosses_parts(spec, stage)};
   loop.load_global = index == 0 && spec.load_in_first_pass;
   loop.store_global = index + 1 == spec.stages.size() && spec.store_in_last_pass;
@@ -448,10 +437,11 @@ std::string times_twiddle(const std::string& value, std::int64_t span, const std
   return "fft3d_mul(" + value + ", " + twiddle_at(span, reduced) + ")";
 }
 
-std::string stage_offset_j(const KernelSpec& spec, const SubComputation& sub) {
-  const std::string position = "(origin_" + axis_suffix(sub.axis) + " + " + tile_position(spec, sub.axis, "base") + ")";
-  if (!is_power_of_two(sub.stride)) return "(unsigned)(" + position + " % " + str(sub.stride) + "LL)";
-  return "(unsigned)(" + position + " & " + str(sub.stride - 1) + "LL)";
+std::string stage_offset_j(const SubComputation& sub) {
+  const std::string axis = axis_suffix(sub.axis);
+  if (!is_power_of_two(sub.stride))
+    return "(unsigned)((origin_" + axis + " + tile_pos_" + axis + "(base)) % " + str(sub.stride) + "LL)";
+  return "(unsigned)((origin_" + axis + " + tile_pos_" + axis + "(base)) & " + str(sub.stride - 1) + "LL)";
 }
 
 void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {

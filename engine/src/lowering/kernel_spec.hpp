@@ -101,8 +101,7 @@ enum class KernelRole : std::uint8_t { tile, digit_reversal };
 // (NX/2 + 1 columns) through the row pitches the launch passes (the RealRows argument, emit/cuda_source.hpp).
 // The half spectrum's extra column x = NX/2 (Nyquist) rides in the same kernels: in the kernel with the real step,
 // as one more value per tile row in a side array that the kernel's Y and Z stages also transform; in the others,
-// as `nyquist_tiles` more tiles after the grid's, whose X origin is NX/2, each X lane of them the column of another
-// tile (`nyquist_lanes`; where the grid does not allow it, one column a tile, the lanes past it masked).
+// as `nyquist_tiles` more tiles after the grid's, whose X origin is NX/2 and whose columns past it are masked.
 // An odd NX (`odd`): the kernel with the step runs on (NX, NY, NZ) with whole rows of NX complex values, R2C loading
 // each real as (x, 0) and storing columns 0 .. half, C2R loading those and filling column NX - k with the conjugate
 // of column k before its X stages, then storing the real parts; no side array. The other kernels run on the
@@ -126,12 +125,6 @@ struct RealKernel {
   // The real step runs before stages[step_stage] (== stages.size(): after every stage); -1: not in this kernel.
   int step_stage = -1;
   std::int64_t nyquist_tiles = 0;
-  // X lanes of a Nyquist tile, each the Nyquist column of another tile (lowering rule real_step.cpp): lane l of
-  // Nyquist tile w carries the column of the grid's tile w * nyquist_lanes + l (counted without X), l grid strides
-  // further along `lane_axis` than lane 0; 1: a Nyquist tile carries one column, its other lanes masked.
-  std::int64_t nyquist_lanes = 1;
-  Axis lane_axis = Axis::x;
-  std::int64_t lane_stride = 0;  // positions along lane_axis from one lane to the next
   bool has_step() const { return step_stage >= 0; }
   friend bool operator==(const RealKernel&, const RealKernel&) = default;
 };

@@ -45,28 +45,6 @@ void require_nyquist_tiles_fit(const KernelSpec& spec) {
                         std::to_string(spec.tiles_per_cluster()) + " tiles is not offered for real transforms yet");
 }
 
-// Nyquist lanes (RealKernel::nyquist_lanes): the X lanes of one Nyquist tile carry the Nyquist columns of as many
-// consecutive tiles of the grid, where the fastest grid digit walked after X has an extent they divide (so lane l
-// only adds l times that digit's stride to lane 0's position; the twiddles follow each lane's position). Not where
-// clusters group tiles (natural order across a cluster, sorted stores in place), whose blocks must load exactly the
-// rows they store.
-// Why: a Nyquist tile transforms one column of its X run; one per tile of the other axes is 1/XT more blocks, an
-// eighth where NX = 128 (docs/performance.md L150).
-void set_nyquist_lanes(KernelSpec& spec) {
-  const std::int64_t lanes = spec.axes[0].extent();
-  if (lanes <= 1 || spec.tiles_per_cluster() > 1 || spec.sorted_store_cluster > 1) return;
-  for (Axis walked : spec.grid_order) {
-    const AxisTile& axis = spec.axes[axis_index(walked)];
-    if (walked == Axis::x || axis.grid.empty()) continue;
-    const TileMode& digit = axis.grid.front();
-    if (digit.extent % lanes != 0) return;
-    spec.real.nyquist_lanes = lanes;
-    spec.real.lane_axis = walked;
-    spec.real.lane_stride = digit.stride;
-    return;
-  }
-}
-
 }  // namespace
 
 void keep_real_step_off_global_passes(KernelSpec& spec, const Kernel& real_kernel) {
@@ -141,8 +119,7 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
       spec.shared_bytes += 2 * spec.side_elements() * spec.real_bytes();  // the side array's real and imaginary words
     } else if (!spec.real.padded_columns) {  // padded columns past NX/2 are masked instead (RealKernel)
       require_nyquist_tiles_fit(spec);
-      set_nyquist_lanes(spec);
-      spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles() / spec.real.nyquist_lanes;
+      spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles();
     }
   }
 }

@@ -98,12 +98,8 @@ void write_real(std::ostringstream& text, const KernelSpec& spec) {
     text << "columns 0.." << real.half << " in tiles of " << spec.size.nx << " padded columns, those past "
          << real.half << " masked\n";
   } else {
-    text << "column " << real.half << " (Nyquist) in " << real.nyquist_tiles << " more tiles at X origin " << real.half;
-    if (real.nyquist_lanes > 1)
-      text << ", each X lane the column of another tile (" << real.nyquist_lanes << " lanes, " << real.lane_stride
-           << " apart along " << axis_letter(real.lane_axis) << ")\n";
-    else
-      text << ", columns past it masked\n";
+    text << "column " << real.half << " (Nyquist) in " << real.nyquist_tiles
+         << " more tiles at X origin " << real.half << ", columns past it masked\n";
   }
 }
 

@@ -56,7 +56,7 @@ std::int64_t origin_position(const AxisTile& axis, std::int64_t t) { return digi
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block) {
   std::array<std::int64_t, 3> origin{};
   const bool nyquist = block >= spec.tiles;  // a real kernel's Nyquist tile (RealKernel::nyquist_tiles)
-  if (nyquist) block = (block - spec.tiles) * spec.real.nyquist_lanes;  // its lane 0's tile
+  if (nyquist) block -= spec.tiles;
   for (Axis axis : spec.grid_order) {
     const AxisTile& tile = spec.axes[axis_index(axis)];
     if (nyquist && axis == Axis::x) {
@@ -70,21 +70,17 @@ std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t bl
 }
 
 std::int64_t axis_position(const KernelSpec& spec, std::int64_t block, Axis axis, std::int64_t e) {
-  return axis_positions(spec, block, e)[axis_index(axis)];
+  const int a = axis_index(axis);
+  return block_origin(spec, block)[a] + local_position(spec.axes[a], local_index(spec, axis, e));
 }
 
 std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t block, std::int64_t e) {
   std::array<std::int64_t, 3> p{};  // block 0's origin, the one the static checks ask most
   if (block != 0) p = block_origin(spec, block);
-  const std::int64_t lane = local_position(spec.axes[0], e % spec.axes[0].extent());
   for (int a = 0; a < 3; ++a) {  // e = lx + EX*(ly + EY*lz)
     const std::int64_t extent = spec.axes[a].extent();
     p[a] += local_position(spec.axes[a], e % extent);
     e /= extent;
-  }
-  if (block >= spec.tiles && spec.real.nyquist_lanes > 1) {  // Nyquist lanes: X = NX/2, lane l l strides further
-    p[0] -= lane;
-    p[axis_index(spec.real.lane_axis)] += lane * spec.real.lane_stride;
   }
   return p;
 }

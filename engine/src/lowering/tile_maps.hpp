@@ -37,8 +37,7 @@ std::int64_t local_position(const AxisTile& axis, std::int64_t l);
 std::int64_t origin_position(const AxisTile& axis, std::int64_t t);
 // Origins (x, y, z) of block `block`: consecutive blocks walk the X tiles first, then Y, then Z (paper §4.4).
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block);
-// Global coordinates (x, y, z) of tile element e in block `block`, and its element index x + NX*(y + NY*z). A real
-// kernel's Nyquist block (block >= spec.tiles) with lanes: every lane at X = NX/2 (RealKernel::nyquist_lanes).
+// Global coordinates (x, y, z) of tile element e in block `block`, and its element index x + NX*(y + NY*z).
 std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 // Distributed tiles (KernelSpec::tile_blocks, part_stride): the part (block of the tile) holding tile element e, e's
