@@ -67,7 +67,8 @@ ChunkedError compare_waves(const PlaneWaves& waves, std::int64_t first, std::spa
 
 // `pairs` conjugate pairs of waves at distinct random frequencies (a frequency that is its own conjugate, k = -k mod
 // N, takes one wave of real amplitude instead), amplitudes of modulus in [0.5, 1), from a seed: a PlaneWaves whose
-// values are real. @pre size.nx is even; 1 <= pairs and 2 * pairs <= size.elements().
+// values are real. @pre 1 <= pairs and 2 * pairs <= size.elements() (any NX: an odd one's half spectrum keeps the
+// X frequencies 0 .. (NX - 1)/2, as for an even one 0 .. NX/2).
 PlaneWaves random_real_plane_waves(const Extents& size, int pairs, std::uint64_t seed);
 
 // The real values x(n) for the elements [first, first + out.size()), rounded once to the data's precision.

@@ -22,4 +22,13 @@ ClosedFormResult check_in_closed_form(const PlaneWaves& waves, DeviceBuffer& dat
                                       const std::function<void()>& forward_in_place,
                                       const std::function<void()>& scaled_inverse_in_place);
 
+// Real transforms: `data` holds the fp32 real volume of `waves.size` in place, rows padded to 2 * (NX/2 + 1) reals
+// (the half spectrum's bytes; FFTW's and cuFFT's in-place layout). Fills the rows with the waves' reals (the pads
+// with zeros), runs `r2c_in_place()` and checks the half spectrum (NX/2 + 1, NY, NZ) against its closed form, then
+// runs `scaled_c2r_in_place()` (scaled by 1/N) and checks that the reals came back. `waves` must be real
+// (random_real_plane_waves). Throws UsageError where `data` is not that size.
+ClosedFormResult check_real_in_closed_form(const PlaneWaves& waves, DeviceBuffer& data,
+                                           const std::function<void()>& r2c_in_place,
+                                           const std::function<void()>& scaled_c2r_in_place);
+
 }  // namespace fft3d::validate
