@@ -3,8 +3,8 @@
 // D2Z/Z2D (fp64): in each placement a plan runs in natural order (an -in-place file in place only); C2R with scaling
 // none and full, from a Hermitian spectrum and from one whose redundant X planes are not Hermitian (their imaginary
 // parts must be ignored as FFTW and numpy ignore them); outputs poisoned with NaN first; C2R out of place leaves its
-// input byte-identical; the round trip R2C then C2R; a plan run in the direction of the other kind is a UsageError.
-// Skipped without a GPU.
+// input byte-identical; the round trip R2C then C2R; a plan run in the direction of the other kind is a UsageError;
+// the closed-form check of real plane waves in place. Skipped without a GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -24,10 +24,12 @@
 #include "fft3d/gpu_transform.hpp"
 #include "fft3d/profiling.hpp"
 #include "fft3d/plan_table.hpp"
+#include "validate/cuda/closed_form_check.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/cuda/real_check.hpp"
 #include "fft3d/lengths.hpp"
 #include "validate/oracle.hpp"
+#include "validate/plane_waves.hpp"
 #include "validate/random_plans.hpp"
 
 namespace fft3d::testing {
@@ -353,6 +355,36 @@ TEST_F(OddRealPlans, RandomLegalPlansMatchCufft) {
   }
   std::cout << run << " random odd-NX plans checked on the GPU, " << refused << " refused by the lowering\n";
   EXPECT_GT(run, plans / 2);
+}
+
+using RealClosedForm = GpuTest;
+
+// The closed-form check of real transforms (validate/cuda/closed_form_check.hpp), in place: the planner's R2C of
+// real plane waves matches the half spectrum's spikes and its C2R brings the reals back, for an even and an odd NX;
+// a run that skips the R2C fails it.
+TEST_F(RealClosedForm, PlaneWavesCheckTheHalfSpectrumAndTheRoundTrip) {
+  for (const Extents& size : {Extents{64, 48, 32}, Extents{45, 32, 16}, Extents{128, 128, 128}}) {
+    SCOPED_TRACE(to_string(size));
+    GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = Placement::in_place});
+    GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = Placement::in_place});
+    validate::DeviceBuffer data(static_cast<std::size_t>((size.nx / 2 + 1) * size.ny * size.nz) *
+                                sizeof(std::complex<float>));
+    float* const reals = static_cast<float*>(data.get());
+    const validate::PlaneWaves waves = validate::random_real_plane_waves(size, 3, 7);
+    const auto forward = [&] { r2c.execute(reals, data.complex32(), {}); };
+    const auto inverse = [&] {
+      c2r.execute(data.complex32(), reals, {.direction = Direction::inverse, .scaling = Scaling::full});
+    };
+    const validate::ClosedFormResult result = validate::check_real_in_closed_form(waves, data, forward, inverse);
+    for (const auto& [what, error] : {std::pair{"closed form", result.spectrum}, {"round trip", result.round_trip}}) {
+      EXPECT_EQ(error.non_finite, 0) << what;
+      EXPECT_LE(error.relative_l2, error_bound) << what << ": peak " << error.peak_error;
+      std::cout << to_string(size) << " " << what << " (R2C in place, real plane waves): relative L2 "
+                << error.relative_l2 << "\n";
+    }
+    const validate::ClosedFormResult skipped = validate::check_real_in_closed_form(waves, data, [] {}, inverse);
+    EXPECT_GT(skipped.spectrum.relative_l2, 0.1);
+  }
 }
 
 }  // namespace

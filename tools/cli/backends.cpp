@@ -120,6 +120,10 @@ Backend make_cuda_backend(const Plan&, const std::string&) {
 }
 // Never reached: a backend that is not available stops `run` before any check.
 int run_closed_form_on_cuda(const Plan&, const std::string&, const ClosedFormSettings&) { return exit_unavailable; }
+int run_real_closed_form_on_cuda(const Plan&, const std::string&, const Plan&, const std::string&,
+                                 const ClosedFormSettings&) {
+  return exit_unavailable;
+}
 #endif
 
 std::optional<double> cpu_error_bound(Precision precision) {

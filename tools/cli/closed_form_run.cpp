@@ -24,6 +24,15 @@ namespace {
 
 using Complex32 = std::complex<float>;
 constexpr int wave_count = 4;
+constexpr int real_wave_pairs = 3;  // real transforms: conjugate pairs, 6 spikes (fewer where a wave is its own)
+
+// The time lines of a run: median, min and max of `repeats`, pass-equivalents against `one_pass_ms`.
+void print_rival(const std::string& what, const bench::Timing& theirs, const bench::Timing& ours, double one_pass_ms,
+                 const std::string& detail) {
+  std::cout << "cuFFT     " << theirs.median_ms << " ms median " << what << " in place (min " << theirs.min_ms
+            << ", max " << theirs.max_ms << detail << "), " << theirs.median_ms / one_pass_ms
+            << " pass-equivalents; fft3d/cuFFT speed ratio " << theirs.median_ms / ours.median_ms << "\n";
+}
 
 }  // namespace
 
@@ -78,16 +87,72 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
     const bench::Timing theirs = bench::time_on_gpu(
         [&](void* stream) { cufft.execute(data.get(), data.get(), Direction::forward, stream); }, 1,
         settings.repeats, nullptr, undo);
-    std::cout << "cuFFT     " << theirs.median_ms << " ms median C2C fp32" << of_size(rival, size) << " in place (min "
-              << theirs.min_ms << ", max " << theirs.max_ms << ", work area " << cufft.workspace_bytes() << " B), "
-              << theirs.median_ms / one_pass_ms << " pass-equivalents; fft3d/cuFFT speed ratio "
-              << theirs.median_ms / ours.median_ms << "\n";
+    print_rival("C2C fp32" + of_size(rival, size), theirs, ours, one_pass_ms,
+                ", work area " + std::to_string(cufft.workspace_bytes()) + " B");
   } catch (const std::exception& e) {  // e.g. its work area does not fit beside the volume
     std::cout << "cuFFT     not run: " << e.what() << "\n";
   }
   if (settings.per_kernel) report_kernels(engine, data.complex32(), data.complex32(), forward, memcpy_gbs, std::cout);
   std::cout << "setup     " << GpuProfiler(engine).setup_times().total_ms << " ms to a ready plan, after " << context_ms
             << " ms of CUDA context creation\n";
+  return exit_ok;
+}
+
+int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const Plan& c2r,
+                                 const std::string& c2r_how, const ClosedFormSettings& settings) {
+  const Extents& size = r2c.size;
+  const Extents spectrum{size.nx / 2 + 1, size.ny, size.nz};
+  const std::size_t bytes = static_cast<std::size_t>(spectrum.elements()) * sizeof(Complex32);  // padded rows
+  const double context_ms = bench::create_cuda_context_ms();
+  const std::int64_t memcpy_bytes = std::min<std::int64_t>(static_cast<std::int64_t>(bytes), std::int64_t{2} << 30);
+  const double memcpy_gbs = bench::memcpy_gbytes_per_second(memcpy_bytes);
+  GpuTransform forward_engine(r2c, how), inverse_engine(c2r, c2r_how);
+  validate::DeviceBuffer data(bytes);
+  const validate::PlaneWaves waves = validate::random_real_plane_waves(size, real_wave_pairs, settings.seed);
+  float* const reals = static_cast<float*>(data.get());
+  const TransformOptions forward{Direction::forward, Order::natural, Scaling::none};
+  const TransformOptions inverse{Direction::inverse, Order::natural, Scaling::full};
+  auto run_r2c = [&](Stream stream) { forward_engine.execute(reals, data.complex32(), forward, stream); };
+  auto run_c2r = [&](Stream stream) { inverse_engine.execute(data.complex32(), reals, inverse, stream); };
+
+  std::cout << "plan      " << how << "\ninverse   " << c2r_how << " (the round trip's C2R)\nsize      "
+            << to_string(size) << " (" << size.elements() << " reals), " << r2c.arch << " plan, " << r2c.kernels.size()
+            << " kernels\nbackend   cuda, fp32, R2C, natural order, in place (rows padded to 2*(NX/2+1) reals), "
+            << "checked in closed form, every element: " << waves.waves.size()
+            << " real plane waves in conjugate pairs (seed " << settings.seed << ")\n";
+  const validate::ClosedFormResult checked =
+      validate::check_real_in_closed_form(waves, data, [&] { run_r2c(nullptr); }, [&] { run_c2r(nullptr); });
+  print_error("error     ", checked.spectrum, spectrum, settings.bound);
+  print_error("roundtrip ", checked.round_trip, size, settings.bound);
+  if (!checked.spectrum.passes(settings.bound) || !checked.round_trip.passes(settings.bound)) {
+    std::cerr << "fft3d run: error: the result is over the fp32 error bound " << settings.bound
+              << "; no timing is reported\n";
+    return exit_failed;
+  }
+
+  // Each timed R2C runs on the reals: the scaled C2R before it, outside the timed region, brings them back.
+  auto undo = [&](void* stream) { run_c2r(static_cast<Stream>(stream)); };
+  const bench::Timing ours = bench::time_on_gpu([&](void* stream) { run_r2c(static_cast<Stream>(stream)); }, 1,
+                                                settings.repeats, nullptr, undo);
+  const double floor_bytes = 4.0 * static_cast<double>(size.elements()) + static_cast<double>(bytes);
+  const double one_pass_ms = floor_bytes / (memcpy_gbs * 1e6);
+  std::cout << std::setprecision(3) << "time      " << ours.median_ms << " ms median of " << settings.repeats
+            << " (min " << ours.min_ms << ", max " << ours.max_ms << "), " << ours.median_ms / one_pass_ms
+            << " pass-equivalents (one read of the reals and one write of the half spectrum at memcpy speed: "
+            << one_pass_ms << " ms)\nmemcpy    " << memcpy_gbs << " GB/s (read + write, measured on " << memcpy_bytes
+            << " B)\n";
+  try {
+    bench::CufftReal cufft(size, TransformKind::r2c, Precision::fp32, Placement::in_place);
+    const bench::Timing theirs = bench::time_on_gpu(
+        [&](void* stream) { cufft.execute(data.get(), data.get(), stream); }, 1, settings.repeats, nullptr, undo);
+    print_rival("R2C fp32", theirs, ours, one_pass_ms, "");
+  } catch (const std::exception& e) {  // e.g. its work area does not fit beside the volume
+    std::cout << "cuFFT     not run: " << e.what() << "\n";
+  }
+  if (settings.per_kernel)
+    report_kernels(forward_engine, data.complex32(), data.complex32(), forward, memcpy_gbs, std::cout);
+  std::cout << "setup     " << GpuProfiler(forward_engine).setup_times().total_ms << " ms to a ready plan, after "
+            << context_ms << " ms of CUDA context creation\n";
   return exit_ok;
 }
 

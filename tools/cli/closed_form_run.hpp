@@ -24,4 +24,11 @@ struct ClosedFormSettings {
 // workspace does not fit), UsageError.
 int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const ClosedFormSettings& settings);
 
+// A real plan (R2C, fp32) checked in closed form in place, padded rows: real plane waves in conjugate pairs, the
+// half spectrum against its spikes, then `c2r` (the C2R plan of the same size, in place) scaled back against the
+// reals; only then fft3d's R2C and cuFFT's, timed in place on the same buffer. Returns the exit code; throws as
+// run_closed_form_on_cuda.
+int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const Plan& c2r,
+                                 const std::string& c2r_how, const ClosedFormSettings& settings);
+
 }  // namespace fft3d::cli

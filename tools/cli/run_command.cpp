@@ -7,6 +7,7 @@
 #include "closed_form_run.hpp"
 #include "fft3d/errors.hpp"
 #include "fft3d/limits.hpp"
+#include "fft3d/wisdom.hpp"
 #include "multi_gpu_run.hpp"
 #include "options.hpp"
 #include "real_run.hpp"
@@ -208,8 +209,23 @@ void require_real_settings(const Plan& plan, const std::string& how, const RunSe
     throw UsageError(how + " is a c2r plan: it runs inverse only (C2R); pass --inverse");
   if (settings.options.order != Order::natural)
     throw UsageError("real transforms run in natural order only (no --order digit-reversed)");
-  if (check == "plane-waves") throw UsageError("--check plane-waves checks c2c transforms; real ones take the oracle");
-  if (check != "auto" && check != "oracle") throw UsageError("--check must be auto, oracle or plane-waves");
+  if (check == "plane-waves" && kind == TransformKind::c2r)
+    throw UsageError(how + " is a c2r plan: the closed-form check runs R2C, then C2R back (--transform r2c, no "
+                     "--inverse, --in-place --check plane-waves)");
+  if (check != "auto" && check != "oracle" && check != "plane-waves")
+    throw UsageError("--check must be auto, oracle or plane-waves");
+}
+
+// The closed-form check of a real plan (R2C, fp32, one volume, in place): its C2R for the round trip is the plan
+// the same size takes in place (plan_for_size), on this device's table where it has one.
+int run_real_in_closed_form(const Plan& plan, const std::string& how, const RunSettings& settings,
+                            std::uint64_t seed, double bound) {
+  if (settings.precision != Precision::fp32)
+    throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
+  const SizedPlan inverse = plan_for_size(plan.size, plan.arch, true, passes_on_its_profile, TransformKind::c2r,
+                                          Precision::fp32, 1, gpu_device_name());
+  return run_real_closed_form_on_cuda(plan, how, inverse.parsed.plan, inverse.source,
+                                      {seed, settings.repeats, bound, settings.per_kernel, settings.asked_size});
 }
 
 }  // namespace
@@ -259,12 +275,15 @@ int run_command(const Args& args) {
                      "--check plane-waves: the closed form transforms all three)");
   // The host holds the batch's fp64 input, output and references: as much as one volume batch times as long.
   const Extents batch_size = batch_rows_extents(plan);
+  const bool oracle_fits = run_host_bytes(batch_size) <= static_cast<double>(validate::host_memory_bytes());
   if (kind_of(plan) != TransformKind::c2c) {
     require_real_settings(plan, how, settings, vm["check"].as<std::string>());
+    if (plan.batch == 1 && transforms_all_axes(plan) &&
+        checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits))
+      return run_real_in_closed_form(plan, how, settings, seed, bound);
     check_run_host_memory(batch_size, validate::host_memory_bytes(), plan.axes);
     return run_real_against_oracle(plan, how, backend, settings, bound, seed);
   }
-  const bool oracle_fits = run_host_bytes(batch_size) <= static_cast<double>(validate::host_memory_bytes());
   if (plan.batch == 1 && transforms_all_axes(plan) &&
       checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
     if (settings.precision != Precision::fp32)
