@@ -21,6 +21,36 @@ TEST(StaticChecks, EveryShippedKernelIsCoalesced) {
   }
 }
 
+// The shipped real plans of a power-of-two NX on the rows a run gives them (check_real_row_coalescing). Out of
+// place, a C2R reads the half spectrum's rows of NX/2 + 1 values (8 bytes off a segment's start) in its first kernel
+// only, and keeps its intermediate in the output's real rows of NX/2 values: its other kernels cover whole
+// segments; an R2C writes the half spectrum from its step kernel on, so every kernel has partial segments, its step
+// kernel fewer than in place (its real rows are whole there). In place every kernel is on rows of NX/2 + 1 values.
+// Complex kernels report nothing there.
+TEST(StaticChecks, RealKernelsOnTheLaunchsRowsShowTheHalfSpectrumsOffset) {
+  int checked = 0;
+  for (const NamedPlan& named : shipped_real_plans()) {
+    if (named.plan.arch != "hopper" || named.plan.size.nx % 32 != 0) continue;
+    SCOPED_TRACE(named.name);
+    const bool r2c = kind_of(named.plan) == TransformKind::r2c;
+    for (const KernelSpec& spec : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels) {
+      const tile::CoalescingReport out = tile::check_real_row_coalescing(spec, {.in_place = false});
+      const tile::CoalescingReport in = tile::check_real_row_coalescing(spec, {.in_place = true});
+      ASSERT_GT(out.requests, 0);
+      const std::string kernel = "kernel " + std::to_string(spec.kernel_index);
+      EXPECT_EQ(out.coalesced(), !r2c && spec.kernel_index > 0) << kernel << ": " << out.first_problem;
+      if (r2c && spec.real.has_step())
+        EXPECT_GT(out.segments - out.partial_segments, in.segments - in.partial_segments) << kernel;
+      EXPECT_FALSE(in.coalesced()) << kernel;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 20);
+  for (const NamedPlan& named : shipped_plans())
+    for (const KernelSpec& spec : lower_plan(named.plan, *find_arch_profile(named.plan.arch)).kernels)
+      EXPECT_EQ(tile::check_real_row_coalescing(spec, {}).requests, 0) << named.name;
+}
+
 TEST(StaticChecks, EveryShippedKernelIsBankConflictFree) {
   ASSERT_FALSE(shipped_plans().empty()) << "no shipped plan found: the loop below would check nothing";
   for (const NamedPlan& named : shipped_plans()) {

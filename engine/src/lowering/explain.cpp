@@ -6,6 +6,28 @@
 
 namespace fft3d::tile {
 
+namespace {
+
+// "W of S whole" for a report over the launch's rows.
+std::string whole_of(const CoalescingReport& report) {
+  return std::to_string(report.segments - report.partial_segments) + " of " + std::to_string(report.segments) +
+         " whole";
+}
+
+// A real kernel of an even NX: the same requests on the rows a run gives it (check_real_row_coalescing), in each
+// placement, where the half spectrum's rows of NX/2 + 1 values start off a segment.
+void write_real_row_coalescing(std::ostream& text, const KernelSpec& spec) {
+  const CoalescingReport out = check_real_row_coalescing(spec, {.in_place = false});
+  if (out.requests == 0) return;
+  const CoalescingReport in = check_real_row_coalescing(spec, {.in_place = true});
+  text << "on the launch's rows, " << spec.x_run_elements * spec.complex_bytes() << "-byte segments: out of place "
+       << whole_of(out) << ", in place " << whole_of(in);
+  if (!out.coalesced()) text << " (first partial: " << out.first_problem << ")";
+  text << "\n";
+}
+
+}  // namespace
+
 std::string explain(const LoweredPlan& lowered) {
   std::ostringstream text;
   for (const KernelSpec& spec : lowered.kernels) {
@@ -25,6 +47,7 @@ std::string explain(const LoweredPlan& lowered) {
          << (coalescing.coalesced() ? "all whole " + std::to_string(spec.x_run_elements * spec.complex_bytes()) + "-byte segments"
                                     : coalescing.first_problem)
          << "\n";
+    write_real_row_coalescing(text, spec);
     if (spec.tiles_per_cluster() > 1) {
       const ClusterStoreReport cluster = check_cluster_stores(spec);
       text << "natural-order store across each cluster of " << spec.tiles_per_cluster() << " tiles: "

@@ -76,12 +76,27 @@ std::string partial_reason(const KernelSpec& spec, std::int64_t index, std::int6
   return " (the warp's elements are strided across segments)";
 }
 
+// Where a stage-layout offset lies in memory (RealRows): itself, or for a real kernel the element of the launch's
+// rows; -1 for an element the kernel does not access there (masked columns, a Nyquist column kept apart).
+struct RowMap {
+  const RealRows* rows = nullptr;  // null: the stage layout itself
+  const KernelSpec* spec = nullptr;
+  std::int64_t operator()(std::int64_t offset, bool load) const {
+    return rows ? real_row_address(*spec, *rows, offset, load) : offset;
+  }
+};
+
 // One warp-wide global access: the global element each of its threads touches. Counts the segments of `segment`
 // elements (16: 128 bytes; KernelSpec::x_run_elements), aligned by global address, it touches but does not cover
 // whole. `where()` names the request; called only for the first problem, which also says why (partial_reason).
 template <class Where>
 void check_request(const KernelSpec& spec, std::vector<std::int64_t> offsets, std::int64_t segment, Where where,
-                   CoalescingReport& report) {
+                   CoalescingReport& report, const RowMap& map = {}, bool load = true) {
+  if (map.rows) {
+    for (std::int64_t& offset : offsets) offset = map(offset, load);
+    std::erase(offsets, std::int64_t{-1});
+    if (offsets.empty()) return;
+  }
   std::sort(offsets.begin(), offsets.end());
   offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
   ++report.requests;
@@ -89,12 +104,13 @@ void check_request(const KernelSpec& spec, std::vector<std::int64_t> offsets, st
     std::size_t end = first;
     while (end < offsets.size() && offsets[end] / segment == offsets[first] / segment) ++end;
     const std::size_t count = end - first;
+    ++report.segments;
     if (count != static_cast<std::size_t>(segment)) {
       ++report.partial_segments;
       if (report.first_problem.empty())
         report.first_problem = where() + ": " + std::to_string(count) + " of " + std::to_string(segment) +
                                " values of segment " + std::to_string(offsets[first] / segment) +
-                               partial_reason(spec, offsets[first] / segment, segment);
+                               (map.rows ? " (of the launch's rows)" : partial_reason(spec, offsets[first] / segment, segment));
     }
     first = end;
   }
@@ -113,7 +129,8 @@ std::string layout_name(bool sorted) { return sorted ? " (sorted layout)" : ""; 
 
 // The load or store phase: each block of the tile walks its own part, element e = part_element(part, thread +
 // i*threads), so a warp touches 32 consecutive elements of its part (the emitted part loop's order).
-void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, CoalescingReport& report) {
+void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, CoalescingReport& report,
+                         const RowMap& map = {}) {
   const std::int64_t elements = spec.part_elements();
   for (bool sorted : layouts(spec))
     for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
@@ -127,7 +144,7 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, 
           const std::string part_name = spec.tile_blocks > 1 ? " part " + std::to_string(part) : "";
           return "block " + std::to_string(block) + part_name + (load ? " load" : " store") + layout_name(sorted) +
                  " elements " + std::to_string(first) + "+";
-        }, report);
+        }, report, map, load);
       }
 }
 
@@ -137,7 +154,7 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, 
 // partial segment.
 template <class Offset>
 void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t block, const std::string& phase,
-                Offset offset, CoalescingReport& report, bool stop) {
+                Offset offset, CoalescingReport& report, bool stop, const RowMap& map, bool load) {
   const std::int64_t butterflies = spec.part_elements() / pass.radix;
   for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
     for (std::int64_t first = 0; first < butterflies; first += warp)
@@ -150,23 +167,25 @@ void check_pass(const KernelSpec& spec, const ButterflyPass& pass, std::int64_t 
         check_request(spec, std::move(offsets), spec.x_run_elements, [&] {
           return "block " + std::to_string(block) + " part " + std::to_string(part) + " " + phase + " butterflies " +
                  std::to_string(first) + "+ input " + std::to_string(k);
-        }, report);
+        }, report, map, load);
         if (stop && !report.coalesced()) return;
       }
 }
 
 // stop: return at the first partial segment (the report then counts up to it).
-void check_first_pass_loads(const KernelSpec& spec, std::int64_t block, CoalescingReport& report, bool stop) {
+void check_first_pass_loads(const KernelSpec& spec, std::int64_t block, CoalescingReport& report, bool stop,
+                            const RowMap& map = {}) {
   const ButterflyPass first = first_pass(spec);
   for (bool sorted : layouts(spec)) {
     check_pass(spec, first, block, "first-pass load" + layout_name(sorted), [&](std::int64_t base, std::int64_t k) {
       return load_offset(spec, block, base + k * first.element_step, sorted);
-    }, report, stop);
+    }, report, stop, map, true);
     if (stop && !report.coalesced()) return;
   }
 }
 
-void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, CoalescingReport& report, bool stop) {
+void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, CoalescingReport& report, bool stop,
+                            const RowMap& map = {}) {
   const ButterflyPass last = last_pass(spec);
   for (bool sorted : layouts(spec))
     for (bool natural : {false, true}) {
@@ -175,7 +194,7 @@ void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, Coalesci
                  [&](std::int64_t base, std::int64_t m) {
                    return last_pass_store_offset(spec, block, last_pass_output_element(spec, base, m), natural,
                                                  sorted);
-                 }, report, stop);
+                 }, report, stop, map, false);
       if (stop && !report.coalesced()) return;
     }
 }
@@ -191,17 +210,41 @@ CoalescingReport for_first_and_last_block(const KernelSpec& spec, Check check) {
 
 }  // namespace
 
-CoalescingReport check_coalescing(const KernelSpec& spec) {
-  return for_first_and_last_block(spec, [&spec](std::int64_t block, CoalescingReport& report) {
+namespace {
+CoalescingReport check_through(const KernelSpec& spec, const RowMap& map) {
+  return for_first_and_last_block(spec, [&spec, &map](std::int64_t block, CoalescingReport& report) {
     if (spec.load_in_first_pass)
-      check_first_pass_loads(spec, block, report, false);
+      check_first_pass_loads(spec, block, report, false, map);
     else
-      check_element_phase(spec, block, true, report);
+      check_element_phase(spec, block, true, report, map);
     if (spec.store_in_last_pass)
-      check_last_pass_stores(spec, block, report, false);
+      check_last_pass_stores(spec, block, report, false, map);
     else
-      check_element_phase(spec, block, false, report);
+      check_element_phase(spec, block, false, report, map);
   });
+}
+}  // namespace
+
+CoalescingReport check_coalescing(const KernelSpec& spec) { return check_through(spec, {}); }
+
+std::int64_t real_row_address(const KernelSpec& spec, const RealRows& rows, std::int64_t offset, bool load) {
+  const std::int64_t nx = spec.size.nx, half = spec.real.half;
+  const std::int64_t x = offset % nx, row = offset / nx;
+  const bool r2c = spec.real.kind == TransformKind::r2c;
+  // The side of the access: the real rows (NX reals: half complex values), the half spectrum (half + 1), or a C2R
+  // intermediate, which out of place lives in the output's real rows with column `half` in a plane of its own.
+  const bool real_side = spec.real.has_step() && (r2c ? load : !load);
+  const bool input_spectrum = !r2c && load && spec.kernel_index == 0;
+  const bool spectrum_side = r2c ? !real_side : input_spectrum;
+  if (rows.in_place) return x > half ? -1 : x + (half + 1) * row;
+  if (real_side) return x + half * row;
+  if (spectrum_side) return x > half ? -1 : x + (half + 1) * row;
+  return x >= half ? -1 : x + half * row;  // the C2R intermediate in the output's real rows
+}
+
+CoalescingReport check_real_row_coalescing(const KernelSpec& spec, const RealRows& rows) {
+  if (spec.real.kind == TransformKind::c2c || spec.real.odd) return {};
+  return check_through(spec, RowMap{&rows, &spec});
 }
 
 CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block) {

@@ -219,7 +219,8 @@ BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layo
 
 struct CoalescingReport {
   std::int64_t requests = 0;          // warp-wide global loads and stores checked
-  std::int64_t partial_segments = 0;  // segments (KernelSpec::x_run_elements values) a request touches, not whole
+  std::int64_t segments = 0;          // segments (KernelSpec::x_run_elements values) the requests touch
+  std::int64_t partial_segments = 0;  // of those, the ones a request touches but does not cover whole
   std::string first_problem;          // empty when coalesced
   bool coalesced() const { return partial_segments == 0; }
 };
@@ -230,6 +231,18 @@ struct CoalescingReport {
 // narrowed (KernelSpec::x_run_elements), aligned by global address: X rows whose length is not a multiple of it share
 // segments, and first_problem then says so (or that the tile's X runs are shorter than a segment, or strided).
 CoalescingReport check_coalescing(const KernelSpec& spec);
+// A real kernel of an even NX (RealKernel) checked the same way on the rows a run in that placement gives it, rather
+// than its stage layout: real rows of NX reals (NX/2 complex values) out of place, the half spectrum's rows of
+// NX/2 + 1 values (in place, the real rows too: padded), a C2R's intermediate in the output's real rows out of place
+// with column NX/2 kept apart (not counted, nor are masked columns or a step kernel's side array). An empty report
+// (no requests) for a complex kernel or an odd NX, whose real rows count reals.
+struct RealRows {
+  bool in_place = false;
+};
+CoalescingReport check_real_row_coalescing(const KernelSpec& spec, const RealRows& rows);
+// The element of the launch's rows that a real kernel's stage-layout `offset` reaches for a load or a store; -1
+// where it reaches none there (a masked column; column NX/2 kept apart).
+std::int64_t real_row_address(const KernelSpec& spec, const RealRows& rows, std::int64_t offset, bool load);
 // The first pass's loads, and the last pass's stores in both orders, of one block, as they would be issued with
 // KernelSpec::load_in_first_pass / store_in_last_pass set (lowering rule global_passes.cpp asks before it sets them).
 CoalescingReport check_first_pass_loads(const KernelSpec& spec, std::int64_t block);
