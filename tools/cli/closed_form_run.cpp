@@ -26,11 +26,13 @@ using Complex32 = std::complex<float>;
 constexpr int wave_count = 4;
 constexpr int real_wave_pairs = 3;  // real transforms: conjugate pairs, 6 spikes (fewer where a wave is its own)
 
-// The time lines of a run: median, min and max of `repeats`, pass-equivalents against `one_pass_ms`.
+// cuFFT's line: its median, min and max time in place, its pass-equivalents against `one_pass_ms`, and the speed
+// ratio against fft3d's `ours`.
 void print_rival(const std::string& what, const bench::Timing& theirs, const bench::Timing& ours, double one_pass_ms,
                  const std::string& detail) {
-  std::cout << std::fixed << std::setprecision(3) << "cuFFT     " << theirs.median_ms << " ms median " << what << " in place (min " << theirs.min_ms
-            << ", max " << theirs.max_ms << detail << "), " << theirs.median_ms / one_pass_ms
+  std::cout << std::fixed << std::setprecision(3) << "cuFFT     " << theirs.median_ms << " ms median " << what
+            << " in place (min " << theirs.min_ms << ", max " << theirs.max_ms << detail << "), "
+            << theirs.median_ms / one_pass_ms
             << " pass-equivalents; fft3d/cuFFT speed ratio " << theirs.median_ms / ours.median_ms << "\n";
 }
 
@@ -116,9 +118,9 @@ int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const 
   auto run_c2r = [&](Stream stream) { inverse_engine.execute(data.complex32(), reals, inverse, stream); };
 
   std::cout << "plan      " << how << "\ninverse   " << c2r_how << ": the round trip's C2R\nsize      "
-            << to_string(size) << " (" << size.elements() << " reals), " << r2c.arch << " plan, " << r2c.kernels.size()
-            << " kernels\nbackend   cuda, fp32, R2C, natural order, in place (rows padded to 2*(NX/2+1) reals), "
-            << "checked in closed form, every element: " << waves.waves.size()
+            << to_string(size) << " (" << size.elements() << " reals), " << r2c.arch << " plan, "
+            << r2c.kernels.size() << " kernels\nbackend   cuda, fp32, R2C, natural order, in place (rows padded to "
+            << "2*(NX/2+1) reals), checked in closed form, every element: " << waves.waves.size()
             << " real plane waves in conjugate pairs (seed " << settings.seed << ")\n";
   const validate::ClosedFormResult checked =
       validate::check_real_in_closed_form(waves, data, [&] { run_r2c(nullptr); }, [&] { run_c2r(nullptr); });
@@ -136,8 +138,9 @@ int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const 
                                                 settings.repeats, nullptr, undo);
   const double floor_bytes = 4.0 * static_cast<double>(size.elements()) + static_cast<double>(bytes);
   const double one_pass_ms = floor_bytes / (memcpy_gbs * 1e6);
-  std::cout << std::fixed << std::setprecision(3) << "time      " << ours.median_ms << " ms median of " << settings.repeats
-            << " (min " << ours.min_ms << ", max " << ours.max_ms << "), " << ours.median_ms / one_pass_ms
+  std::cout << std::fixed << std::setprecision(3) << "time      " << ours.median_ms << " ms median of "
+            << settings.repeats << " (min " << ours.min_ms << ", max " << ours.max_ms << "), "
+            << ours.median_ms / one_pass_ms
             << " pass-equivalents (one read of the reals and one write of the half spectrum at memcpy speed: "
             << one_pass_ms << " ms)\nmemcpy    " << memcpy_gbs << " GB/s (read + write, measured on " << memcpy_bytes
             << " B)\n";

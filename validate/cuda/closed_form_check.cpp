@@ -38,11 +38,15 @@ struct RowChunk {
   std::int64_t rows = 0;
 };
 
-// visit(chunk) for chunks of the `rows` rows of `pitch` reals, about chunk_elements complex values each.
+// Rows of `pitch` reals in a chunk: about chunk_elements complex values' worth, at least one row.
+std::int64_t rows_per_chunk(std::int64_t pitch) { return std::max<std::int64_t>(1, 2 * chunk_elements / pitch); }
+
+// visit(chunk) for chunks of the `rows` rows of `pitch` reals, rows_per_chunk(pitch) rows each (the last fewer).
 template <class Visit>
 void for_each_row_chunk(std::int64_t rows, std::int64_t pitch, Visit visit) {
-  const std::int64_t per_chunk = std::max<std::int64_t>(1, 2 * chunk_elements / pitch);
-  for (std::int64_t first = 0; first < rows; first += per_chunk) visit(RowChunk{first, std::min(per_chunk, rows - first)});
+  const std::int64_t per_chunk = rows_per_chunk(pitch);
+  for (std::int64_t first = 0; first < rows; first += per_chunk)
+    visit(RowChunk{first, std::min(per_chunk, rows - first)});
 }
 
 }  // namespace
@@ -55,7 +59,7 @@ ClosedFormResult check_real_in_closed_form(const PlaneWaves& waves, DeviceBuffer
   if (data.bytes() != static_cast<std::size_t>(rows * pitch) * sizeof(float))
     throw UsageError("check_real_in_closed_form: the device buffer does not hold the padded fp32 real volume of " +
                      to_string(size));
-  const std::int64_t most_rows = std::min(rows, std::max<std::int64_t>(1, 2 * chunk_elements / pitch));
+  const std::int64_t most_rows = std::min(rows, rows_per_chunk(pitch));
   std::vector<float> padded(static_cast<std::size_t>(most_rows * pitch), 0.0f);
   std::vector<float> plain(static_cast<std::size_t>(most_rows * nx));
   const auto row_bytes = [&](std::int64_t r) { return static_cast<std::size_t>(r * pitch) * sizeof(float); };
@@ -67,7 +71,8 @@ ClosedFormResult check_real_in_closed_form(const PlaneWaves& waves, DeviceBuffer
   });
   ClosedFormResult result;
   r2c_in_place();
-  result.spectrum = compare_chunks(rows * pitch / 2, data, [&](std::int64_t first, std::span<const Complex32> values) {
+  const std::int64_t spectrum_values = rows * pitch / 2;
+  result.spectrum = compare_chunks(spectrum_values, data, [&](std::int64_t first, std::span<const Complex32> values) {
     return compare_half_spectrum(waves, 1.0, first, values);
   });
   scaled_c2r_in_place();

@@ -107,10 +107,12 @@ void check_request(const KernelSpec& spec, std::vector<std::int64_t> offsets, st
     ++report.segments;
     if (count != static_cast<std::size_t>(segment)) {
       ++report.partial_segments;
-      if (report.first_problem.empty())
+      if (report.first_problem.empty()) {
+        const std::int64_t index = offsets[first] / segment;
         report.first_problem = where() + ": " + std::to_string(count) + " of " + std::to_string(segment) +
-                               " values of segment " + std::to_string(offsets[first] / segment) +
-                               (map.rows ? " (of the launch's rows)" : partial_reason(spec, offsets[first] / segment, segment));
+                               " values of segment " + std::to_string(index) +
+                               (map.rows ? " (of the launch's rows)" : partial_reason(spec, index, segment));
+      }
     }
     first = end;
   }
