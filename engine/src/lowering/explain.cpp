@@ -38,12 +38,12 @@ std::string explain(const LoweredPlan& lowered) {
     const CoalescingReport coalescing = check_coalescing(spec);
     // A real kernel's accesses are checked in its stage volume's layout: the launch gives the real rows' and the
     // half spectrum's pitches, which that layout does not hold (the pitch line of to_string says where they differ).
-    text << "\nglobal accesses"
+    text << "\nglobal accesses: "
          << (spec.real.kind == TransformKind::c2c
                  ? std::string()
-                 : " in the stage layout (rows of " + std::to_string(spec.size.nx) +
-                       " values; not the launch's row pitches)")
-         << ": " << coalescing.requests << " warp requests checked, "
+                 : "in the stage layout (rows of " + std::to_string(spec.size.nx) +
+                       " values, not the launch's row pitches), ")
+         << coalescing.requests << " warp requests checked, "
          << (coalescing.coalesced() ? "all whole " + std::to_string(spec.x_run_elements * spec.complex_bytes()) + "-byte segments"
                                     : coalescing.first_problem)
          << "\n";
