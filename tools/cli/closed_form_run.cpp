@@ -36,6 +36,34 @@ void print_rival(const std::string& what, const bench::Timing& theirs, const ben
             << " pass-equivalents; fft3d/cuFFT speed ratio " << theirs.median_ms / ours.median_ms << "\n";
 }
 
+// The memcpy ceiling, measured on buffers of at most 2 GiB (a volume's size, where smaller) before the volume takes
+// the device's memory: read + write GB/s, and the bytes it was measured on.
+struct MemcpyCeiling {
+  std::int64_t bytes = 0;
+  double gbytes_per_second = 0;
+};
+MemcpyCeiling measure_memcpy_ceiling(std::size_t volume_bytes) {
+  const std::int64_t bytes = std::min<std::int64_t>(static_cast<std::int64_t>(volume_bytes), std::int64_t{2} << 30);
+  return {bytes, bench::memcpy_gbytes_per_second(bytes)};
+}
+
+// The closed form's two error lines; false (with the refusal on stderr) where either is over `bound`, after which
+// no timing is reported.
+bool report_closed_form(const validate::ClosedFormResult& checked, const Extents& spectrum, const Extents& size,
+                        double bound) {
+  print_error("error     ", checked.spectrum, spectrum, bound);
+  print_error("roundtrip ", checked.round_trip, size, bound);
+  if (checked.spectrum.passes(bound) && checked.round_trip.passes(bound)) return true;
+  std::cerr << "fft3d run: error: the result is over the fp32 error bound " << bound << "; no timing is reported\n";
+  return false;
+}
+
+// The plan's setup time after the context's.
+void print_setup(GpuTransform& engine, double context_ms) {
+  std::cout << "setup     " << GpuProfiler(engine).setup_times().total_ms << " ms to a ready plan, after "
+            << context_ms << " ms of CUDA context creation\n";
+}
+
 }  // namespace
 
 int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const ClosedFormSettings& settings) {
@@ -43,9 +71,8 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
   const std::int64_t n = size.elements();
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Complex32);
   const double context_ms = bench::create_cuda_context_ms();
-  // The ceiling first, on buffers of at most 2 GiB, while the volume does not yet hold the device's memory.
-  const std::int64_t memcpy_bytes = std::min<std::int64_t>(static_cast<std::int64_t>(bytes), std::int64_t{2} << 30);
-  const double memcpy_gbs = bench::memcpy_gbytes_per_second(memcpy_bytes);
+  const MemcpyCeiling ceiling = measure_memcpy_ceiling(bytes);
+  const double memcpy_gbs = ceiling.gbytes_per_second;
   GpuTransform engine(plan, how);
   if (engine.workspace_bytes() > 0)
     throw OutOfMemory("plan " + how + " reaches natural order through a digit-reversal workspace of " +
@@ -64,15 +91,7 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
   const validate::ClosedFormResult checked = validate::check_in_closed_form(
       waves, data, [&] { engine.execute(data.complex32(), data.complex32(), forward); },
       [&] { engine.execute(data.complex32(), data.complex32(), inverse); });
-  const validate::ErrorReport& error = checked.spectrum;
-  const validate::ErrorReport& round_trip = checked.round_trip;
-  print_error("error     ", error, size, settings.bound);
-  print_error("roundtrip ", round_trip, size, settings.bound);
-  if (!error.passes(settings.bound) || !round_trip.passes(settings.bound)) {
-    std::cerr << "fft3d run: error: the result is over the fp32 error bound " << settings.bound
-              << "; no timing is reported\n";
-    return exit_failed;
-  }
+  if (!report_closed_form(checked, size, size, settings.bound)) return exit_failed;
 
   auto undo = [&](void* stream) { engine.execute(data.complex32(), data.complex32(), inverse, static_cast<Stream>(stream)); };
   const bench::Timing ours = bench::time_on_gpu(
@@ -82,7 +101,7 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
                ours.min_ms / 1e3, ours.max_ms / 1e3, settings.repeats);
   const double one_pass_ms = 2.0 * static_cast<double>(bytes) / (memcpy_gbs * 1e6);
   std::cout << std::setprecision(3) << "memcpy    " << memcpy_gbs << " GB/s (read + write, measured on "
-            << memcpy_bytes << " B), one pass of the volume " << one_pass_ms << " ms\n";
+            << ceiling.bytes << " B), one pass of the volume " << one_pass_ms << " ms\n";
   try {
     const Extents rival = settings.asked_size.value_or(size);  // the same memory as `size`
     bench::CufftC2C cufft(rival);
@@ -95,8 +114,7 @@ int run_closed_form_on_cuda(const Plan& plan, const std::string& how, const Clos
     std::cout << "cuFFT     not run: " << e.what() << "\n";
   }
   if (settings.per_kernel) report_kernels(engine, data.complex32(), data.complex32(), forward, memcpy_gbs, std::cout);
-  std::cout << "setup     " << GpuProfiler(engine).setup_times().total_ms << " ms to a ready plan, after " << context_ms
-            << " ms of CUDA context creation\n";
+  print_setup(engine, context_ms);
   return exit_ok;
 }
 
@@ -106,8 +124,8 @@ int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const 
   const Extents spectrum{size.nx / 2 + 1, size.ny, size.nz};
   const std::size_t bytes = static_cast<std::size_t>(spectrum.elements()) * sizeof(Complex32);  // padded rows
   const double context_ms = bench::create_cuda_context_ms();
-  const std::int64_t memcpy_bytes = std::min<std::int64_t>(static_cast<std::int64_t>(bytes), std::int64_t{2} << 30);
-  const double memcpy_gbs = bench::memcpy_gbytes_per_second(memcpy_bytes);
+  const MemcpyCeiling ceiling = measure_memcpy_ceiling(bytes);
+  const double memcpy_gbs = ceiling.gbytes_per_second;
   GpuTransform forward_engine(r2c, how), inverse_engine(c2r, c2r_how);
   validate::DeviceBuffer data(bytes);
   const validate::PlaneWaves waves = validate::random_real_plane_waves(size, real_wave_pairs, settings.seed);
@@ -124,13 +142,7 @@ int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const 
             << " real plane waves in conjugate pairs (seed " << settings.seed << ")\n";
   const validate::ClosedFormResult checked =
       validate::check_real_in_closed_form(waves, data, [&] { run_r2c(nullptr); }, [&] { run_c2r(nullptr); });
-  print_error("error     ", checked.spectrum, spectrum, settings.bound);
-  print_error("roundtrip ", checked.round_trip, size, settings.bound);
-  if (!checked.spectrum.passes(settings.bound) || !checked.round_trip.passes(settings.bound)) {
-    std::cerr << "fft3d run: error: the result is over the fp32 error bound " << settings.bound
-              << "; no timing is reported\n";
-    return exit_failed;
-  }
+  if (!report_closed_form(checked, spectrum, size, settings.bound)) return exit_failed;
 
   // Each timed R2C runs on the reals: the scaled C2R before it, outside the timed region, brings them back.
   auto undo = [&](void* stream) { run_c2r(static_cast<Stream>(stream)); };
@@ -142,8 +154,8 @@ int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const 
             << settings.repeats << " (min " << ours.min_ms << ", max " << ours.max_ms << "), "
             << ours.median_ms / one_pass_ms
             << " pass-equivalents (one read of the reals and one write of the half spectrum at memcpy speed: "
-            << one_pass_ms << " ms)\nmemcpy    " << memcpy_gbs << " GB/s (read + write, measured on " << memcpy_bytes
-            << " B)\n";
+            << one_pass_ms << " ms)\nmemcpy    " << memcpy_gbs << " GB/s (read + write, measured on "
+            << ceiling.bytes << " B)\n";
   try {
     bench::CufftReal cufft(size, TransformKind::r2c, Precision::fp32, Placement::in_place);
     const bench::Timing theirs = bench::time_on_gpu(
@@ -154,8 +166,7 @@ int run_real_closed_form_on_cuda(const Plan& r2c, const std::string& how, const 
   }
   if (settings.per_kernel)
     report_kernels(forward_engine, data.complex32(), data.complex32(), forward, memcpy_gbs, std::cout);
-  std::cout << "setup     " << GpuProfiler(forward_engine).setup_times().total_ms << " ms to a ready plan, after "
-            << context_ms << " ms of CUDA context creation\n";
+  print_setup(forward_engine, context_ms);
   return exit_ok;
 }
 

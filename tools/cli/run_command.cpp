@@ -112,7 +112,7 @@ RunSettings settings_from(const po::variables_map& vm, const Backend& backend, P
 }
 
 // Whether the run is checked in closed form (plane waves) rather than against the oracle; throws UsageError when
-// that check is asked for (or the only one left) but the settings do not allow it.
+// that check is asked for (or the only one left) but the settings do not allow it (fp32 only: its bound).
 bool checks_in_closed_form(const std::string& check, const Backend& backend, const RunSettings& settings,
                            const Extents& size, bool oracle_fits) {
   if (check != "auto" && check != "oracle" && check != "plane-waves")
@@ -126,6 +126,8 @@ bool checks_in_closed_form(const std::string& check, const Backend& backend, con
                      std::string(oracle_fits ? "" : "; " + to_string(size) + " leaves no other check: its fp64 "
                                                         "oracle needs " + std::to_string(run_host_bytes(size)) +
                                                         " B of host memory"));
+  if (settings.precision != Precision::fp32)
+    throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
   return true;
 }
 
@@ -218,14 +220,10 @@ void require_real_settings(const Plan& plan, const std::string& how, const RunSe
 
 // The closed-form check of a real plan (R2C, fp32, one volume, in place): its C2R for the round trip is the plan
 // the same size takes in place (plan_for_size), on this device's table where it has one.
-int run_real_in_closed_form(const Plan& plan, const std::string& how, const RunSettings& settings,
-                            std::uint64_t seed, double bound) {
-  if (settings.precision != Precision::fp32)
-    throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
+int run_real_in_closed_form(const Plan& plan, const std::string& how, const ClosedFormSettings& settings) {
   const SizedPlan inverse = plan_for_size(plan.size, plan.arch, true, passes_on_its_profile, TransformKind::c2r,
                                           Precision::fp32, 1, gpu_device_name());
-  return run_real_closed_form_on_cuda(plan, how, inverse.parsed.plan, inverse.source,
-                                      {seed, settings.repeats, bound, settings.per_kernel, settings.asked_size});
+  return run_real_closed_form_on_cuda(plan, how, inverse.parsed.plan, inverse.source, settings);
 }
 
 }  // namespace
@@ -276,22 +274,16 @@ int run_command(const Args& args) {
   // The host holds the batch's fp64 input, output and references: as much as one volume batch times as long.
   const Extents batch_size = batch_rows_extents(plan);
   const bool oracle_fits = run_host_bytes(batch_size) <= static_cast<double>(validate::host_memory_bytes());
-  if (kind_of(plan) != TransformKind::c2c) {
-    require_real_settings(plan, how, settings, vm["check"].as<std::string>());
-    if (plan.batch == 1 && transforms_all_axes(plan) &&
-        checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits))
-      return run_real_in_closed_form(plan, how, settings, seed, bound);
-    check_run_host_memory(batch_size, validate::host_memory_bytes(), plan.axes);
-    return run_real_against_oracle(plan, how, backend, settings, bound, seed);
-  }
+  const bool real = kind_of(plan) != TransformKind::c2c;
+  if (real) require_real_settings(plan, how, settings, vm["check"].as<std::string>());
   if (plan.batch == 1 && transforms_all_axes(plan) &&
       checks_in_closed_form(vm["check"].as<std::string>(), backend, settings, size, oracle_fits)) {
-    if (settings.precision != Precision::fp32)
-      throw UsageError("the closed-form check (plane waves) runs fp32 plans; an fp64 run takes the oracle");
-    return run_closed_form_on_cuda(plan, how, {seed, settings.repeats, bound, settings.per_kernel, settings.asked_size});
+    const ClosedFormSettings closed_form{seed, settings.repeats, bound, settings.per_kernel, settings.asked_size};
+    return real ? run_real_in_closed_form(plan, how, closed_form) : run_closed_form_on_cuda(plan, how, closed_form);
   }
   check_run_host_memory(batch_size, validate::host_memory_bytes(), plan.axes);
-  return run_against_oracle(plan, how, backend, settings, bound, seed);
+  return real ? run_real_against_oracle(plan, how, backend, settings, bound, seed)
+              : run_against_oracle(plan, how, backend, settings, bound, seed);
 }
 
 }  // namespace fft3d::cli

@@ -1,9 +1,8 @@
 // Lowering rule: the kernels of a real transform. The plan's stages run on the complex volume (NX/2) x NY x NZ
 // exactly as a complex plan of that size lowers (an odd NX: the step's kernel on NX x NY x NZ, or on paired rows;
 // padded columns: the other kernels on them; RealKernel); this rule then marks where the real step runs and how
-// each kernel
-// carries the half spectrum's Nyquist column (RealKernel), and refuses the tile shapes the real kernels do not
-// handle, by name.
+// each kernel carries the half spectrum's Nyquist column (RealKernel), and refuses the tile shapes the real kernels
+// do not handle, by name.
 #include <algorithm>
 #include <string>
 #include <vector>
