@@ -24,6 +24,7 @@
 // apply, the rules above stand.
 // Measured: docs/performance.md, ledger "spread tiles and parts".
 #include <algorithm>
+#include <cstdlib>
 #include <tuple>
 
 #include "lowering_rules.hpp"
@@ -207,6 +208,18 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
                         std::to_string(most_cluster_blocks(profile, true)) +
                         " blocks divides it into parts within that with a part digit above the X runs");
   if (spec.tile_blocks > 1 && tile_holds_whole_volume(spec) && widen_whole_volume_spread(spec, whole, profile)) return;
+  // PROBE (not kept): fp64 tiles over FFT3D_PROBE_FP64_PART bytes spread into parts of that size, limit / part
+  // blocks a multiprocessor, whichever pass crosses; FFT3D_PROBE_FP64_SPREAD_ONLY keeps one-block tiles whole.
+  if (const char* probe = std::getenv("FFT3D_PROBE_FP64_PART"); probe && spec.precision == Precision::fp64 &&
+      (spec.tile_blocks > 1 || !std::getenv("FFT3D_PROBE_FP64_SPREAD_ONLY"))) {
+    const std::int64_t part = std::atoll(probe);
+    KernelSpec small = whole;
+    if (spread_tile(small, profile, part, true) != no_spread && small.complex_bytes() * small.part_elements() <= part) {
+      small.blocks_per_multiprocessor = static_cast<int>(limit / part);
+      spec = small;
+      return;
+    }
+  }
   const int sharing = profile.spread_blocks_per_multiprocessor;
   if (spec.tile_blocks == 1 || sharing == 1) return;
   // Spread anyway: parts of 1/sharing of a block's limit, when the field then still crosses in the first pass
