@@ -14,7 +14,11 @@
 // it two extra passes. A tile spread anyway, whose first pass alone crosses, takes parts of 1 /
 // spread_blocks_per_multiprocessor of that size (64 KB on hopper), so that two blocks of different clusters share a
 // multiprocessor and one issues while the other waits at a cluster barrier or on its loads. The portable cluster size
-// still bounds the blocks; tiles that would need more are halved by narrow_x_runs.cpp instead.
+// still bounds the blocks; tiles that would need more are halved by narrow_x_runs.cpp instead. An fp64 tile spread
+// anyway takes such parts whichever pass crosses, within the opt-in cluster: a 128 KB fp64 part holds a multiprocessor
+// alone (512 threads at 100-107 registers), so its fp64 passes, at half fp32's rate, run between its loads and its
+// stores with nothing to overlap them (512^3's {X 512, Z 64} tile: 1.91 -> 1.62 copy twins, L152). One-block fp64
+// tiles stay whole: split into pairs of 64 KB parts they ran slower (256^3: 1.25 -> 1.44 twins).
 //
 // A tile of the whole volume (every axis whole, two or more of them longer than 1: a batch's 2D or 3D volumes, one a
 // tile) is spread over the portable cluster's most blocks, in parts as small as that makes them, where those parts
@@ -24,7 +28,6 @@
 // apply, the rules above stand.
 // Measured: docs/performance.md, ledger "spread tiles and parts".
 #include <algorithm>
-#include <cstdlib>
 #include <tuple>
 
 #include "lowering_rules.hpp"
@@ -208,25 +211,15 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
                         std::to_string(most_cluster_blocks(profile, true)) +
                         " blocks divides it into parts within that with a part digit above the X runs");
   if (spec.tile_blocks > 1 && tile_holds_whole_volume(spec) && widen_whole_volume_spread(spec, whole, profile)) return;
-  // PROBE (not kept): fp64 tiles over FFT3D_PROBE_FP64_PART bytes spread into parts of that size, limit / part
-  // blocks a multiprocessor, whichever pass crosses; FFT3D_PROBE_FP64_SPREAD_ONLY keeps one-block tiles whole.
-  if (const char* probe = std::getenv("FFT3D_PROBE_FP64_PART"); probe && spec.precision == Precision::fp64 &&
-      (spec.tile_blocks > 1 || !std::getenv("FFT3D_PROBE_FP64_SPREAD_ONLY"))) {
-    const std::int64_t part = std::atoll(probe);
-    KernelSpec small = whole;
-    if (spread_tile(small, profile, part, true) != no_spread && small.complex_bytes() * small.part_elements() <= part) {
-      small.blocks_per_multiprocessor = static_cast<int>(limit / part);
-      spec = small;
-      return;
-    }
-  }
   const int sharing = profile.spread_blocks_per_multiprocessor;
   if (spec.tile_blocks == 1 || sharing == 1) return;
   // Spread anyway: parts of 1/sharing of a block's limit, when the field then still crosses in the first pass
-  // alone (the form measured; ptxas fits those kernels in the registers that `sharing` blocks leave a thread).
+  // alone (the form measured; ptxas fits those kernels in the registers that `sharing` blocks leave a thread), or
+  // for fp64 whichever pass crosses (file comment).
   KernelSpec shared = whole;
-  const bool first_pass_alone = std::get<0>(spread_tile(shared, profile, limit / sharing)) == 0;
-  if (!first_pass_alone || shared.complex_bytes() * shared.part_elements() > limit / sharing) return;
+  const bool fp64 = spec.precision == Precision::fp64;
+  const bool first_pass_alone = std::get<0>(spread_tile(shared, profile, limit / sharing, fp64)) == 0;
+  if (!(first_pass_alone || fp64) || shared.complex_bytes() * shared.part_elements() > limit / sharing) return;
   shared.blocks_per_multiprocessor = sharing;
   spec = shared;
 }
