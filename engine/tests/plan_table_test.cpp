@@ -171,8 +171,10 @@ TEST_F(PlanTableTest, InPlaceAGpuTablesOutOfPlaceFileYieldsToTheArchTablesInPlac
   EXPECT_EQ(find_gpu_table_plan("tesla", gpu, cube, true, TransformKind::c2r), measured_in_place);
 }
 
-// Every shipped GPU table (plans/<arch>/gpus/<gpu>/) holds plans filed under their own size, kind and arch, each
-// lowering on its profile (passes_on_its_profile), with the measured time its writer recorded.
+// Every shipped GPU table (plans/<arch>/gpus/<gpu>/) holds plans filed under their own size, kind, placement and
+// arch, each lowering on its profile (passes_on_its_profile), with the measured time its writer recorded:
+// `fft3d table --measure`, or by hand (the fp64 two-pass plans, docs/performance.md L153, with an in-place file
+// where the out-of-place plan would take the digit-reversal pass in place).
 TEST(ShippedGpuTables, HoldPlansOfTheirSizeThatLowerOnTheirArch) {
   int files = 0;
   for (const fs::directory_entry& arch : fs::directory_iterator(fs::path(FFT3D_SOURCE_DIR) / "plans")) {
@@ -182,15 +184,47 @@ TEST(ShippedGpuTables, HoldPlansOfTheirSizeThatLowerOnTheirArch) {
       if (!file.is_regular_file()) continue;
       SCOPED_TRACE(file.path().string());
       const std::string text = (std::ostringstream() << std::ifstream(file.path()).rdbuf()).str();
-      EXPECT_NE(text.find("# Written by `fft3d table --measure"), std::string::npos);
+      const bool measured_by_table = text.starts_with("# Written by `fft3d table --measure");
+      const bool measured_by_hand = text.starts_with("# Measured by hand");
+      EXPECT_TRUE(measured_by_table || measured_by_hand);
       const Plan plan = load_plan_file(file.path().string()).plan;
-      EXPECT_EQ(table_file_name(plan.size, false, kind_of(plan), plan.precision), file.path().filename().string());
+      const std::string name = file.path().filename().string();
+      const bool in_place = name.find("-in-place") != std::string::npos;
+      EXPECT_TRUE(!in_place || measured_by_hand) << "`table --measure` files runs out of place";
+      EXPECT_EQ(table_file_name(plan.size, in_place, kind_of(plan), plan.precision), name);
       EXPECT_EQ(plan.arch, arch.path().filename().string());
       EXPECT_TRUE(passes_on_its_profile(plan).has_value());
       ++files;
     }
   }
   EXPECT_GT(files, 0);
+}
+
+// The H100's fp64 two-pass plans serve fp64 runs out of place; in place the in-place file's three passes serve, or
+// where the arch's table holds an in-place file of the size (512^3), the arch's table and the planner, as before.
+// fp32 runs of those sizes keep the arch's table.
+TEST(ShippedGpuTables, Fp64TwoPassPlansServeOutOfPlaceOnly) {
+  ScopedEnv env;
+  env.set("FFT3D_PLANS_DIR", (fs::path(FFT3D_SOURCE_DIR) / "plans").string());
+  const std::string h100 = "NVIDIA H100 80GB HBM3";
+  const auto find = [&](const Extents& size, bool in_place, Precision precision) {
+    const std::optional<std::string> path =
+        find_gpu_table_plan("hopper", h100, size, in_place, TransformKind::c2c, precision);
+    return path ? fs::path(*path).filename().string() : std::string("none");
+  };
+  EXPECT_EQ(find({512, 256, 256}, false, Precision::fp64), "512x256x256-fp64.yaml");
+  EXPECT_EQ(find({512, 256, 256}, true, Precision::fp64), "512x256x256-in-place-fp64.yaml");
+  EXPECT_EQ(find({512, 256, 256}, false, Precision::fp32), "none");
+  EXPECT_EQ(find({512, 512, 512}, false, Precision::fp64), "512x512x512-fp64.yaml");
+  EXPECT_EQ(find({512, 512, 512}, true, Precision::fp64), "none");
+  const Plan two_pass = load_plan_file((fs::path(FFT3D_SOURCE_DIR) /
+                                        "plans/hopper/gpus/nvidia-h100-80gb-hbm3/512x256x256-fp64.yaml").string()).plan;
+  const Plan in_place = load_plan_file((fs::path(FFT3D_SOURCE_DIR) /
+                                        "plans/hopper/gpus/nvidia-h100-80gb-hbm3/512x256x256-in-place-fp64.yaml")
+                                           .string()).plan;
+  EXPECT_EQ(two_pass.kernels.size(), 2u);
+  EXPECT_EQ(in_place.kernels.size(), 3u);
+  EXPECT_EQ(in_place.precision, Precision::fp64);
 }
 
 TEST_F(PlanTableTest, AnInPlaceFileAloneLeavesOutOfPlaceToThePlanner) {

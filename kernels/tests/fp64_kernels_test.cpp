@@ -128,6 +128,28 @@ TEST(Fp64Lowering, DescriptorsTakeTheTablePlanOnlyWhereFp64CostsRankItFirst) {
   EXPECT_NE(fp32.source.find("table)"), std::string::npos) << fp32.source;
 }
 
+// An fp64 tile spread over a cluster takes parts of 64 KB, two blocks a multiprocessor, even where a middle pass
+// crosses (512^3's {X 512, Z 64}: Z's first pass after X's three); one that fits one block stays whole (256^3's first
+// kernel, 128 KB of doubles), and fp32 keeps its rule (the first pass alone crossing).
+TEST(Fp64Lowering, SpreadTilesTakeHalfBlockPartsTwoAMultiprocessor) {
+  const Plan plan = parse_plan("size: [512, 512, 512]\narch: hopper\nkernels:\n"
+                               "  - \"X(1, 512, 1, 512, no-tw), Z(8, 64, 8, 512, tw)\"\n"
+                               "  - \"Z(64, 8, 1, 8, no-tw), Y(1, 512, 1, 512, no-tw)\"\n")
+                        .plan;
+  const ArchProfile& hopper = *find_arch_profile("hopper");
+  const KernelSpec spread = lower_plan(in_fp64(plan), hopper).kernels[0];
+  EXPECT_EQ(spread.tile_blocks, 8);
+  EXPECT_EQ(spread.complex_bytes() * spread.part_elements(), 65536);
+  EXPECT_EQ(spread.blocks_per_multiprocessor, 2);
+  EXPECT_EQ(spread.threads, 256);
+  const KernelSpec fp32 = lower_plan(plan, hopper).kernels[0];
+  EXPECT_EQ(fp32.blocks_per_multiprocessor, 1);
+  EXPECT_EQ(fp32.complex_bytes() * fp32.part_elements(), 131072);
+  const KernelSpec whole = lower_fp64(table_plan("hopper", "256x256x256.yaml")).kernels[0];
+  EXPECT_EQ(whole.tile_blocks, 1);
+  EXPECT_EQ(whole.complex_bytes() * whole.tile_elements, 131072);
+}
+
 // A hopper tile that no cluster holds in fp64: a 1024 x 1024 tile is 16 MB of doubles, over 16 blocks of 128 KB.
 TEST(Fp64Lowering, ATileOverTheLargestClusterIsALocatedError) {
   const std::string kernel = "X(32, 32, 32, 1024, tw), X(32, 32, 1, 32, no-tw), Y(32, 32, 32, 1024, tw), "
