@@ -92,6 +92,7 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
   pass.cluster_blocks = 1;
   pass.tile_blocks = 1;
   pass.part_stride = 1;
+  pass.blocks_per_multiprocessor = 1;  // the first kernel's spread parts say nothing of this pass's blocks
   bool needed = false;
   for (Axis axis : all_axes) {
     std::vector<std::int64_t> radices = radices_of(plan, axis);
