@@ -8,7 +8,6 @@
 // thread: 512 threads of 32 for the same tile.
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <cstdint>
 #include <vector>
 
@@ -74,9 +73,6 @@ int block_threads(const KernelSpec& spec, const ArchProfile& profile, bool real)
   int threads = profile.threads_per_block;
   bool split = false;
   std::int64_t per_thread = max_elements_per_thread;
-  // PROBE (not kept): fp64 split kernels keep at most FFT3D_PROBE_FP64_PER_THREAD elements a thread.
-  if (const char* probe = std::getenv("FFT3D_PROBE_FP64_PER_THREAD"); probe && spec.precision == Precision::fp64)
-    per_thread = std::atoll(probe);
   for (const TileStage& stage : spec.stages) {
     split |= stage.is_split();
     for (std::int64_t radix : stage.split_radices) per_thread = std::max(per_thread, radix);
