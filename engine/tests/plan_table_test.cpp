@@ -217,11 +217,9 @@ TEST(ShippedGpuTables, Fp64TwoPassPlansServeOutOfPlaceOnly) {
   EXPECT_EQ(find({512, 256, 256}, false, Precision::fp32), "none");
   EXPECT_EQ(find({512, 512, 512}, false, Precision::fp64), "512x512x512-fp64.yaml");
   EXPECT_EQ(find({512, 512, 512}, true, Precision::fp64), "none");
-  const Plan two_pass = load_plan_file((fs::path(FFT3D_SOURCE_DIR) /
-                                        "plans/hopper/gpus/nvidia-h100-80gb-hbm3/512x256x256-fp64.yaml").string()).plan;
-  const Plan in_place = load_plan_file((fs::path(FFT3D_SOURCE_DIR) /
-                                        "plans/hopper/gpus/nvidia-h100-80gb-hbm3/512x256x256-in-place-fp64.yaml")
-                                           .string()).plan;
+  const fs::path table = fs::path(FFT3D_SOURCE_DIR) / "plans" / "hopper" / "gpus" / gpu_table_folder(h100);
+  const Plan two_pass = load_plan_file((table / "512x256x256-fp64.yaml").string()).plan;
+  const Plan in_place = load_plan_file((table / "512x256x256-in-place-fp64.yaml").string()).plan;
   EXPECT_EQ(two_pass.kernels.size(), 2u);
   EXPECT_EQ(in_place.kernels.size(), 3u);
   EXPECT_EQ(in_place.precision, Precision::fp64);

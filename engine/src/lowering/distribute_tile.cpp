@@ -17,8 +17,8 @@
 // still bounds the blocks; tiles that would need more are halved by narrow_x_runs.cpp instead. An fp64 tile spread
 // anyway takes such parts whichever pass crosses, within the opt-in cluster: a 128 KB fp64 part holds a multiprocessor
 // alone (512 threads at 100-107 registers), so its fp64 passes, at half fp32's rate, run between its loads and its
-// stores with nothing to overlap them (512^3's {X 512, Z 64} tile: 1.91 -> 1.62 copy twins, L152). One-block fp64
-// tiles stay whole: split into pairs of 64 KB parts they ran slower (256^3: 1.25 -> 1.44 twins).
+// stores with nothing to overlap them. One-block fp64 tiles stay whole: in pairs of 64 KB parts they ran slower.
+// Measured: docs/performance.md, ledger L152.
 //
 // A tile of the whole volume (every axis whole, two or more of them longer than 1: a batch's 2D or 3D volumes, one a
 // tile) is spread over the portable cluster's most blocks, in parts as small as that makes them, where those parts
