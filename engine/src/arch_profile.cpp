@@ -17,6 +17,7 @@ constexpr CostModel hopper_cost_model = {
     .spread_few_lines = 0.2,              // Z4 x Y1024 over 4 blocks 3-5% slower than Z8 x Y1024 over 8
     .pair_crossing = 1.2,                 // a middle pass crossing 2 blocks: 1.6-2.3 twins
     .pair_first_pass = 0.4,               // only the first pass crossing 2 blocks: 1.27-1.56 twins
+    .fp64_spread_share = 0.4,             // fp64 two-pass plans (64 KB parts): 2.7-2.85 floors, 0.86-0.91x three passes
     .spread_whole_volume = 0.5,           // 32^3 x 512 whole in 8 parts of 32 KB: 1.48 twins (2.09 in 2 of 128 KB)
     .exchange_overlapped = 0.6,           // cluster of 2, or several blocks a multiprocessor over L2: 1.2-1.5 twins
     .exchange_exposed = 1.2,              // one block a multiprocessor, cluster of 4-8: 1.8-2.3 twins

@@ -227,9 +227,13 @@ std::optional<double> passes_where_it_lowers(const PlanPasses& passes, const Pla
 
 }  // namespace
 
-std::optional<double> passes_on_any_backend(const Plan& plan) {
-  if (const std::optional<double> lowered = passes_where_it_lowers(passes_on_its_profile, plan)) return lowered;
-  return static_cast<double>(plan.kernels.size()) + unlowered_plan_penalty;
+std::optional<double> passes_on_any_backend(const Plan& plan) { return passes_on_any_backend_in(true)(plan); }
+
+PlanPasses passes_on_any_backend_in(bool in_place) {
+  return [on_profile = passes_on_its_profile_in(in_place)](const Plan& plan) -> std::optional<double> {
+    if (const std::optional<double> lowered = passes_where_it_lowers(on_profile, plan)) return lowered;
+    return static_cast<double>(plan.kernels.size()) + unlowered_plan_penalty;
+  };
 }
 
 std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arch, const PlanPasses& passes,

@@ -186,9 +186,10 @@ SizedPlan plan_for_size(const Extents& size, const std::string& arch, bool in_pl
 SizedPlan plan_for_descriptor(const TransformDesc& desc, const std::string& arch, bool on_gpu,
                               const std::string& gpu) {
   require_supported(desc, on_gpu);
-  SizedPlan chosen = plan_for_size(desc.extents, arch, desc.placement == Placement::in_place,
-                                   on_gpu ? passes_on_its_profile : passes_on_any_backend, desc.kind, desc.precision,
-                                   desc.batch, gpu);
+  const bool in_place = desc.placement == Placement::in_place;
+  SizedPlan chosen = plan_for_size(desc.extents, arch, in_place,
+                                   on_gpu ? passes_on_its_profile_in(in_place) : passes_on_any_backend_in(in_place),
+                                   desc.kind, desc.precision, desc.batch, gpu);
   chosen.parsed.plan.batch = desc.batch;  // one volume's plan, run over the batch
   return chosen;
 }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/file_writes.hpp"
@@ -11,6 +12,7 @@
 #include "explain_gpus.hpp"
 #include "options.hpp"
 #include "emit/cuda_source.hpp"
+#include "lowering/cost_model.hpp"
 #include "lowering/kernel_spec.hpp"
 #include "lowering/tile_maps.hpp"
 
@@ -27,13 +29,26 @@ LoweredPlan lowered_or_why(const Plan& plan, const std::string& plan_name) {
   }
 }
 
+// The model's terms: each kernel's one pass plus its profile's charges, and the digit-reversal pass where natural
+// order in place takes it ("         kernel 0 1 + 0.50, kernel 1 1 + 0.15, digit-reversal pass 1 (in place)").
+std::string model_terms(const Plan& plan, const LoweredPlan& lowered) {
+  const ArchProfile& profile = *find_arch_profile(plan.arch);
+  std::ostringstream terms;
+  terms << std::fixed << std::setprecision(2) << "        ";
+  for (const KernelSpec& spec : lowered.kernels)
+    terms << (spec.kernel_index == 0 ? " " : ", ") << "kernel " << spec.kernel_index << " 1 + "
+          << lowering::cost_beyond_one_pass(spec, profile);
+  if (lowering::charges_reorder_pass(plan, lowered, true)) terms << ", digit-reversal pass 1 (in place)";
+  return terms.str() + "\n";
+}
+
 // The KernelSpecs of the CUDA lowering (tiles, launch shape, shared-memory layout, bank conflicts, coalescing),
 // and with a directory each kernel's generated CUDA source as a self-contained .cu file.
 void explain_lowering(const Plan& plan, const std::string& plan_name, const std::string& dump_dir) {
   const LoweredPlan lowered = lowered_or_why(plan, plan_name);
   if (const std::optional<double> passes = passes_on_its_profile(plan))
     std::cout << "model    " << std::setprecision(2) << *passes << " pass-equivalents (what the default planner ranks "
-              << "candidates by)\n";
+              << "candidates by)\n" << model_terms(plan, lowered);
   std::cout << "\nlowering for the " << plan.arch << " profile\n\n" << tile::explain(lowered);
   if (dump_dir.empty()) return;
   std::filesystem::create_directories(dump_dir);

@@ -107,7 +107,7 @@ ParsedPlan plan_from_options(const po::variables_map& vm, std::string& how, bool
       some_gpu_table_holds(arch, squeezed_extents(parse_extents(vm["size"].as<std::string>()), kind), in_place, kind,
                            precision ? parse_precision(*precision) : Precision::fp32);
   ParsedPlan parsed = plan_from(optional_string(vm, "plan"), optional_string(vm, "size"), arch, how, in_place, kind,
-                                on_cpu ? passes_on_any_backend : passes_on_its_profile,
+                                on_cpu ? passes_on_any_backend_in(in_place) : passes_on_its_profile_in(in_place),
                                 precision ? std::optional(parse_precision(*precision)) : std::nullopt, batch,
                                 gpu_table ? gpu_device_name() : std::string());
   if (vm.count("batch")) parsed.plan.batch = batch;

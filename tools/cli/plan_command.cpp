@@ -24,14 +24,14 @@ namespace {
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, TransformKind kind,
                  Precision precision, std::int64_t batch, std::string& header) {
   if (measure == 0) {
-    header = kind == TransformKind::c2c
-                 ? "# Written by `fft3d plan`: the default planner's plan.\n"
-                 : "# Written by `fft3d plan --transform " + to_string(kind) + "`: the default planner's plan.\n";
-    if (precision == Precision::fp32 && batch == 1) return default_plan_of_kind(size, arch, kind);
-    // fp64: the candidates weighed as they lower in fp64, so that the plan's tiles hold doubles; a batch: as its
-    // grid fills the GPU.
+    header = "# Written by `fft3d plan" + std::string(kind == TransformKind::c2c ? "" : " --transform " + to_string(kind)) +
+             (in_place ? " --in-place`: the default planner's plan for runs in place.\n"
+                       : "`: the default planner's plan.\n");
+    // The candidates weighed for the placement, as they lower in the precision (an fp64 plan's tiles hold doubles)
+    // and as the batch's grid fills the GPU.
     Plan plan = default_plan_of_kind(
-        size, arch, kind, passes_in_batch(passes_in_precision(passes_on_its_profile, precision), batch));
+        size, arch, kind, passes_in_batch(passes_in_precision(passes_on_its_profile_in(in_place), precision), batch),
+        in_place);
     plan.precision = precision;
     return plan;
   }
@@ -57,8 +57,9 @@ int plan_command(const Args& args) {
       ("measure", po::value<int>()->default_value(0),
        "N > 0: time the planner's N best candidates on this GPU (each checked against the first candidate's result) and "
        "write the fastest; needs a CUDA device")
-      ("in-place", po::bool_switch(), "with --measure: time the candidates in place (the fastest plan for runs in "
-       "place, which can differ from the one out of place; c2c only, r2c and c2r are timed out of place)")
+      ("in-place", po::bool_switch(), "the plan for runs in place, which can differ from the one out of place (a "
+       "plan that needs the digit-reversal pass only in place); with --measure: time the candidates in place (c2c "
+       "only, r2c and c2r are timed out of place)")
       ("remember", po::bool_switch(), "with --measure: also keep the fastest as wisdom, which `run --size` (with "
        "--in-place for a plan measured in place) and `bench` then take before the table and the default planner")
       ("precision", po::value<std::string>()->default_value("fp32"), "fp32 or fp64: the plan's precision (an fp64 "
@@ -68,16 +69,13 @@ int plan_command(const Args& args) {
        "is one volume's)");
   po::variables_map vm;
   if (!parse_options("plan", "--size NXxNYxNZ [--arch A] [--transform K] [--precision P] [--batch B] "
-                     "[--measure N [--in-place] [--remember]] [-o FILE]", args,
+                     "[--in-place] [--measure N [--remember]] [-o FILE]", args,
                      options, {}, vm))
     return exit_ok;
   const int measure = vm["measure"].as<int>();
   if (measure < 0 || measure > 16) throw UsageError("--measure must be between 0 (no measuring) and 16");
 
   const bool remember = vm["remember"].as<bool>(), in_place = vm["in-place"].as<bool>();
-  if (in_place && measure == 0)
-    throw UsageError("--in-place chooses by timing runs in place: give --measure N (the planner's model ranks plans "
-                     "for runs out of place)");
   if (remember && measure == 0) throw UsageError("--remember keeps a measured plan: give --measure N");
 
   std::string header;

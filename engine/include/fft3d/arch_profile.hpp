@@ -20,6 +20,7 @@ struct CostModel {
   double spread_few_lines = 0;        // added to it for 128-byte runs in `few_lines` or fewer Y or Z lines
   double pair_crossing = 0;           // over 2 parts, a pass after the global loads crosses
   double pair_first_pass = 0;         // over 2 parts, only the first pass crosses
+  double fp64_spread_share = 1;       // the six above for an fp64 tile in parts of two blocks a multiprocessor
   double spread_whole_volume = 0;     // a tile of the whole volume in small parts (lowering: whole_volume_part_share),
                                       // in a batch over `whole_volume_l2_share` of L2 (below it: the spread charges)
   // The natural-order exchange across a cluster of tiles, per share of the tile read from other blocks.

@@ -42,12 +42,18 @@ using PlanPasses = std::function<std::optional<double>(const Plan&)>;
 // not lower. Pure CPU code: the same answer on every build.
 std::optional<double> passes_on_its_profile(const Plan& plan);
 
+// passes_on_its_profile for runs in one placement. passes_on_its_profile charges the digit-reversal pass wherever a
+// run in place takes it, so that its plan serves both placements; out of place (in_place false) a plan whose
+// sorted layout spares that pass there is not charged it.
+PlanPasses passes_on_its_profile_in(bool in_place);
+
 // For a backend that runs every legal plan (the CPU backend): passes_on_its_profile where the plan lowers on its
 // profile, so that such a backend runs the plan the GPU would; otherwise its kernel count plus
 // unlowered_plan_penalty, which ranks it after every plan that lowers, so that a size none of whose candidates
 // lowers still gets a legal plan (the one with the fewest kernels).
 inline constexpr double unlowered_plan_penalty = 1000;
 std::optional<double> passes_on_any_backend(const Plan& plan);
+PlanPasses passes_on_any_backend_in(bool in_place);  // the same for runs in one placement (passes_on_its_profile_in)
 
 // The most candidates one search weighs (checks and passes), a bound on the time of any search: above the count
 // the largest searches of common sizes need (a 4096^3 plan for hopper weighs about 1400). A search that reaches it

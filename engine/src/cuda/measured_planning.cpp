@@ -174,10 +174,11 @@ TransformOptions measured_options(TransformKind kind) {
   return {kind == TransformKind::c2r ? Direction::inverse : Direction::forward, Order::natural, Scaling::none};
 }
 
-// The planner's weights of the candidates: fp64 ranks them as they lower in fp64 (their tiles hold doubles), a
-// batch as its grid fills the GPU, as plan_for_size does.
+// The planner's weights of the candidates: for the placement they are timed in, fp64 ranks them as they lower in fp64
+// (their tiles hold doubles), a batch as its grid fills the GPU, as plan_for_size does.
 PlanPasses candidate_passes(const MeasureSettings& settings) {
-  const PlanPasses in_precision = passes_in_precision(passes_on_its_profile, settings.precision);
+  const PlanPasses in_precision = passes_in_precision(
+      passes_on_its_profile_in(settings.placement == Placement::in_place), settings.precision);
   return settings.batch > 1 ? passes_in_batch(in_precision, settings.batch) : in_precision;
 }
 

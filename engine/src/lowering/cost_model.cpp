@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "fft3d/planner.hpp"
 #include "lowering/tile_maps.hpp"
 #include "lowering_rules.hpp"
 
@@ -54,6 +55,12 @@ bool batch_in_l2(const KernelSpec& spec, const ArchProfile& profile) {
   return bytes <= profile.cost.whole_volume_l2_share * static_cast<double>(profile.l2_cache_bytes);
 }
 
+// An fp64 tile spread in parts that leave room for a second block a multiprocessor (distribute_tile.cpp), the form
+// fp64_spread_share was measured on; fp64 tiles in whole-block parts (over 8 parts of 64 KB) keep fp32's charges.
+bool measured_fp64_parts(const KernelSpec& spec) {
+  return spec.precision == Precision::fp64 && spec.blocks_per_multiprocessor > 1;
+}
+
 // A tile spread over a cluster: crossing passes wait on other blocks' shared memory. The charges go by the one-block
 // parts of part_bytes_limit the tile fills (they were measured on such parts), not by its blocks, which may be
 // smaller parts that share a multiprocessor; a whole-volume tile widened into small parts has its own charge in a
@@ -65,8 +72,9 @@ double spread_cost(const KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t whole_blocks = spec.complex_bytes() * spec.tile_elements / part_bytes_limit(profile);
   if (whole_blocks < pair) return 0.0;
   const bool crosses = crosses_after_its_global_loads(spec);
-  if (whole_blocks == pair) return crosses ? cost.pair_crossing : cost.pair_first_pass;
-  return crosses ? cost.spread_crossing : spread_first_pass_cost(spec, whole_blocks, cost);
+  const double share = measured_fp64_parts(spec) ? cost.fp64_spread_share : 1.0;
+  if (whole_blocks == pair) return share * (crosses ? cost.pair_crossing : cost.pair_first_pass);
+  return share * (crosses ? cost.spread_crossing : spread_first_pass_cost(spec, whole_blocks, cost));
 }
 
 // The natural-order exchange across a cluster of tiles reads (C-1)/C of the tile from other blocks; several blocks
@@ -105,24 +113,37 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   return extra;
 }
 
+bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_place) {
+  return !real_step_of(plan) && lowered.reorders(!in_place);
+}
+
 }  // namespace fft3d::lowering
 
 namespace fft3d {
+namespace {
 
-std::optional<double> passes_on_its_profile(const Plan& plan) {
+std::optional<double> passes_in_placement(const Plan& plan, bool in_place) {
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
   if (!profile) return std::nullopt;
   try {
     const LoweredPlan lowered = lower_plan(plan, *profile);
-    // The reorder pass counts unless the sorted layout spares it in place too (and so out of place). Real plans
-    // never run it: one that would need it in a placement is not taken there (default_plan_of_kind).
-    const bool reorders = !real_step_of(plan) && lowered.reorders(false);
-    double passes = static_cast<double>(lowered.kernels.size()) + (reorders ? 1 : 0);
+    double passes = static_cast<double>(lowered.kernels.size()) +
+                    (lowering::charges_reorder_pass(plan, lowered, in_place) ? 1 : 0);
     for (const KernelSpec& spec : lowered.kernels) passes += lowering::cost_beyond_one_pass(spec, *profile);
     return passes;
   } catch (const LoweringError&) {
     return std::nullopt;
   }
+}
+
+}  // namespace
+
+// A plan that serves both placements is charged the reorder pass wherever a run in place takes it (and so out of
+// place, where the sorted layout can spare it only if it spares it in place too).
+std::optional<double> passes_on_its_profile(const Plan& plan) { return passes_in_placement(plan, true); }
+
+PlanPasses passes_on_its_profile_in(bool in_place) {
+  return [in_place](const Plan& plan) { return passes_in_placement(plan, in_place); };
 }
 
 }  // namespace fft3d
