@@ -55,10 +55,12 @@ bool batch_in_l2(const KernelSpec& spec, const ArchProfile& profile) {
   return bytes <= profile.cost.whole_volume_l2_share * static_cast<double>(profile.l2_cache_bytes);
 }
 
-// An fp64 tile spread in parts that leave room for a second block a multiprocessor (distribute_tile.cpp), the form
-// fp64_spread_share was measured on; fp64 tiles in whole-block parts (over 8 parts of 64 KB) keep fp32's charges.
-bool measured_fp64_parts(const KernelSpec& spec) {
-  return spec.precision == Precision::fp64 && spec.blocks_per_multiprocessor > 1;
+// An fp64 tile spread in parts that leave room for a second block a multiprocessor (distribute_tile.cpp) over a
+// portable cluster, the form fp64_spread_share was measured on; other fp64 tiles keep fp32's charges (1 MB over 16
+// parts of 64 KB ran 1.3-1.4x the time of 512 KB over 8, docs/performance.md L156).
+bool measured_fp64_parts(const KernelSpec& spec, const ArchProfile& profile) {
+  return spec.precision == Precision::fp64 && spec.blocks_per_multiprocessor > 1 &&
+         spec.tile_blocks <= profile.max_cluster_size;
 }
 
 // A tile spread over a cluster: crossing passes wait on other blocks' shared memory. The charges go by the one-block
@@ -72,7 +74,7 @@ double spread_cost(const KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t whole_blocks = spec.complex_bytes() * spec.tile_elements / part_bytes_limit(profile);
   if (whole_blocks < pair) return 0.0;
   const bool crosses = crosses_after_its_global_loads(spec);
-  const double share = measured_fp64_parts(spec) ? cost.fp64_spread_share : 1.0;
+  const double share = measured_fp64_parts(spec, profile) ? cost.fp64_spread_share : 1.0;
   if (whole_blocks == pair) return share * (crosses ? cost.pair_crossing : cost.pair_first_pass);
   return share * (crosses ? cost.spread_crossing : spread_first_pass_cost(spec, whole_blocks, cost));
 }
@@ -122,13 +124,23 @@ bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_
 namespace fft3d {
 namespace {
 
+// Out of place, a plan that takes the digit-reversal pass in place costs this much more than one that serves both
+// placements alike, so that of two equal plans that one wins (two such ties measured: 512x512x64 and 1024x512x64
+// ran 11-14% slower in the plan for out of place only, docs/performance.md L156).
+constexpr double out_of_place_only_tie_break = 0.01;
+
 std::optional<double> passes_in_placement(const Plan& plan, bool in_place) {
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
   if (!profile) return std::nullopt;
   try {
     const LoweredPlan lowered = lower_plan(plan, *profile);
-    double passes = static_cast<double>(lowered.kernels.size()) +
-                    (lowering::charges_reorder_pass(plan, lowered, in_place) ? 1 : 0);
+    const bool reorders_in_place = lowering::charges_reorder_pass(plan, lowered, true);
+    double passes = static_cast<double>(lowered.kernels.size());
+    if (lowering::charges_reorder_pass(plan, lowered, in_place)) {
+      passes += 1;
+    } else if (reorders_in_place) {
+      passes += out_of_place_only_tie_break;
+    }
     for (const KernelSpec& spec : lowered.kernels) passes += lowering::cost_beyond_one_pass(spec, *profile);
     return passes;
   } catch (const LoweringError&) {
