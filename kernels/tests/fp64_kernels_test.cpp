@@ -100,8 +100,10 @@ TEST(Fp64Lowering, ATileThatFitsOnlyInFp32IsALocatedError) {
 
 // The hopper table's 512^3 plan holds a 16 x 512 x 16 tile: 2 MB of doubles, spread over an opt-in cluster of 16
 // blocks of 128 KB in fp64 (8 in fp32). A descriptor asking fp64 takes the table plan only where the planner's fp64
-// costs rank it before the default planner's plan: at 512^3 they do not (the spread fp64 tiles), so the default
-// planner's plan, chosen among candidates that lower in fp64, runs; a size without a table plan takes it too.
+// costs rank it before the default planner's plan: at 512^3 they do not (the 16-block fp64 tiles), so the default
+// planner's plan, chosen among candidates that lower in fp64, runs: out of place L153's two-pass Z split (tiles over
+// 8 parts of 64 KB, docs/performance.md L156); in place three passes of one-block tiles (the table's in-place plan).
+// A size without a table plan takes the planner's too.
 TEST(Fp64Lowering, DescriptorsTakeTheTablePlanOnlyWhereFp64CostsRankItFirst) {
   const LoweredPlan table512 = lower_fp64(table_plan("hopper", "512x512x512.yaml"));
   EXPECT_EQ(table512.kernels[1].tile_blocks, 16);
@@ -113,7 +115,13 @@ TEST(Fp64Lowering, DescriptorsTakeTheTablePlanOnlyWhereFp64CostsRankItFirst) {
   EXPECT_EQ(chosen512.parsed.plan.precision, Precision::fp64);
   EXPECT_NE(chosen512.source.find("default planner"), std::string::npos) << chosen512.source;
   const LoweredPlan planned512 = lower_plan(chosen512.parsed.plan, *find_arch_profile("hopper"));
-  for (const KernelSpec& kernel : planned512.kernels) EXPECT_EQ(kernel.tile_blocks, 1);
+  ASSERT_EQ(planned512.kernels.size(), 2u);
+  for (const KernelSpec& kernel : planned512.kernels) EXPECT_EQ(kernel.tile_blocks, 8);
+  const SizedPlan in_place512 = plan_for_descriptor(
+      {.extents = {512, 512, 512}, .precision = Precision::fp64, .placement = Placement::in_place}, "hopper", true);
+  const LoweredPlan three_passes = lower_plan(in_place512.parsed.plan, *find_arch_profile("hopper"));
+  EXPECT_EQ(three_passes.kernels.size(), 3u);
+  for (const KernelSpec& kernel : three_passes.kernels) EXPECT_EQ(kernel.tile_blocks, 1);
   // Where the table's plan costs no more in fp64 (the same plan as the planner's), the table's serves.
   const SizedPlan chosen1024 =
       plan_for_descriptor({.extents = {1024, 1024, 1024}, .precision = Precision::fp64}, "hopper", true);

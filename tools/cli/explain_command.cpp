@@ -30,25 +30,36 @@ LoweredPlan lowered_or_why(const Plan& plan, const std::string& plan_name) {
 }
 
 // The model's terms: each kernel's one pass plus its profile's charges, and the digit-reversal pass where natural
-// order in place takes it ("         kernel 0 1 + 0.50, kernel 1 1 + 0.15, digit-reversal pass 1 (in place)").
+// order takes it ("         kernel 0: 1 + 0.50, kernel 1: 1 + 0.15, digit-reversal pass: 1 (in place only)").
 std::string model_terms(const Plan& plan, const LoweredPlan& lowered) {
   const ArchProfile& profile = *find_arch_profile(plan.arch);
   std::ostringstream terms;
   terms << std::fixed << std::setprecision(2) << "        ";
   for (const KernelSpec& spec : lowered.kernels)
-    terms << (spec.kernel_index == 0 ? " " : ", ") << "kernel " << spec.kernel_index << " 1 + "
+    terms << (spec.kernel_index == 0 ? " " : ", ") << "kernel " << spec.kernel_index << ": 1 + "
           << lowering::cost_beyond_one_pass(spec, profile);
-  if (lowering::charges_reorder_pass(plan, lowered, true)) terms << ", digit-reversal pass 1 (in place)";
+  if (lowering::charges_reorder_pass(plan, lowered, true))
+    terms << ", digit-reversal pass: 1"
+          << (lowering::charges_reorder_pass(plan, lowered, false) ? "" : " (in place only)");
   return terms.str() + "\n";
+}
+
+// "model    4.10 pass-equivalents in place, 3.11 out of place (...)": the planner ranks for the run's placement.
+void explain_model(const Plan& plan, const LoweredPlan& lowered) {
+  const std::optional<double> in_place = passes_on_its_profile_in(true)(plan);
+  const std::optional<double> out_of_place = passes_on_its_profile_in(false)(plan);
+  if (!in_place || !out_of_place) return;
+  std::ostringstream line;
+  line << std::fixed << std::setprecision(2) << "model    " << *in_place << " pass-equivalents";
+  if (*out_of_place != *in_place) line << " in place, " << *out_of_place << " out of place";
+  std::cout << line.str() << " (what the default planner ranks candidates by)\n" << model_terms(plan, lowered);
 }
 
 // The KernelSpecs of the CUDA lowering (tiles, launch shape, shared-memory layout, bank conflicts, coalescing),
 // and with a directory each kernel's generated CUDA source as a self-contained .cu file.
 void explain_lowering(const Plan& plan, const std::string& plan_name, const std::string& dump_dir) {
   const LoweredPlan lowered = lowered_or_why(plan, plan_name);
-  if (const std::optional<double> passes = passes_on_its_profile(plan))
-    std::cout << "model    " << std::setprecision(2) << *passes << " pass-equivalents (what the default planner ranks "
-              << "candidates by)\n" << model_terms(plan, lowered);
+  explain_model(plan, lowered);
   std::cout << "\nlowering for the " << plan.arch << " profile\n\n" << tile::explain(lowered);
   if (dump_dir.empty()) return;
   std::filesystem::create_directories(dump_dir);

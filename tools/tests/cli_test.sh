@@ -106,8 +106,13 @@ expect 3 "a GPU table without a GPU" -- "$fft3d" table --measure 2 --sizes 64x64
 contains_match err "--measure: no CUDA device" "a GPU table names why it cannot be measured"
 expect 2 "a GPU table without sizes" -- "$fft3d" table --measure 2
 contains err "--measure needs --sizes" "a GPU table asks for its sizes"
-expect 2 "a plan for runs in place without measuring" -- "$fft3d" plan --size 64x64x64 --in-place
-contains err "give --measure N" "planning in place says it needs measured planning"
+# The planner ranks for the placement: fp64 512^3 out of place takes a two-pass split whose natural order needs the
+# digit-reversal pass only in place (docs/performance.md L156); for runs in place, three passes.
+expect 0 "an fp64 plan for runs out of place" -- "$fft3d" plan --size 512x512x512 --precision fp64
+contains out '"Z(64, 8, 1, 8, no-tw), Y(1, 512, 1, 512, no-tw)"' "out of place the planner takes the two-pass Z split"
+expect 0 "an fp64 plan for runs in place" -- "$fft3d" plan --size 512x512x512 --precision fp64 --in-place
+contains out "the default planner's plan for runs in place" "plan --in-place says which placement it planned for"
+contains out '"X(1, 512, 1, 512, no-tw)"' "in place the planner keeps X in a pass of its own"
 expect 2 "remembering a plan that was not measured" -- "$fft3d" plan --size 64x64x64 --remember
 contains err "--remember keeps a measured plan" "remembering says it needs measured planning"
 
