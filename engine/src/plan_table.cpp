@@ -9,6 +9,7 @@
 
 #include "fft3d/diagnostics.hpp"
 #include "fft3d/limits.hpp"
+#include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
 
@@ -142,6 +143,16 @@ bool arch_table_has_in_place_file(const std::string& arch, const Extents& size, 
   return false;
 }
 
+namespace {
+
+// A plan whose natural order takes the digit-reversal pass in place but not out of place (a sorted layout whose tiles
+// no cluster holds in place): measured out of place, it would pay a reorder and a copy back in place.
+bool out_of_place_only(const Plan& plan) {
+  return !lowers_in_natural_order(plan, true) && lowers_in_natural_order(plan, false);
+}
+
+}  // namespace
+
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,
                                                const Extents& size, bool in_place, TransformKind kind,
                                                Precision precision) {
@@ -156,8 +167,9 @@ std::optional<std::string> find_gpu_table_plan(const std::string& arch, const st
     if (in_place && fs::is_regular_file(in_place_file, ec)) return in_place_file.string();
     if (in_place && arch_table_has_in_place_file(arch, size, kind)) return std::nullopt;
     const fs::path file = gpu / table_file_name(size, false, kind, precision);
-    if (fs::is_regular_file(file, ec)) return file.string();
-    return std::nullopt;
+    if (!fs::is_regular_file(file, ec)) return std::nullopt;
+    if (in_place && out_of_place_only(load_plan_file(file.string()).plan)) return std::nullopt;
+    return file.string();
   }
   return std::nullopt;
 }

@@ -218,6 +218,28 @@ TEST(ShippedGpuTables, Fp64FilesServeTheH200Only) {
   EXPECT_EQ(h200.parsed.plan.precision, Precision::fp64);
 }
 
+// A GPU table's out-of-place file whose plan takes the digit-reversal pass in place only (the hopper 2048x2048 Y
+// split: its sorted layout needs a cluster of all its tiles in place) serves runs out of place; in place the planner,
+// ranking for runs in place, serves its two passes instead of that plan's reorder and copy back.
+TEST_F(PlanTableTest, AGpuTablesOutOfPlaceOnlyPlanLeavesRunsInPlaceToThePlanner) {
+  const Extents square{2048, 2048, 1};
+  const std::string gpu = "NVIDIA H100 80GB HBM3";
+  const fs::path folder = dir_ / "plans" / "hopper" / "gpus" / gpu_table_folder(gpu);
+  fs::create_directories(folder);
+  const std::string split = (folder / "2048x2048x1.yaml").string();
+  std::ofstream(split) << "size: [2048, 2048, 1]\narch: hopper\nkernels:\n"
+                          "  - \"X(1, 2048, 1, 2048, no-tw), Y(1024, 2, 1024, 2048, tw)\"\n"
+                          "  - \"Y(2, 1024, 1, 1024, no-tw)\"\n";
+  EXPECT_TRUE(lowers_in_natural_order(load_plan_file(split).plan, false));
+  EXPECT_FALSE(lowers_in_natural_order(load_plan_file(split).plan, true));
+  EXPECT_EQ(find_gpu_table_plan("hopper", gpu, square, false), split);
+  EXPECT_FALSE(find_gpu_table_plan("hopper", gpu, square, true));
+  const SizedPlan in_place = plan_for_size(square, "hopper", true, passes_on_its_profile_in(true),
+                                           TransformKind::c2c, Precision::fp32, 1, gpu);
+  EXPECT_EQ(in_place.source, "the default planner for hopper");
+  EXPECT_TRUE(lowers_in_natural_order(in_place.parsed.plan, true));
+}
+
 TEST_F(PlanTableTest, AnInPlaceFileAloneLeavesOutOfPlaceToThePlanner) {
   const Extents cube{64, 64, 64};
   const std::string in_place = write_plan(cube, "64x64x64-in-place.yaml", 1);
