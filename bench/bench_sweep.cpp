@@ -94,9 +94,8 @@ BenchRow measure_size(const Extents& size, const SweepSettings& settings, std::u
   row.size = size;
   row.batch = settings.batch;
   row.precision = settings.precision;
-  SizedPlan chosen =
-      plan_for_size(size, settings.arch, false, passes_on_its_profile_in(false), TransformKind::c2c, settings.precision,
-                    settings.batch, current_device_name());
+  SizedPlan chosen = plan_for_size(size, settings.arch, false, passes_on_its_profile_in(false), TransformKind::c2c,
+                                   settings.precision, settings.batch, current_device_name());
   chosen.parsed.plan.batch = settings.batch;
   const Plan& plan = chosen.parsed.plan;
   row.plan = plan_column(chosen.source, settings.batch);

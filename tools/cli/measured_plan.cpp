@@ -54,8 +54,8 @@ std::vector<double> slowest_rounds(const std::vector<PlanMeasurements>& rounds) 
 // the first candidate anyway); its source in `source`.
 std::optional<Plan> incumbent_plan(const Extents& size, const std::string& arch, bool in_place, TransformKind kind,
                                    Precision precision, std::int64_t batch, std::string& source) {
-  const SizedPlan now = plan_for_size(size, arch, in_place, passes_on_its_profile_in(in_place), kind, precision, batch,
-                                      current_device_name());
+  const SizedPlan now = plan_for_size(size, arch, in_place, passes_on_its_profile_in(in_place), kind, precision,
+                                      batch, current_device_name());
   if (now.from_planner) return std::nullopt;
   source = now.source;
   return now.parsed.plan;

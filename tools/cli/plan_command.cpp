@@ -24,7 +24,8 @@ namespace {
 Plan chosen_plan(const Extents& size, const std::string& arch, int measure, bool in_place, TransformKind kind,
                  Precision precision, std::int64_t batch, std::string& header) {
   if (measure == 0) {
-    header = "# Written by `fft3d plan" + std::string(kind == TransformKind::c2c ? "" : " --transform " + to_string(kind)) +
+    const std::string transform = kind == TransformKind::c2c ? "" : " --transform " + to_string(kind);
+    header = "# Written by `fft3d plan" + transform +
              (in_place ? " --in-place`: the default planner's plan for runs in place.\n"
                        : "`: the default planner's plan.\n");
     // The candidates weighed for the placement, as they lower in the precision (an fp64 plan's tiles hold doubles)
