@@ -29,30 +29,24 @@ LoweredPlan lowered_or_why(const Plan& plan, const std::string& plan_name) {
   }
 }
 
-// The model's terms: each kernel's one pass plus its profile's charges, and the digit-reversal pass where natural
-// order takes it ("         kernel 0: 1 + 0.50, kernel 1: 1 + 0.15, digit-reversal pass: 1 (in place only)").
-std::string model_terms(const Plan& plan, const LoweredPlan& lowered) {
-  const ArchProfile& profile = *find_arch_profile(plan.arch);
-  std::ostringstream terms;
-  terms << std::fixed << std::setprecision(2) << "        ";
-  for (const KernelSpec& spec : lowered.kernels)
-    terms << (spec.kernel_index == 0 ? " " : ", ") << "kernel " << spec.kernel_index << ": 1 + "
-          << lowering::cost_beyond_one_pass(spec, profile);
-  if (lowering::charges_reorder_pass(plan, lowered, true))
-    terms << ", digit-reversal pass: 1"
-          << (lowering::charges_reorder_pass(plan, lowered, false) ? "" : " (in place only)");
-  return terms.str() + "\n";
-}
-
-// "model    4.10 pass-equivalents in place, 3.11 out of place (...)": the planner ranks for the run's placement.
+// The model the planner ranks by, in place and (where it differs) out of place, with its terms:
+//   model    4.10 pass-equivalents in place, 3.11 out of place (what the default planner ranks candidates by)
+//            kernel 0: 1 + 0.60, kernel 1: 1 + 0.50, digit-reversal pass: 1 in place, 0.01 out of place
 void explain_model(const Plan& plan, const LoweredPlan& lowered) {
-  const std::optional<double> in_place = passes_on_its_profile_in(true)(plan);
-  const std::optional<double> out_of_place = passes_on_its_profile_in(false)(plan);
-  if (!in_place || !out_of_place) return;
-  std::ostringstream line;
-  line << std::fixed << std::setprecision(2) << "model    " << *in_place << " pass-equivalents";
-  if (*out_of_place != *in_place) line << " in place, " << *out_of_place << " out of place";
-  std::cout << line.str() << " (what the default planner ranks candidates by)\n" << model_terms(plan, lowered);
+  const ArchProfile& profile = *find_arch_profile(plan.arch);
+  const lowering::ModelTerms in_place = lowering::model_terms(plan, lowered, profile, true);
+  const lowering::ModelTerms out_of_place = lowering::model_terms(plan, lowered, profile, false);
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(2) << "model    " << in_place.total() << " pass-equivalents";
+  if (out_of_place.total() != in_place.total()) text << " in place, " << out_of_place.total() << " out of place";
+  text << " (what the default planner ranks candidates by)\n        ";
+  for (std::size_t k = 0; k < in_place.beyond_one_pass.size(); ++k)
+    text << (k == 0 ? " " : ", ") << "kernel " << k << ": 1 + " << in_place.beyond_one_pass[k];
+  if (in_place.reorder > 0) {
+    text << ", digit-reversal pass: " << in_place.reorder;
+    if (out_of_place.reorder != in_place.reorder) text << " in place, " << out_of_place.reorder << " out of place";
+  }
+  std::cout << text.str() << "\n";
 }
 
 // The KernelSpecs of the CUDA lowering (tiles, launch shape, shared-memory layout, bank conflicts, coalescing),

@@ -56,8 +56,8 @@ bool batch_in_l2(const KernelSpec& spec, const ArchProfile& profile) {
 }
 
 // An fp64 tile spread in parts that leave room for a second block a multiprocessor (distribute_tile.cpp) over a
-// portable cluster, the form fp64_spread_share was measured on; other fp64 tiles keep fp32's charges (1 MB over 16
-// parts of 64 KB ran 1.3-1.4x the time of 512 KB over 8, docs/performance.md L156).
+// portable cluster: the form fp64_spread_share was fitted on. Other fp64 tiles keep fp32's charges: wider spreads ran
+// slower than the share predicts (docs/performance.md L156).
 bool measured_fp64_parts(const KernelSpec& spec, const ArchProfile& profile) {
   return spec.precision == Precision::fp64 && spec.blocks_per_multiprocessor > 1 &&
          spec.tile_blocks <= profile.max_cluster_size;
@@ -115,8 +115,36 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   return extra;
 }
 
+namespace {
+
+// Out of place, a plan that takes the digit-reversal pass in place only costs this much more than one that serves
+// both placements alike, so that of two plans the model ranks equal the latter wins: at such ties the plans for out
+// of place only ran slower (docs/performance.md L156).
+constexpr double out_of_place_only_tie_break = 0.01;
+
+// Whether natural order takes the digit-reversal pass in the placement: a complex plan whose sorted layout does not
+// spare it there. Real plans never run it (a real plan that would is not taken there).
 bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_place) {
   return !real_step_of(plan) && lowered.reorders(!in_place);
+}
+
+}  // namespace
+
+double ModelTerms::total() const {
+  double passes = static_cast<double>(beyond_one_pass.size()) + reorder;  // one pass a kernel
+  for (double beyond : beyond_one_pass) passes += beyond;
+  return passes;
+}
+
+ModelTerms model_terms(const Plan& plan, const LoweredPlan& lowered, const ArchProfile& profile, bool in_place) {
+  ModelTerms terms;
+  for (const KernelSpec& spec : lowered.kernels) terms.beyond_one_pass.push_back(cost_beyond_one_pass(spec, profile));
+  if (charges_reorder_pass(plan, lowered, in_place)) {
+    terms.reorder = 1.0;
+  } else if (charges_reorder_pass(plan, lowered, true)) {
+    terms.reorder = out_of_place_only_tie_break;
+  }
+  return terms;
 }
 
 }  // namespace fft3d::lowering
@@ -124,25 +152,11 @@ bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_
 namespace fft3d {
 namespace {
 
-// Out of place, a plan that takes the digit-reversal pass in place costs this much more than one that serves both
-// placements alike, so that of two equal plans that one wins (two such ties measured: 512x512x64 and 1024x512x64
-// ran 11-14% slower in the plan for out of place only, docs/performance.md L156).
-constexpr double out_of_place_only_tie_break = 0.01;
-
 std::optional<double> passes_in_placement(const Plan& plan, bool in_place) {
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
   if (!profile) return std::nullopt;
   try {
-    const LoweredPlan lowered = lower_plan(plan, *profile);
-    const bool reorders_in_place = lowering::charges_reorder_pass(plan, lowered, true);
-    double passes = static_cast<double>(lowered.kernels.size());
-    if (lowering::charges_reorder_pass(plan, lowered, in_place)) {
-      passes += 1;
-    } else if (reorders_in_place) {
-      passes += out_of_place_only_tie_break;
-    }
-    for (const KernelSpec& spec : lowered.kernels) passes += lowering::cost_beyond_one_pass(spec, *profile);
-    return passes;
+    return lowering::model_terms(plan, lower_plan(plan, *profile), *profile, in_place).total();
   } catch (const LoweringError&) {
     return std::nullopt;
   }

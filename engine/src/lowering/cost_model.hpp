@@ -1,6 +1,8 @@
 // The default planner's cost of a lowered kernel on its profile (ArchProfile::cost; docs/performance.md#cost-model).
 #pragma once
 
+#include <vector>
+
 #include "fft3d/arch_profile.hpp"
 #include "lowering/kernel_spec.hpp"
 
@@ -10,8 +12,14 @@ namespace fft3d::lowering {
 // tile. @post >= 0, and exactly 0 where every charge of profile.cost is 0.
 double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile);
 
-// Whether the model charges `plan` the digit-reversal pass (one pass) for runs in the placement: a complex plan
-// whose natural order takes that pass there. Real plans never run it (a real plan that would is not taken there).
-bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_place);
+// The model's terms for `lowered` (the lowering of `plan` on `profile`) run in one placement: each kernel's charges
+// beyond its one pass, and the digit-reversal pass's: 1 where natural order takes it in that placement, a tie-break
+// of a hundredth out of place where only runs in place take it, else 0. total() is what the planner ranks by.
+struct ModelTerms {
+  std::vector<double> beyond_one_pass;  // per kernel
+  double reorder = 0;
+  double total() const;
+};
+ModelTerms model_terms(const Plan& plan, const LoweredPlan& lowered, const ArchProfile& profile, bool in_place);
 
 }  // namespace fft3d::lowering
