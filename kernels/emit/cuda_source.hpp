@@ -25,6 +25,7 @@ enum KernelFlags : int {
   kernel_flag_natural_store = 4,    // permute axes held whole by the tile into natural order as the tile is stored
   kernel_flag_sorted_layout = 8,    // address the axes with AxisTile::sorted_radices in their sorted layout
   kernel_flag_cluster_ordered_stores = 16,  // launched in clusters of sorted_store_cluster: all load, then store
+  kernel_flag_natural_loads = 32,   // with the sorted layout: load natural positions (tile::sorts_late_in_place)
 };
 
 // The header line naming the plan (its name through comment_text), then emit_compiled_source: what

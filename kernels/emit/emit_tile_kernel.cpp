@@ -24,8 +24,20 @@ int element_unroll(const KernelSpec& spec) {
 }
 
 // "(flags & flag) ? function(position) : position".
+std::string when(const std::string& condition, const std::string& function, const std::string& position) {
+  return "(" + condition + " ? " + function + position + " : " + position + ")";
+}
+
 std::string when_flag(int flag, const std::string& function, const std::string& position) {
-  return "((flags & " + str(flag) + ") ? " + function + position + " : " + position + ")";
+  return when("(flags & " + str(flag) + ")", function, position);
+}
+
+// The condition under which the kernel loads its sorted axes in the sorted layout: the layout's flag, except in the
+// late form's kernel in place (kernel_flag_natural_loads), which loads natural positions.
+std::string sorted_loads_condition(const KernelSpec& spec) {
+  if (!tile::sorts_late_in_place(spec)) return "(flags & " + str(kernel_flag_sorted_layout) + ")";
+  return "((flags & " + str(kernel_flag_sorted_layout | kernel_flag_natural_loads) +
+         ") == " + str(kernel_flag_sorted_layout) + ")";
 }
 
 enum class GlobalAccess : std::uint8_t { load, store };
@@ -46,8 +58,9 @@ std::array<std::string, 3> global_positions(const KernelSpec& spec, const std::s
     std::string& position = p[axis_index(axis.axis)] = "(" + origin + " + tile_pos_" + a + "(" + e + "))";
     if (store && !axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec))
       position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
-    if (store ? !axis.sorted_radices.empty() : axis.sorted_loads)
+    if (store && !axis.sorted_radices.empty())
       position = when_flag(kernel_flag_sorted_layout, "sorted_" + a, position);
+    if (!store && axis.sorted_loads) position = when(sorted_loads_condition(spec), "sorted_" + a, position);
   }
   return p;
 }
@@ -336,16 +349,15 @@ void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std
   write_butterfly_base(out, element_step, radix);
   write_global_offset(out, spec, "base", GlobalAccess::load);
   const std::string step = "(k * " + str(element_step) + "u)";
-  const std::string offset = tile::loads_sorted(spec) ? "((flags & " + str(kernel_flag_sorted_layout) + ") ? tile_offset_sorted" +
-                                                step + " : tile_offset" + step + ")"
-                                          : "tile_offset" + step;
+  const auto sorted_or_not = [&spec, &step](const std::string& offset) {
+    if (!tile::loads_sorted(spec)) return offset + step;
+    return "(" + sorted_loads_condition(spec) + " ? " + offset + "_sorted" + step + " : " + offset + step + ")";
+  };
+  const std::string offset = sorted_or_not("tile_offset");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(radix) + "; ++k)");
   if (is_real(spec)) {  // the real rows: X and row offsets apart (both add over disjoint bits)
-    const std::string row_offset = tile::loads_sorted(spec) ? "((flags & " + str(kernel_flag_sorted_layout) +
-                                                                  ") ? tile_row_offset_sorted" + step +
-                                                                  " : tile_row_offset" + step + ")"
-                                                            : "tile_row_offset" + step;
+    const std::string row_offset = sorted_or_not("tile_row_offset");
     out.line("float2 input = " + real_load("(g_x + tile_pos_x" + step + ")", "(g_row + " + row_offset + ")", spec) + ";");
   } else {
     out.line("float2 input = in[g + " + offset + "];");

@@ -234,6 +234,43 @@ TEST(Lowering, SortedLayoutAlongZWalksTheZTilesFirst) {
   EXPECT_LT(oracle.error(usual_order, true), 1e-12);  // out of place the order does not matter
 }
 
+// The late form: the C2R mirror's shape, Z split with the first kernel's 32 Z tiles over the opt-in cluster of 16,
+// the last kernel's Y tiles between its Z tiles in the usual block order (so no cluster reversal either).
+// In place the last kernel (8 Z tiles) loads natural positions and stores sorted ones in clusters of its Z tiles,
+// walked first, and the kernel before it keeps natural positions; out of place the sorted layout is unchanged. The
+// in-place result is the DFT only with both: the first kernel's sorted stores or the last kernel's sorted loads in
+// place would read rows the cluster had not written yet.
+TEST(Lowering, SortedLayoutLateFormSortsInThePlansLastKernel) {
+  const Plan plan = parse_plan("size: [16, 64, 256]\narch: hopper\nplan: \"{Y(1, 64, 1, 64, no-tw), "
+                               "Z(32, 8, 32, 256, tw)} {Z(8, 32, 1, 32, no-tw), X(1, 16, 1, 16, no-tw)}\"\n")
+                        .plan;
+  const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"));
+  ASSERT_TRUE(lowered.sorted_layout_in_place);
+  ASSERT_TRUE(lowered.sorts_late_in_place);
+  EXPECT_EQ(lowered.kernels[0].sorted_store_cluster, 1);
+  const KernelSpec& last = lowered.kernels[1];
+  EXPECT_EQ(last.sorted_store_cluster, 8);
+  EXPECT_EQ(last.grid_order, (std::array{Axis::z, Axis::x, Axis::y}));
+  EXPECT_TRUE(tile::sorts_late_in_place(last));
+  EXPECT_TRUE(tile::check_cluster_stores(last).closed());
+  EXPECT_EQ(lowered.workspace_bytes(false), 0);
+  EXPECT_FALSE(lowered.addresses_sorted(0, false));
+  EXPECT_TRUE(lowered.addresses_sorted(1, false));
+  EXPECT_TRUE(lowered.loads_natural_in_sorted_run(1, false));
+  EXPECT_TRUE(lowered.addresses_sorted(0, true));
+  EXPECT_FALSE(lowered.loads_natural_in_sorted_run(1, true));
+  const ForwardOracle oracle(plan.size, 13);
+  EXPECT_LT(oracle.error(lowered, false), 1e-12);
+  EXPECT_LT(oracle.error(lowered, true), 1e-12);
+  LoweredPlan early = lowered;  // the early form's flags in place: the first kernel's sorted stores, unordered
+  early.sorts_late_in_place = false;
+  EXPECT_GT(oracle.error(early, false), 0.1);
+  LoweredPlan usual_order = lowered;
+  usual_order.kernels[1].grid_order = {Axis::x, Axis::y, Axis::z};
+  EXPECT_FALSE(tile::check_cluster_stores(usual_order.kernels[1]).closed());
+  EXPECT_GT(oracle.error(usual_order, false), 0.1);
+}
+
 // Hopper's natural order across a cluster: on random plans, every kernel with a cluster reversal, or with sorted
 // stores run in place in clusters, stores exactly the elements its cluster loads, and the digit-reversal pass is
 // left only for axes no cluster can cover.

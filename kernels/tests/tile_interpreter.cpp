@@ -30,15 +30,18 @@ void run_stage(const KernelSpec& spec, const TileStage& stage, std::int64_t bloc
 // Cluster by cluster, as the GPU orders it: every block of a cluster loads its tile, then computes, then (after the
 // cluster barrier) stores; a lowering whose natural-order stores left the cluster would show up as a wrong result.
 // Reads `in` and writes `data` (the same vector in place).
+// sorted_loads, sorted: whether the loads and the stores address the sorted layout (kernel_flag_sorted_layout, and
+// kernel_flag_natural_loads for the late form's kernel in place).
 void run_tile_kernel(const KernelSpec& spec, const std::vector<Complex>& in, std::vector<Complex>& data,
-                     bool conj_load, bool conj_store, double scale, bool natural, bool sorted, bool ordered_stores) {
+                     bool conj_load, bool conj_store, double scale, bool natural, bool sorted_loads, bool sorted,
+                     bool ordered_stores) {
   const std::int64_t per_cluster = ordered_stores ? spec.sorted_store_cluster : spec.tiles_per_cluster();
   for (std::int64_t first = 0; first < spec.tiles; first += per_cluster) {
     std::vector<std::vector<Complex>> tiles(per_cluster, std::vector<Complex>(spec.tile_elements));
     for (std::int64_t block = first; block < first + per_cluster; ++block) {
       std::vector<Complex>& tile = tiles[block - first];
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
-        const Complex v = in[tile::load_offset(spec, block, e, sorted)];
+        const Complex v = in[tile::load_offset(spec, block, e, sorted_loads)];
         tile[e] = conj_load ? std::conj(v) : v;
       }
       for (const TileStage& stage : spec.stages) run_stage(spec, stage, block, tile);
@@ -93,7 +96,6 @@ void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const Tra
                bool out_of_place) {
   const bool inverse = options.direction == Direction::inverse;
   const bool natural = options.order == Order::natural;
-  const bool sorted = natural && lowered.sorted(out_of_place);  // as GpuTransform sets the flags
   const std::vector<Complex> input = out_of_place ? data : std::vector<Complex>{};
   if (out_of_place)  // `out` starts as anything but the input
     std::fill(data.begin(), data.end(), Complex(std::nan(""), std::nan("")));
@@ -101,9 +103,12 @@ void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const Tra
     const bool last = k + 1 == lowered.kernels.size();
     const double scale = last && options.scaling == Scaling::full
                              ? 1.0 / static_cast<double>(lowered.kernels[k].size.elements()) : 1.0;
+    // as GpuTransform sets the flags
+    const bool sorted = natural && lowered.addresses_sorted(k, out_of_place);
+    const bool sorted_loads = sorted && !lowered.loads_natural_in_sorted_run(k, out_of_place);
     const bool ordered_stores = natural && lowered.orders_stores_in_clusters(k, out_of_place);
     run_tile_kernel(lowered.kernels[k], k == 0 && out_of_place ? input : data, data, inverse && k == 0,
-                    inverse && last, scale, natural, sorted, ordered_stores);
+                    inverse && last, scale, natural, sorted_loads, sorted, ordered_stores);
   }
   if (natural && lowered.reorders(out_of_place)) run_reorder(*lowered.reorder, data);
 }

@@ -330,7 +330,8 @@ struct GpuTransform::Impl {
     const bool last = index + 1 == lowered.kernels.size();
     const bool natural = options.order == Order::natural;
     int flags = natural ? kernel_flag_natural_store : 0;
-    if (natural && lowered.sorted(out_of_place)) flags |= kernel_flag_sorted_layout;
+    if (natural && lowered.addresses_sorted(index, out_of_place)) flags |= kernel_flag_sorted_layout;
+    if (natural && lowered.loads_natural_in_sorted_run(index, out_of_place)) flags |= kernel_flag_natural_loads;
     if (natural && lowered.orders_stores_in_clusters(index, out_of_place)) flags |= kernel_flag_cluster_ordered_stores;
     if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
     if (inverse && last) flags |= kernel_flag_conjugate_store;
@@ -469,9 +470,10 @@ GpuTransform::GpuTransform(const Plan& plan, std::string plan_name) : impl_(std:
     impl_->infos.push_back(kernel_info(impl_->specs[k], compiled[k].report, impl_->loaded.back()));
   }
   impl_->setup.loading_ms = ms_since(load_start);
-  if (impl_->lowered.sorted_layout_in_place &&
-      !holds_a_sorted_store_cluster(impl_->lowered.kernels.front(), impl_->loaded.front()))
-    impl_->lowered.sorted_layout_in_place = false;
+  for (std::size_t k = 0; k < impl_->lowered.kernels.size(); ++k)
+    if (impl_->lowered.sorted_layout_in_place &&
+        !holds_a_sorted_store_cluster(impl_->lowered.kernels[k], impl_->loaded[k]))
+      impl_->lowered.sorted_layout_in_place = impl_->lowered.sorts_late_in_place = false;
   impl_->setup.total_ms = ms_since(start);
 }
 

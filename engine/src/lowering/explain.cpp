@@ -68,7 +68,11 @@ std::string explain(const LoweredPlan& lowered) {
     const std::string pass = "a digit-reversal pass runs last through a workspace of " +
                              std::to_string(lowered.workspace_bytes()) + " B";
     text << to_string(*lowered.reorder);
-    if (lowered.sorted_layout_in_place)
+    if (lowered.sorts_late_in_place)
+      text << "natural order out of place: " << sorted << "; in place the kernels before the one in clusters of "
+           << "sorted stores keep natural positions, and it loads them and stores sorted (the pass above never "
+           << "runs)\n";
+    else if (lowered.sorted_layout_in_place)
       text << "natural order: " << sorted << ", in place and out of place (the pass above never runs)\n";
     else if (lowered.sorted_layout)
       text << "natural order out of place: " << sorted << "; in place " << pass << "\n";

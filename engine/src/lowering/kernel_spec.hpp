@@ -51,8 +51,9 @@ struct AxisTile {
   // would otherwise need the digit-reversal pass. A run out of place in natural order (kernel_flag_sorted_layout)
   // keeps position p of the axis at frequency_at_position(p, sorted_radices) of `out` between kernels: the plan's
   // first kernel, reading the input in its natural layout, stores there, and every later kernel with stages of the
-  // axis loads and stores there (sorted_loads), so the axis's last stage leaves it in natural order. In place the
-  // first kernel's stores would land on rows other tiles have yet to load, so such runs keep the reorder pass.
+  // axis loads and stores there (sorted_loads), so the axis's last stage leaves it in natural order. In place one
+  // kernel's stores make that permutation across clusters of tiles (KernelSpec::sorted_store_cluster), or the run
+  // keeps the reorder pass.
   std::vector<std::int64_t> sorted_radices;
   bool sorted_loads = false;
 
@@ -195,16 +196,19 @@ struct KernelSpec {
   // tile::last_pass say which passes those are).
   bool load_in_first_pass = false;
   bool store_in_last_pass = false;
-  // The first kernel of a plan with a sorted layout (AxisTile::sorted_radices): in place, its sorted stores land on
-  // rows other tiles load, and the tiles of the axes up to the last sorted one (this many consecutive tiles) load
-  // exactly the rows they store. Launched as one cluster of that many blocks (kernel_flag_cluster_ordered_stores),
-  // every block loads before any stores (a cluster barrier), so an in-place run keeps the sorted layout too.
+  // The kernel of a plan with a sorted layout (AxisTile::sorted_radices) whose stores make its permutation in place:
+  // the first kernel (its sorted stores), or, where the first kernel's tiles cannot form the clusters below, the
+  // last kernel with the sorted axes' stages, which in place loads natural positions and stores sorted ones (the
+  // late form, tile::sorts_late_in_place; the kernels before it then address natural positions). Its stores land on
+  // rows other tiles load, and the tiles of the sorted axes (this many consecutive tiles) load exactly the rows they
+  // store. Launched as one cluster of that many blocks (kernel_flag_cluster_ordered_stores), every block loads
+  // before any stores (a cluster barrier), so an in-place run keeps the sorted layout too.
   // 1: no such kernel, or the cluster would be over the profile's opt-in size (in place then takes the reorder
   // pass); over the portable size, the engine opts the kernel in to it.
   int sorted_store_cluster = 1;
   // The order in which consecutive blocks walk the axes' tiles, fastest first: X, then Y, then Z (paper section
-  // 4.4), except that a first kernel with sorted stores in place walks the sorted axis first, so that the tiles of
-  // its cluster are consecutive (sorted_layout.cpp).
+  // 4.4), except that a kernel with sorted stores in place walks the sorted axes first, so that the tiles of its
+  // cluster are consecutive (sorted_layout.cpp).
   std::array<Axis, 3> grid_order{Axis::x, Axis::y, Axis::z};
   RealKernel real;
   std::int64_t shared_bytes = 0;
@@ -236,9 +240,24 @@ struct LoweredPlan {
   // Every axis the reorder pass reverses has a sorted layout (AxisTile::sorted_radices): a run out of place in
   // natural order needs neither the pass nor its workspace.
   bool sorted_layout = false;
-  // In place too: the first kernel's sorted stores are ordered across a cluster (KernelSpec::sorted_store_cluster).
+  // In place too: one kernel's sorted stores are ordered across a cluster (KernelSpec::sorted_store_cluster).
   bool sorted_layout_in_place = false;
+  // That kernel is not the first (the late form): in place the kernels before it address natural positions.
+  bool sorts_late_in_place = false;
   bool sorted(bool out_of_place) const { return sorted_layout && (out_of_place || sorted_layout_in_place); }
+  // Whether kernel `index` addresses its sorted axes in their sorted layout (kernel_flag_sorted_layout): every
+  // kernel of a sorted run, except those before the late form's kernel in place.
+  bool addresses_sorted(std::size_t index, bool out_of_place) const {
+    if (!sorted(out_of_place)) return false;
+    if (out_of_place || !sorts_late_in_place) return true;
+    for (std::size_t k = index; k < kernels.size(); ++k)
+      if (kernels[k].sorted_store_cluster > 1) return k == index;
+    return true;
+  }
+  // Whether kernel `index` is the late form's kernel in place: it loads natural positions, stores sorted ones.
+  bool loads_natural_in_sorted_run(std::size_t index, bool out_of_place) const {
+    return !out_of_place && sorted(out_of_place) && sorts_late_in_place && kernels[index].sorted_store_cluster > 1;
+  }
   // Whether kernel `index` of a sorted run in place is launched in clusters of its sorted_store_cluster, loads
   // ordered before stores (kernel_flag_cluster_ordered_stores).
   bool orders_stores_in_clusters(std::size_t index, bool out_of_place) const {

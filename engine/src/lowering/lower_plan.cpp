@@ -120,7 +120,10 @@ LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const
   LoweredPlan lowered;
   for (std::future<KernelSpec>& kernel : lowering) lowered.kernels.push_back(kernel.get());
   if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels);
-  lowering::mark_sorted_layouts(plan, lowered, profile);
+  // The late form's clusters walk one kernel's tiles in a new order; Nyquist tiles follow all others in the grid.
+  lowering::mark_sorted_layouts(plan, lowered, profile, [real_plan](std::size_t k) {
+    return !real_plan || !lowering::takes_nyquist_tiles(*real_plan, k);
+  });
   return lowered;
 }
 

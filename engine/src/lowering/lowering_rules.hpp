@@ -2,6 +2,7 @@
 // one part of a KernelSpec.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -48,8 +49,10 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
 
 // sorted_layout.cpp: when every axis the reorder pass reverses is Y or Z, their sorted layouts
 // (AxisTile::sorted_radices, sorted_loads) on the first kernel and on the later kernels with their stages, and
-// lowered.sorted_layout; with the first kernel's sorted_store_cluster, lowered.sorted_layout_in_place.
-void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfile& profile);
+// lowered.sorted_layout; with the first kernel's sorted_store_cluster, or the late form's on the last kernel with
+// the sorted axes' stages where `late_form_allowed(its index)`, lowered.sorted_layout_in_place.
+void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfile& profile,
+                         const std::function<bool(std::size_t)>& late_form_allowed);
 
 // distribute_tile.cpp: a tile over part_bytes_limit (the largest power of two within a block's shared memory)
 // spread over 2, 4, ... blocks of one cluster (a mixed tile: the fewest blocks that divide it) (spec.tile_blocks;
@@ -166,6 +169,9 @@ std::int64_t padded_spectrum_columns(const Plan& plan);
 // whose step comes before its first stage its load phase (global_passes.cpp decided the rest).
 void keep_real_step_off_global_passes(KernelSpec& spec, const Kernel& real_kernel);
 void mark_real_kernels(const Plan& plan, LoweredPlan& lowered);
+// Whether kernel `index` of real plan `plan` takes Nyquist tiles (RealKernel::nyquist_tiles): a kernel without the
+// step whose columns are not padded.
+bool takes_nyquist_tiles(const Plan& plan, std::size_t index);
 
 // flops.cpp: nominal flop count of the kernel over the whole volume.
 double nominal_flops(const KernelSpec& spec);

@@ -99,6 +99,10 @@ bool pads_spectrum_columns(const Plan& plan) {
   return odd_real_rows(plan) || (half > x_chunk && half % x_chunk != 0);
 }
 
+bool takes_nyquist_tiles(const Plan& plan, std::size_t index) {
+  return !plan.kernels[index].real && !pads_spectrum_columns(plan);
+}
+
 void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
   const RealStep step = *real_step_of(plan);
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
@@ -116,7 +120,7 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
       require_whole_rows(spec);
       spec.real.step_stage = static_cast<int>(kernel.real_position);
       spec.shared_bytes += 2 * spec.side_elements() * spec.real_bytes();  // the side array's real and imaginary words
-    } else if (!spec.real.padded_columns) {  // padded columns past NX/2 are masked instead (RealKernel)
+    } else if (takes_nyquist_tiles(plan, k)) {  // padded columns past NX/2 are masked instead (RealKernel)
       require_nyquist_tiles_fit(spec);
       spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles();
     }

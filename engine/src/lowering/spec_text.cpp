@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "lowering/kernel_spec.hpp"
+#include "lowering/tile_maps.hpp"
 
 namespace fft3d {
 namespace {
@@ -179,7 +180,8 @@ std::string to_string(const KernelSpec& spec) {
   if (spec.blocks_per_multiprocessor > 1) text << ", " << spec.blocks_per_multiprocessor << " blocks a multiprocessor";
   if (spec.sorted_store_cluster > 1)
     text << " (in place with the sorted layout: in clusters of " << spec.sorted_store_cluster
-         << ", every block loading before any stores)";
+         << ", every block loading" << (tile::sorts_late_in_place(spec) ? " natural positions" : "")
+         << " before any stores)";
   if (spec.grid_order != std::array{Axis::x, Axis::y, Axis::z})
     text << " (tiles walked " << axis_letter(spec.grid_order[0]) << axis_letter(spec.grid_order[1])
          << axis_letter(spec.grid_order[2]) << ")";

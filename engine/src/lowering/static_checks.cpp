@@ -342,14 +342,15 @@ bool last_pass_offsets_add(const KernelSpec& spec) {
 namespace {
 
 // Clusters of `tiles` consecutive tiles, the first and the last, storing in natural order (sorted: in the sorted
-// layout): the elements they store are those they load.
+// layout): the elements they store are those they load. Such clusters load natural positions (a sorted run's
+// first kernel loads no axis sorted, and the late form's kernel loads natural positions in place).
 void check_cluster_stores(const KernelSpec& spec, std::int64_t tiles, bool sorted, ClusterStoreReport& report) {
   const std::int64_t clusters = spec.tiles / tiles;
   for (std::int64_t cluster : {std::int64_t{0}, clusters - 1}) {
     std::vector<std::int64_t> loaded, stored;
     for (std::int64_t block = cluster * tiles; block < (cluster + 1) * tiles; ++block)
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
-        loaded.push_back(load_offset(spec, block, e, sorted));
+        loaded.push_back(load_offset(spec, block, e, false));
         stored.push_back(store_offset(spec, block, e, true, sorted));
       }
     std::sort(loaded.begin(), loaded.end());

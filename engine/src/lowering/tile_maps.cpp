@@ -184,6 +184,8 @@ bool loads_sorted(const KernelSpec& spec) {
   return false;
 }
 
+bool sorts_late_in_place(const KernelSpec& spec) { return spec.sorted_store_cluster > 1 && loads_sorted(spec); }
+
 std::int64_t reorder_source(const KernelSpec& spec, std::int64_t to) {
   const Extents& n = spec.size;
   const std::array<std::int64_t, 3> f = {to % n.nx, to / n.nx % n.ny, to / (n.nx * n.ny)};

@@ -88,6 +88,9 @@ std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_
 std::int64_t sorted_position(const AxisTile& axis, std::int64_t p);
 // Whether some axis of the kernel loads in its sorted layout (AxisTile::sorted_loads).
 bool loads_sorted(const KernelSpec& spec);
+// Whether the kernel makes the sorted layout's permutation in place itself (KernelSpec::sorted_store_cluster on a
+// kernel that loads sorted out of place): in place it loads natural positions and stores sorted ones, in clusters.
+bool sorts_late_in_place(const KernelSpec& spec);
 
 // The digit-reversal pass: the element it reads for output element `to` (natural order), each reversed axis's
 // frequency at its digit-reversed position.
