@@ -28,6 +28,7 @@ constexpr CostModel hopper_cost_model = {
     .deep_z = 0.1,                        // whole-Z copy twins 1.11-1.14 a pass against 1.03 for Y (512^3 and others)
     .deep_z_spread = 0.2,                 // Z lines of 512-1024 planes spread: 1.67-1.92 floors
     .sorted_layout = 0.15,                // 256^3 second kernel: 1.31 twins sorted against 1.13 digit-reversed
+    .late_sorted_stores = 0.25,           // 1024x512x64 in place: a late-form plan 0.23 pass over an early-form one
     .spread_mixed_tile = 2.0,             // 243^3, 384x384x256: 3.4-3.6 floors a spread kernel, 1.2-1.6 one-block
 };
 

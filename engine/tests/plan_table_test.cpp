@@ -218,9 +218,10 @@ TEST(ShippedGpuTables, Fp64FilesServeTheH200Only) {
   EXPECT_EQ(h200.parsed.plan.precision, Precision::fp64);
 }
 
-// A GPU table's out-of-place file whose plan takes the digit-reversal pass in place only (the hopper 2048x2048 Y
-// split: its sorted layout needs a cluster of all its tiles in place) serves runs out of place; in place the planner,
-// ranking for runs in place, serves its two passes instead of that plan's reorder and copy back.
+// A GPU table's out-of-place file whose plan takes the digit-reversal pass in place only (a 2048x2048 Y split whose
+// first kernel is spread and whose last has 32 Y tiles, so neither form of the sorted layout clusters them in place)
+// serves runs out of place; in place the planner, ranking for runs in place, serves its two passes instead of that
+// plan's reorder and copy back.
 TEST_F(PlanTableTest, AGpuTablesOutOfPlaceOnlyPlanLeavesRunsInPlaceToThePlanner) {
   const Extents square{2048, 2048, 1};
   const std::string gpu = "NVIDIA H100 80GB HBM3";
@@ -228,8 +229,8 @@ TEST_F(PlanTableTest, AGpuTablesOutOfPlaceOnlyPlanLeavesRunsInPlaceToThePlanner)
   fs::create_directories(folder);
   const std::string split = (folder / "2048x2048x1.yaml").string();
   std::ofstream(split) << "size: [2048, 2048, 1]\narch: hopper\nkernels:\n"
-                          "  - \"X(1, 2048, 1, 2048, no-tw), Y(1024, 2, 1024, 2048, tw)\"\n"
-                          "  - \"Y(2, 1024, 1, 1024, no-tw)\"\n";
+                          "  - \"X(1, 2048, 1, 2048, no-tw), Y(64, 32, 64, 2048, tw)\"\n"
+                          "  - \"Y(32, 64, 1, 64, no-tw)\"\n";
   EXPECT_TRUE(lowers_in_natural_order(load_plan_file(split).plan, false));
   EXPECT_FALSE(lowers_in_natural_order(load_plan_file(split).plan, true));
   EXPECT_EQ(find_gpu_table_plan("hopper", gpu, square, false), split);

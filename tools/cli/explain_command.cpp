@@ -46,6 +46,9 @@ void explain_model(const Plan& plan, const LoweredPlan& lowered) {
     text << ", digit-reversal pass: " << in_place.reorder;
     if (out_of_place.reorder != in_place.reorder) text << " in place, " << out_of_place.reorder << " out of place";
   }
+  if (in_place.late_sort > 0)
+    text << ", a later kernel's sorted stores: " << in_place.late_sort << " in place, " << out_of_place.late_sort
+         << " out of place";
   std::cout << text.str() << "\n";
 }
 

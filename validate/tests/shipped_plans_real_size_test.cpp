@@ -26,7 +26,7 @@ using Values = std::vector<std::complex<double>>;
 
 constexpr double bound = 1e-12;
 
-// The real plans (-r2c, -c2r, -c2r-in-place) run here for these sizes only: every real plan runs on the GPU
+// The real plans (-r2c, -c2r) run here for these sizes only: every real plan runs on the GPU
 // suite, and a sample keeps CI's CPU time in bounds (each 2^27-point real plan takes minutes on two cores).
 constexpr const char* sampled_real_sizes[] = {"256x128x128-", "512x256x256-", "128x512x1024-"};
 // Plans of sizes with factors 3, 5 or 7 (every kind) run for these sizes only, for the same reason: one odd prime

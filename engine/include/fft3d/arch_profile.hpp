@@ -33,6 +33,7 @@ struct CostModel {
   double deep_z = 0;                  // a tile of 128-byte runs from `deep_z_planes` or more Z planes, volume over L2
   double deep_z_spread = 0;           // the same tile spread over a cluster
   double sorted_layout = 0;           // a kernel that loads rows in the sorted layout
+  double late_sorted_stores = 0;      // in place, the sorted layout's late form (a later kernel's stores sort)
   double spread_mixed_tile = 0;       // a spread tile whose index maps are not bit fields (a length with 3, 5 or 7)
   double busy_grid_share = 0.5;       // grids of at least this share of the multiprocessors are not charged idle
   double whole_volume_l2_share = 0.75;  // spread_whole_volume: batches of more than this share of L2 a buffer

@@ -117,9 +117,9 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
 
 namespace {
 
-// Out of place, a plan that takes the digit-reversal pass in place only costs this much more than one that serves
-// both placements alike, so that of two plans the model ranks equal the latter wins: at such ties the plans for out
-// of place only ran slower (docs/performance.md L156).
+// Out of place, a plan that takes the digit-reversal pass or the sorted layout's late form in place only costs this
+// much more than one that serves both placements alike, so that of two plans the model ranks equal the latter wins:
+// at such ties the plans for out of place only ran slower (docs/performance.md L156).
 constexpr double out_of_place_only_tie_break = 0.01;
 
 // Whether natural order takes the digit-reversal pass in the placement: a complex plan whose sorted layout does not
@@ -131,7 +131,7 @@ bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_
 }  // namespace
 
 double ModelTerms::total() const {
-  double passes = static_cast<double>(beyond_one_pass.size()) + reorder;  // one pass a kernel
+  double passes = static_cast<double>(beyond_one_pass.size()) + reorder + late_sort;  // one pass a kernel
   for (double beyond : beyond_one_pass) passes += beyond;
   return passes;
 }
@@ -139,6 +139,8 @@ double ModelTerms::total() const {
 ModelTerms model_terms(const Plan& plan, const LoweredPlan& lowered, const ArchProfile& profile, bool in_place) {
   ModelTerms terms;
   for (const KernelSpec& spec : lowered.kernels) terms.beyond_one_pass.push_back(cost_beyond_one_pass(spec, profile));
+  if (lowered.sorts_late_in_place)
+    terms.late_sort = in_place ? profile.cost.late_sorted_stores : out_of_place_only_tie_break;
   if (charges_reorder_pass(plan, lowered, in_place)) {
     terms.reorder = 1.0;
   } else if (charges_reorder_pass(plan, lowered, true)) {

@@ -14,10 +14,12 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile);
 
 // The model's terms for `lowered` (the lowering of `plan` on `profile`) run in one placement: each kernel's charges
 // beyond its one pass, and the digit-reversal pass's: 1 where natural order takes it in that placement, a tie-break
-// of a hundredth out of place where only runs in place take it, else 0. total() is what the planner ranks by.
+// of a hundredth out of place where only runs in place take it, else 0; likewise the sorted layout's late form
+// (CostModel::late_sorted_stores in place, the tie-break out of place). total() is what the planner ranks by.
 struct ModelTerms {
   std::vector<double> beyond_one_pass;  // per kernel
   double reorder = 0;
+  double late_sort = 0;  // the sorted layout's late form (sorted_layout.cpp)
   double total() const;
 };
 ModelTerms model_terms(const Plan& plan, const LoweredPlan& lowered, const ArchProfile& profile, bool in_place);
