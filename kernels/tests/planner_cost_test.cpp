@@ -4,10 +4,12 @@
 
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/diagnostics.hpp"
+#include "lowering/cost_model.hpp"
 #include "lowering/kernel_spec.hpp"
 #include "fft3d/plan_text.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/planner.hpp"
+#include "fft3d/wisdom.hpp"
 
 namespace fft3d::testing {
 namespace {
@@ -66,6 +68,30 @@ TEST(PlannerCost, CountsWholePassesOnTheTeslaAndFermiProfiles) {
                      static_cast<double>(lowered.kernels.size() + (lowered.reorder ? 1 : 0)))
         << arch;
   }
+}
+
+// The sorted layout's late form (docs/performance.md L158): the hopper table's C2R mirror runs in place in two
+// passes, its last kernel's sorted stores in clusters of its 16 Z tiles. The model charges the late form in place
+// (late_sorted_stores) and the tie-break out of place, so the planner keeps 1024x512x64 C2C's early-form plan in
+// place, which measured 0.468 ms against 0.552 for the late-form plan it took uncharged.
+TEST(PlannerCost, TheLateFormServesTheC2rMirrorsAndIsChargedInPlace) {
+  const ArchProfile hopper = *find_arch_profile("hopper");
+  const std::optional<std::string> path = find_table_plan("hopper", {512, 512, 512}, true, TransformKind::c2r);
+  ASSERT_TRUE(path.has_value());
+  const Plan c2r = load_plan_file(*path).plan;
+  const LoweredPlan lowered = lower_plan(c2r, hopper);
+  EXPECT_TRUE(lowered.sorts_late_in_place);
+  EXPECT_EQ(lowered.volume_passes(true, false), 2);
+  EXPECT_EQ(lowered.kernels[1].sorted_store_cluster, 16);
+  const lowering::ModelTerms in_place = lowering::model_terms(c2r, lowered, hopper, true);
+  const lowering::ModelTerms out_of_place = lowering::model_terms(c2r, lowered, hopper, false);
+  EXPECT_EQ(in_place.late_sort, hopper.cost.late_sorted_stores);
+  EXPECT_NEAR(in_place.total() - out_of_place.total(), hopper.cost.late_sorted_stores - 0.01, 1e-9);
+  const Plan c2c = plan_for_size({1024, 512, 64}, "hopper", true, passes_on_its_profile_in(true), TransformKind::c2c,
+                                 Precision::fp32, 1, "")
+                       .parsed.plan;
+  EXPECT_EQ(c2c.kernels.size(), 2u);
+  EXPECT_FALSE(lower_plan(c2c, hopper).sorts_late_in_place) << to_yaml(c2c);
 }
 
 // The default plans take the forms that measured fastest (docs/performance.md, ledger "sorted layout" and "spread
