@@ -120,7 +120,8 @@ LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const
   LoweredPlan lowered;
   for (std::future<KernelSpec>& kernel : lowering) lowered.kernels.push_back(kernel.get());
   if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels);
-  // The late form's clusters walk one kernel's tiles in a new order; Nyquist tiles follow all others in the grid.
+  // The late form's clusters are consecutive tiles along the sorted axes; a real kernel's Nyquist tiles follow all
+  // its other tiles in the grid, so such a kernel does not take it.
   lowering::mark_sorted_layouts(plan, lowered, profile, [real_plan](std::size_t k) {
     return !real_plan || !lowering::takes_nyquist_tiles(*real_plan, k);
   });
