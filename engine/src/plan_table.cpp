@@ -148,7 +148,8 @@ namespace {
 // A plan whose natural order takes the digit-reversal pass in place but not out of place (a sorted layout whose tiles
 // no cluster holds in place): measured out of place, it would pay a reorder and a copy back in place.
 bool out_of_place_only(const Plan& plan) {
-  return !lowers_in_natural_order(plan, true) && lowers_in_natural_order(plan, false);
+  const NaturalOrderPlacements placements = natural_order_placements(plan);
+  return placements.out_of_place && !placements.in_place;
 }
 
 }  // namespace

@@ -151,14 +151,20 @@ Plan real_whole_axes_plan(const Extents& size, const std::string& arch, Transfor
   return plan;
 }
 
-bool lowers_in_natural_order(const Plan& plan, bool in_place) {
+NaturalOrderPlacements natural_order_placements(const Plan& plan) {
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
-  if (!profile) return true;  // an unknown arch is refused elsewhere, by name
+  if (!profile) return {true, true};  // an unknown arch is refused elsewhere, by name
   try {
-    return !lower_plan(plan, *profile).reorders(!in_place);
+    const LoweredPlan lowered = lower_plan(plan, *profile);
+    return {.in_place = !lowered.reorders(false), .out_of_place = !lowered.reorders(true)};
   } catch (const LoweringError&) {
-    return false;
+    return {};
   }
+}
+
+bool lowers_in_natural_order(const Plan& plan, bool in_place) {
+  const NaturalOrderPlacements placements = natural_order_placements(plan);
+  return in_place ? placements.in_place : placements.out_of_place;
 }
 
 namespace {

@@ -26,8 +26,9 @@ Plan real_planes_plan(const Extents& size, int gpus, const std::string& arch, co
   const std::int64_t planes = size.nz / gpus;
   Plan slab = default_plan_of_kind(plane, arch, TransformKind::r2c, passes_in_batch(passes, planes), true);
   const Plan mirror = c2r_mirror(slab);
-  const bool lowers_everywhere = lowers_in_natural_order(slab, false) && lowers_in_natural_order(mirror, true) &&
-                                 lowers_in_natural_order(mirror, false);
+  const NaturalOrderPlacements mirror_placements = natural_order_placements(mirror);
+  const bool lowers_everywhere =
+      lowers_in_natural_order(slab, false) && mirror_placements.in_place && mirror_placements.out_of_place;
   if (!lowers_everywhere) slab = real_whole_axes_plan(plane, arch, TransformKind::r2c);
   slab.batch = planes;
   return slab;

@@ -64,8 +64,8 @@ std::vector<GpuTableFile> gpu_table_files(const std::string& arch = "");
 bool arch_table_has_in_place_file(const std::string& arch, const Extents& size, TransformKind kind);
 // The GPU table's plan file for this arch, device, size, placement, kind and precision, if there is one (in place:
 // the in-place file first), from the first table directory (plan_table_dirs) that holds that GPU's folder. In place,
-// an out-of-place file yields to the arch table's in-place file of the size and kind: that file exists because the
-// out-of-place plan does not run in place (a two-pass C2R), and measured planning times real plans out of place; and
+// an out-of-place file yields to the arch table's in-place file of the size and kind: that file exists because
+// another plan serves in place, and measured planning times real plans out of place; and
 // it does not serve where its plan takes the digit-reversal pass in place only (lowers_in_natural_order), which would
 // cost a reorder and a copy back there: the arch's table or the planner, ranking for runs in place, serves instead.
 std::optional<std::string> find_gpu_table_plan(const std::string& arch, const std::string& device_name,

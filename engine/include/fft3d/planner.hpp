@@ -106,6 +106,12 @@ Plan c2r_mirror(const Plan& r2c);
 // digit-reversal pass, which real transforms do not run (true for an arch without a profile, which is refused
 // elsewhere by name; false where the lowering refuses the plan).
 bool lowers_in_natural_order(const Plan& plan, bool in_place);
+// lowers_in_natural_order in each placement, from one lowering.
+struct NaturalOrderPlacements {
+  bool in_place = false;
+  bool out_of_place = false;
+};
+NaturalOrderPlacements natural_order_placements(const Plan& plan);
 
 // The default planner's plan of `kind` for `size` (the real volume for r2c and c2r): default_plan for c2c; for a
 // real kind the real plan (r2c_plan_from, c2r_mirror for c2r) of the stage planner's first plan, unless a real plan
