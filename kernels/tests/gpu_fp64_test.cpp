@@ -4,6 +4,7 @@
 // relative L2 error of 1e-13. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstring>
 #include <iostream>
@@ -13,7 +14,9 @@
 
 #include "fft3d/errors.hpp"
 #include "fft3d/gpu_transform.hpp"
+#include "fft3d/arch_profile.hpp"
 #include "fft3d/plan_text.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "test_plans.hpp"
 #include "gpu_test.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
@@ -146,6 +149,34 @@ TEST_F(GpuFp64Test, RealPlansMatchCufftD2ZAndZ2D) {
     SCOPED_TRACE(name);
     check_real_plan(table_plan(name), seed++);
   }
+}
+
+// C2R (Z2D) in place in fp64 through the sorted layout's late form (docs/performance.md L158): the spectrum in the
+// buffer, the reals back in its rows padded to 2*(NX/2+1), against cuFFT's Z2D of the D2Z of random reals.
+TEST_F(GpuFp64Test, C2rInPlaceThroughTheLateFormMatchesCufftZ2D) {
+  const NamedPlan named = table_plan("hopper/128x512x512-c2r.yaml");
+  Plan plan = named.plan;
+  plan.precision = Precision::fp64;
+  GpuTransform engine(plan, named.name);
+  ASSERT_TRUE(lower_plan(plan, *find_arch_profile("hopper")).sorts_late_in_place);
+  const Extents& size = plan.size;
+  const std::int64_t rows = size.ny * size.nz, padded_row = 2 * (size.nx / 2 + 1);
+  std::vector<double> input(static_cast<std::size_t>(size.elements())), want(input.size()), got(input.size());
+  std::mt19937_64 generator(77);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (double& value : input) value = uniform(generator);
+  std::vector<std::complex<double>> spectrum(static_cast<std::size_t>(rows * padded_row / 2));
+  validate::cufft_r2c_reference(size, input, spectrum);
+  validate::cufft_c2r_reference(size, spectrum, want);
+  validate::DeviceBuffer buffer(spectrum.size() * sizeof(spectrum[0]));
+  buffer.upload(spectrum.data());
+  engine.execute(complex64(buffer), static_cast<double*>(buffer.get()), {.direction = Direction::inverse});
+  std::vector<double> padded(static_cast<std::size_t>(rows * padded_row));
+  buffer.download(padded.data());
+  for (std::int64_t row = 0; row < rows; ++row)
+    std::copy_n(padded.begin() + row * padded_row, size.nx, got.begin() + row * size.nx);
+  const std::vector<std::complex<double>> got_values(got.begin(), got.end()), want_values(want.begin(), want.end());
+  expect_within_bound(validate::compare(got_values, want_values), named.name + " fp64 C2R (Z2D) in place");
 }
 
 // A descriptor asking fp64 gets a plan of precision fp64 (the table's where the planner's fp64 costs rank it first,
