@@ -23,11 +23,12 @@ int element_unroll(const KernelSpec& spec) {
   return static_cast<int>(std::clamp<std::int64_t>(per_thread, 1, 16));
 }
 
-// "(flags & flag) ? function(position) : position".
+// "(condition ? function(position) : position)".
 std::string when(const std::string& condition, const std::string& function, const std::string& position) {
   return "(" + condition + " ? " + function + position + " : " + position + ")";
 }
 
+// "((flags & flag) ? function(position) : position)".
 std::string when_flag(int flag, const std::string& function, const std::string& position) {
   return when("(flags & " + str(flag) + ")", function, position);
 }
