@@ -28,7 +28,6 @@
 // apply, the rules above stand.
 // Measured: docs/performance.md, ledger "spread tiles and parts".
 #include <algorithm>
-#include <cstdlib>
 #include <tuple>
 
 #include "lowering_rules.hpp"
@@ -213,24 +212,14 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
                         " blocks divides it into parts within that with a part digit above the X runs");
   if (spec.tile_blocks > 1 && tile_holds_whole_volume(spec) && widen_whole_volume_spread(spec, whole, profile)) return;
   const int sharing = profile.spread_blocks_per_multiprocessor;
-  if (spec.tile_blocks == 1 && std::getenv("FFT3D_PROBE_MIXED_SPLIT") && !tile::bit_fields(whole) &&
-      spec.complex_bytes() * spec.tile_elements > limit / sharing) {  // PROBE
-    KernelSpec split = whole;
-    if (spread_tile(split, profile, limit / sharing, true) != no_spread) {
-      split.blocks_per_multiprocessor = sharing;
-      spec = split;
-    }
-    return;
-  }
   if (spec.tile_blocks == 1 || sharing == 1) return;
   // Spread anyway: parts of 1/sharing of a block's limit, when the field then still crosses in the first pass
   // alone (the form measured; ptxas fits those kernels in the registers that `sharing` blocks leave a thread), or
   // for fp64 whichever pass crosses (file comment).
   KernelSpec shared = whole;
   const bool fp64 = spec.precision == Precision::fp64;
-  const bool probe = std::getenv("FFT3D_PROBE_MIXED_SHARING") && !tile::bit_fields(whole);  // PROBE
-  const bool first_pass_alone = std::get<0>(spread_tile(shared, profile, limit / sharing, fp64 || probe)) == 0;
-  if (!(first_pass_alone || fp64 || probe) || shared.complex_bytes() * shared.part_elements() > limit / sharing) return;
+  const bool first_pass_alone = std::get<0>(spread_tile(shared, profile, limit / sharing, fp64)) == 0;
+  if (!(first_pass_alone || fp64) || shared.complex_bytes() * shared.part_elements() > limit / sharing) return;
   shared.blocks_per_multiprocessor = sharing;
   spec = shared;
 }
