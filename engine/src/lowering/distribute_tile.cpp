@@ -28,7 +28,6 @@
 // apply, the rules above stand.
 // Measured: docs/performance.md, ledger "spread tiles and parts".
 #include <algorithm>
-#include <cstdlib>
 #include <tuple>
 
 #include "lowering_rules.hpp"
@@ -212,14 +211,6 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
                         std::to_string(most_cluster_blocks(profile, true)) +
                         " blocks divides it into parts within that with a part digit above the X runs");
   if (spec.tile_blocks > 1 && tile_holds_whole_volume(spec) && widen_whole_volume_spread(spec, whole, profile)) return;
-  if (const char* pb = std::getenv("FFT3D_PROBE_MIXED_PART_BYTES"); pb && spec.tile_blocks > 1 && !tile::bit_fields(whole)) {  // PROBE
-    KernelSpec parts = whole;
-    if (spread_tile(parts, profile, std::atoll(pb), true) != no_spread) {
-      parts.blocks_per_multiprocessor = profile.spread_blocks_per_multiprocessor;
-      spec = parts;
-      return;
-    }
-  }
   const int sharing = profile.spread_blocks_per_multiprocessor;
   if (spec.tile_blocks == 1 || sharing == 1) return;
   // Spread anyway: parts of 1/sharing of a block's limit, when the field then still crosses in the first pass

@@ -1,6 +1,5 @@
 // Lowering: a legal plan and a profile to one KernelSpec per kernel (plus the digit-reversal pass when natural
 // order needs one). The rules live one per file; this file applies them in order and checks the profile's limits.
-#include <cstdlib>
 #include <algorithm>
 #include <future>
 #include <optional>
@@ -91,11 +90,6 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   lowering::distribute_large_tile(spec, profile);
   lowering::widen_shared_spread_passes(spec, unsplit, profile);
   spec.threads = lowering::block_threads(spec, profile, packed);
-  // PROBE: mixed tiles with fewer threads holding more elements, and blocks a multiprocessor (bytes in flight).
-  if (const char* t = std::getenv("FFT3D_PROBE_MIXED_THREADS"); t && !fft3d::tile::bit_fields(spec) && spec.kernel_index == std::atoi(std::getenv("FFT3D_PROBE_KERNEL") ? std::getenv("FFT3D_PROBE_KERNEL") : "-1")) {
-    spec.threads = std::atoi(t);
-    if (const char* b = std::getenv("FFT3D_PROBE_MIXED_BLOCKS")) spec.blocks_per_multiprocessor = std::atoi(b);
-  }
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * spec.real_bytes();
