@@ -221,34 +221,28 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
   out.line("// Tile origins: consecutive tiles walk the " + order + " tiles (KernelSpec::grid_order).");
   write_part_origin(out, spec);
   const bool nyquist_tiles = spec.real.nyquist_tiles > 0;
-  if (nyquist_tiles) {
-    out.line("// Blocks past the grid's " + str(spec.tiles) + " tiles carry column " + str(spec.real.half) +
-             " (Nyquist): X origin " + str(spec.real.half) + ", the other axes walked as without X.");
-    out.line("const bool nyquist_tile = block >= " + str(spec.tiles) + "u;");
-    out.line("const unsigned long long walk = nyquist_tile ? block - " + str(spec.tiles) + "u : block;");
-  }
-  const std::string walk = nyquist_tiles ? "walk" : "block";
-  // below: the product of the grid extents walked before this mode's digit (without X: for the Nyquist tiles).
-  std::int64_t below = 1, below_without_x = 1;
+  std::int64_t below = 1;  // the product of the grid extents walked before this mode's digit
   for (Axis walked : spec.grid_order) {
     const AxisTile& axis = spec.axes[axis_index(walked)];
+    if (nyquist_tiles && walked == Axis::x) {  // RealKernel::nyquist_tiles: X tile `x_tiles` carries column NX/2
+      const std::int64_t x_tiles = axis.tiles(), stride = axis.grid.empty() ? 0 : axis.grid.front().stride;
+      out.line("// X tile " + str(x_tiles) + " of " + str(x_tiles + 1) + " carries column " + str(spec.real.half) +
+               " (Nyquist), beside the X tiles of its row: X origin " + str(spec.real.half) + ", columns past it masked.");
+      out.line("const unsigned long long x_tile = block / " + str(below) + "ull % " + str(x_tiles + 1) + "ull;");
+      out.line("const long long origin_x = x_tile == " + str(x_tiles) + "ull ? " + str(spec.real.half) +
+               "LL : (long long)x_tile * " + str(stride) + ";");
+      below *= x_tiles + 1;
+      continue;
+    }
     std::string sum = "0";
     for (const TileMode& mode : axis.grid) {
-      const bool bit_field = is_power_of_two(below) && is_power_of_two(below_without_x) && is_power_of_two(mode.extent);
-      const auto divisor = [&](std::int64_t product) {
-        return bit_field ? str(tile::log2_exact(product)) : str(product) + "ull";
-      };
-      const std::string at = !nyquist_tiles || below == below_without_x || walked == Axis::x
-                                 ? divisor(below)
-                                 : "(nyquist_tile ? " + divisor(below_without_x) + " : " + divisor(below) + ")";
-      if (bit_field)
-        sum += " + (long long)((" + walk + " >> " + at + ") & " + str(mode.extent - 1) + "ull) * " + str(mode.stride);
+      if (is_power_of_two(below) && is_power_of_two(mode.extent))
+        sum += " + (long long)((block >> " + str(tile::log2_exact(below)) + ") & " + str(mode.extent - 1) +
+               "ull) * " + str(mode.stride);
       else
-        sum += " + (long long)(" + walk + " / " + at + " % " + str(mode.extent) + "ull) * " + str(mode.stride);
+        sum += " + (long long)(block / " + str(below) + "ull % " + str(mode.extent) + "ull) * " + str(mode.stride);
       below *= mode.extent;
-      if (walked != Axis::x) below_without_x *= mode.extent;
     }
-    if (nyquist_tiles && walked == Axis::x) sum = "nyquist_tile ? " + str(spec.real.half) + "LL : " + sum;
     out.line("const long long origin_" + axis_suffix(axis.axis) + " = " + sum + ";");
   }
 }

@@ -98,23 +98,42 @@ TEST(Lowering, TileMapsCoverTheVolumeOnce) {
 }
 
 // A real kernel's Nyquist tiles (RealKernel::nyquist_tiles) reach column NX/2 of every row of the stage volume
-// exactly once (one Nyquist tile per tile of the other axes, its X lanes past NX/2 masked).
-TEST(Lowering, NyquistTilesReachEveryRowsNyquistColumnOnce) {
+// exactly once (one Nyquist tile per tile of the other axes, its X lanes past NX/2 masked), and each walks beside its
+// row's X tiles: no run of consecutive Nyquist tiles is longer than the tiles walked before X, so that they spread
+// through the launch instead of forming its tail.
+TEST(Lowering, NyquistTilesReachEveryRowsNyquistColumnOnceBesideTheirRows) {
+  int kernels = 0;
   for (const NamedPlan& named : shipped_real_plans()) {
     SCOPED_TRACE(named.name);
     for (const KernelSpec& spec : lower(named).kernels) {
       if (spec.real.nyquist_tiles == 0) continue;
+      ++kernels;
+      std::int64_t before_x = 1;
+      for (Axis axis : spec.grid_order) {
+        if (axis == Axis::x) break;
+        before_x *= spec.axes[axis_index(axis)].tiles();
+      }
       std::vector<int> hits(spec.size.ny * spec.size.nz, 0);
-      for (std::int64_t block = spec.tiles; block < spec.tiles + spec.real.nyquist_tiles; ++block)
+      std::int64_t nyquist = 0, run = 0, longest_run = 0;
+      for (std::int64_t block = 0; block < spec.tiles + spec.real.nyquist_tiles; ++block) {
+        const bool is_nyquist = tile::block_origin(spec, block)[0] == spec.real.half;
+        run = is_nyquist ? run + 1 : 0;
+        longest_run = std::max(longest_run, run);
+        if (!is_nyquist) continue;
+        ++nyquist;
         for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
           const std::array<std::int64_t, 3> p = tile::axis_positions(spec, block, e);
           ASSERT_GE(p[0], spec.real.half);
           if (p[0] == spec.real.half) ++hits[p[1] + spec.size.ny * p[2]];
         }
+      }
       EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), spec.size.ny * spec.size.nz) << to_string(spec);
+      EXPECT_EQ(nyquist, spec.real.nyquist_tiles);
       EXPECT_EQ(spec.real.nyquist_tiles, spec.tiles / spec.axes[0].tiles());
+      EXPECT_LE(longest_run, before_x) << to_string(spec);
     }
   }
+  EXPECT_GT(kernels, 0);
 }
 
 // Hopper plans included: their natural order is stored across clusters, which the interpreter runs cluster by

@@ -102,7 +102,8 @@ enum class KernelRole : std::uint8_t { tile, digit_reversal };
 // (NX/2 + 1 columns) through the row pitches the launch passes (the RealRows argument, emit/cuda_source.hpp).
 // The half spectrum's extra column x = NX/2 (Nyquist) rides in the same kernels: in the kernel with the real step,
 // as one more value per tile row in a side array that the kernel's Y and Z stages also transform; in the others,
-// as `nyquist_tiles` more tiles after the grid's, whose X origin is NX/2 and whose columns past it are masked.
+// as `nyquist_tiles` more tiles, whose X origin is NX/2 and whose columns past it are masked: each walks as one
+// more X tile beside its row's X tiles (tile::block_origin), so that they spread through the launch, not a tail.
 // An odd NX (`odd`): the kernel with the step runs on (NX, NY, NZ) with whole rows of NX complex values, R2C loading
 // each real as (x, 0) and storing columns 0 .. half, C2R loading those and filling column NX - k with the conjugate
 // of column k before its X stages, then storing the real parts; no side array. The other kernels run on the

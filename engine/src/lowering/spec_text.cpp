@@ -99,8 +99,9 @@ void write_real(std::ostringstream& text, const KernelSpec& spec) {
     text << "columns 0.." << real.half << " in tiles of " << spec.size.nx << " padded columns, those past "
          << real.half << " masked\n";
   } else {
-    text << "column " << real.half << " (Nyquist) in " << real.nyquist_tiles
-         << " more tiles at X origin " << real.half << ", columns past it masked\n";
+    text << "column " << real.half << " (Nyquist) in " << real.nyquist_tiles << " more tiles at X origin "
+         << real.half << ", columns past it masked, each walked beside its row's " << spec.axes[0].tiles()
+         << " X tiles as one more\n";
   }
 }
 

@@ -201,12 +201,12 @@ void check_last_pass_stores(const KernelSpec& spec, std::int64_t block, Coalesci
     }
 }
 
-// Both checked blocks, each through `check(block, report)`.
+// Both checked blocks (the first, and the grid's last tile), each through `check(block, report)`.
 template <class Check>
 CoalescingReport for_first_and_last_block(const KernelSpec& spec, Check check) {
   CoalescingReport report;
   if (spec.role != KernelRole::tile) return report;
-  for (std::int64_t block : {std::int64_t{0}, spec.tiles - 1}) check(block, report);
+  for (std::int64_t block : {std::int64_t{0}, last_grid_tile(spec)}) check(block, report);
   return report;
 }
 
@@ -286,7 +286,7 @@ bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& 
   std::int64_t block_weight = 1;  // blocks walk the axes in grid_order (block_origin)
   for (Axis a : spec.grid_order) {
     if (a == axis) break;
-    block_weight *= spec.axes[axis_index(a)].tiles();
+    block_weight *= walked_tiles(spec, a);
   }
   for (std::int64_t t = 0; t < tile.tiles(); ++t)
     for (std::int64_t l = 0; l < tile.extent(); ++l) {

@@ -53,18 +53,26 @@ std::int64_t digits_times_strides(const std::vector<TileMode>& modes, std::int64
 std::int64_t local_position(const AxisTile& axis, std::int64_t l) { return digits_times_strides(axis.tile, l); }
 std::int64_t origin_position(const AxisTile& axis, std::int64_t t) { return digits_times_strides(axis.grid, t); }
 
+std::int64_t walked_tiles(const KernelSpec& spec, Axis axis) {
+  return spec.axes[axis_index(axis)].tiles() + (spec.real.nyquist_tiles > 0 && axis == Axis::x ? 1 : 0);
+}
+
+std::int64_t last_grid_tile(const KernelSpec& spec) {
+  std::int64_t block = 0, weight = 1;
+  for (Axis axis : spec.grid_order) {
+    block += (spec.axes[axis_index(axis)].tiles() - 1) * weight;
+    weight *= walked_tiles(spec, axis);
+  }
+  return block;
+}
+
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block) {
   std::array<std::int64_t, 3> origin{};
-  const bool nyquist = block >= spec.tiles;  // a real kernel's Nyquist tile (RealKernel::nyquist_tiles)
-  if (nyquist) block -= spec.tiles;
   for (Axis axis : spec.grid_order) {
     const AxisTile& tile = spec.axes[axis_index(axis)];
-    if (nyquist && axis == Axis::x) {
-      origin[0] = spec.real.half;
-      continue;
-    }
-    origin[axis_index(axis)] = origin_position(tile, block % tile.tiles());
-    block /= tile.tiles();
+    const std::int64_t t = block % walked_tiles(spec, axis);  // t == tile.tiles(): the Nyquist tile
+    origin[axis_index(axis)] = t == tile.tiles() ? spec.real.half : origin_position(tile, t);
+    block /= walked_tiles(spec, axis);
   }
   return origin;
 }

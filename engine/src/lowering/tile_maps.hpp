@@ -35,8 +35,17 @@ std::int64_t local_index(const KernelSpec& spec, Axis axis, std::int64_t e);
 std::int64_t local_position(const AxisTile& axis, std::int64_t l);
 // Origin along the axis of the tile with index t (t < axis.tiles()), from the grid modes.
 std::int64_t origin_position(const AxisTile& axis, std::int64_t t);
-// Origins (x, y, z) of block `block`: consecutive blocks walk the X tiles first, then Y, then Z (paper §4.4).
+// Origins (x, y, z) of block `block`: consecutive blocks walk the tiles in spec.grid_order (X, then Y, then Z unless
+// a rule reorders them; paper §4.4), a real kernel's Nyquist tile as X tile number X tiles (origin NX/2).
 std::array<std::int64_t, 3> block_origin(const KernelSpec& spec, std::int64_t block);
+
+// Tiles the launch walks along `axis`: the grid's, and along X one more, the Nyquist tile, in a real kernel with
+// Nyquist tiles (RealKernel::nyquist_tiles), which block_origin walks beside the X tiles of its row.
+std::int64_t walked_tiles(const KernelSpec& spec, Axis axis);
+
+// The block (tile index) of the grid's last tile, every grid digit at its largest: the last block but for the
+// Nyquist tiles that walk beside it.
+std::int64_t last_grid_tile(const KernelSpec& spec);
 // Global coordinates (x, y, z) of tile element e in block `block`, and its element index x + NX*(y + NY*z).
 std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
