@@ -224,10 +224,12 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
   std::int64_t below = 1;  // the product of the grid extents walked before this mode's digit
   for (Axis walked : spec.grid_order) {
     const AxisTile& axis = spec.axes[axis_index(walked)];
-    if (nyquist_tiles && walked == Axis::x) {  // RealKernel::nyquist_tiles: X tile `x_tiles` carries column NX/2
+    // RealKernel::nyquist_tiles: X tile `x_tiles` carries column NX/2 (tile::block_origin); X has at most one grid
+    // mode in such a kernel (real_step.cpp), so a tile's origin is its digit times that mode's stride.
+    if (nyquist_tiles && walked == Axis::x) {
       const std::int64_t x_tiles = axis.tiles(), stride = axis.grid.empty() ? 0 : axis.grid.front().stride;
       out.line("// X tile " + str(x_tiles) + " of " + str(x_tiles + 1) + " carries column " + str(spec.real.half) +
-               " (Nyquist), beside the X tiles of its row: X origin " + str(spec.real.half) + ", columns past it masked.");
+               " (Nyquist), beside the X tiles of its row: columns past it masked.");
       out.line("const unsigned long long x_tile = block / " + str(below) + "ull % " + str(x_tiles + 1) + "ull;");
       out.line("const long long origin_x = x_tile == " + str(x_tiles) + "ull ? " + str(spec.real.half) +
                "LL : (long long)x_tile * " + str(stride) + ";");
