@@ -218,6 +218,30 @@ TEST(ShippedGpuTables, Fp64FilesServeTheH200Only) {
   EXPECT_EQ(h200.parsed.plan.precision, Precision::fp64);
 }
 
+// The H200's fp64 C2R files for runs in place keep the three passes its late-form two-pass plans ran slower than
+// there (docs/performance.md L159): they serve fp64 C2R in place on the H200 only, not out of place, fp32 or the H100.
+TEST(ShippedGpuTables, Fp64C2rInPlaceFilesServeTheH200sRunsInPlaceOnly) {
+  ScopedEnv env;
+  env.set("FFT3D_PLANS_DIR", (fs::path(FFT3D_SOURCE_DIR) / "plans").string());
+  const Extents size{1024, 256, 256};
+  const auto find = [&](const std::string& gpu, bool in_place, Precision precision) {
+    const std::optional<std::string> path =
+        find_gpu_table_plan("hopper", gpu, size, in_place, TransformKind::c2r, precision);
+    return path ? fs::path(*path).filename().string() : std::string("none");
+  };
+  EXPECT_EQ(find("NVIDIA H200", true, Precision::fp64), "1024x256x256-c2r-in-place-fp64.yaml");
+  EXPECT_EQ(find("NVIDIA H200", false, Precision::fp64), "none");
+  EXPECT_EQ(find("NVIDIA H200", true, Precision::fp32), "none");
+  EXPECT_EQ(find("NVIDIA H100 80GB HBM3", true, Precision::fp64), "none");
+  const SizedPlan h200 = plan_for_size(size, "hopper", true, passes_on_its_profile_in(true), TransformKind::c2r,
+                                       Precision::fp64, 1, "NVIDIA H200");
+  EXPECT_EQ(h200.parsed.plan.kernels.size(), 3u);
+  EXPECT_EQ(h200.parsed.plan.precision, Precision::fp64);
+  const SizedPlan h100 = plan_for_size(size, "hopper", true, passes_on_its_profile_in(true), TransformKind::c2r,
+                                       Precision::fp64, 1, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(h100.parsed.plan.kernels.size(), 2u);  // the hopper table's late-form plan, unmeasured there in fp64
+}
+
 // A GPU table's out-of-place file whose plan takes the digit-reversal pass in place only (a 2048x2048 Y split whose
 // first kernel is spread and whose last has 32 Y tiles, so neither form of the sorted layout clusters them in place)
 // serves runs out of place; in place the planner, ranking for runs in place, serves its two passes instead of that
