@@ -362,39 +362,12 @@ struct GpuTransform::Impl {
     }
     const auto [scale, flags] = bindings(index, options, in != out);
     KernelArguments args{.in = index == 0 ? in : out, .out = out, .scale = scale, .flags = flags};
-    if (probe_r2c_split(in != out)) {  // PROBE: the intermediate in the workspace at pitch h + pad
-      const long long h = half();
-      const long long rows = plan.size.ny * plan.size.nz;
-      const std::int64_t bytes = complex_bytes(plan);
-      const std::string mode = std::getenv("FFT3D_PROBE_R2C_SPLIT");
-      const long long pad = mode == "2" ? 16 : mode == "3" ? 1 : 0;
-      const long long pitch = h + pad;
-      char* w = static_cast<char*>(workspace_of((pitch + (pad == 0 ? 1 : 0)) * rows * bytes));
-      char* w_nyquist = pad == 0 ? w + h * rows * bytes : w + h * bytes;
-      const long long w_nyquist_pitch = pad == 0 ? 1 : pitch;
-      const bool first = index == 0;
-      const bool last = index + 1 == lowered.kernels.size();
-      args.in = first ? in : w;
-      args.out = last ? out : static_cast<void*>(w);
-      args.rows = {first ? h : pitch, last ? h + 1 : pitch,
-                   first ? nullptr : w_nyquist,
-                   last ? static_cast<char*>(out) + h * bytes : w_nyquist,
-                   first ? 0 : w_nyquist_pitch, last ? h + 1 : w_nyquist_pitch, 0, 0};
-      launch(index, args, s, volumes);
-      return;
-    }
     if (kind_of(plan) != TransformKind::c2c)
       args.rows = real_rows(index, in, out, in != out,
                             splits_spectrum(in != out) ? workspace_of(nyquist_planes_bytes()) : nullptr);
     args.in_volume_stride = index == 0 ? strides.in : strides.out;
     args.out_volume_stride = strides.out;
     launch(index, args, s, volumes);
-  }
-
-  bool probe_r2c_split(bool out_of_place) const {  // PROBE
-    static const bool on = std::getenv("FFT3D_PROBE_R2C_SPLIT") && std::string(std::getenv("FFT3D_PROBE_R2C_SPLIT")) != "0";
-    return on && out_of_place && kind_of(plan) == TransformKind::r2c && lowered.kernels.size() > 1 &&
-           !odd_real_rows(plan) && plan.batch == 1;
   }
 
   // Every tile kernel over the whole batch: the volumes in launches of volumes_per_launch, each launch group running
