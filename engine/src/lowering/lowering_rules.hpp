@@ -22,9 +22,8 @@ inline constexpr std::int64_t x_chunk = 16;
 AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis, bool real);
 
 // narrow_x_runs.cpp: 8-element (64-byte) X runs for a kernel without X stages whose tile then fits one block and
-// otherwise would not, or whose grid of `volumes` volumes leaves multiprocessors idle (profiles with
-// narrow_x_run_bytes); spec.tile_elements, spec.tiles and x_run_elements follow.
-void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile, std::int64_t volumes);
+// otherwise would not (profiles with narrow_x_run_bytes); spec.tile_elements, spec.tiles and x_run_elements follow.
+void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile);
 
 // grow_tile.cpp: a tile under 16 KB doubled along axes without stages in the kernel (Y, then Z, then X by whole
 // chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.tiles follow.

@@ -7,10 +7,7 @@
 // - the tile fills a cluster of the portable maximum (8 blocks of 128 KB on hopper) and its first pass is radix 8 or
 //   16: the halved tile spreads over fewer blocks, or over smaller parts (distribute_tile.cpp); or
 // - the tile is one line of Y or Z by the X run, over such a cluster, and the halved tile fits one: the kernel lowers
-//   instead of being refused (a 16384-point line, 2 MB by 16 X, in a 2D plan of one axis a kernel); or
-// - the tile fits one block, but the grid of all the launch's volumes holds fewer tiles than the profile has
-//   multiprocessors: halved tiles keep twice as many of them busy (a 1024-point Y line by 16 X in a 1024² plan is
-//   64 tiles of 128 KB for 132 multiprocessors).
+//   instead of being refused (a 16384-point line, 2 MB by 16 X, in a 2D plan of one axis a kernel).
 // Contract: the blocks holding the two halves of a 128-byte line are consecutive (X tiles are walked first), and every
 // access still covers whole 64-byte runs (KernelSpec::x_run_elements, which the coalescing checker reads).
 // Why: a copy of 64-byte runs costs 1.03-1.08 times one of 128-byte runs, where a kernel spread over 2 blocks costs
@@ -19,24 +16,11 @@
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
-namespace {
 
-// The one X run of `spec`'s tile cut to `narrow` elements: `factor` tiles where there was one.
-void narrow_to(KernelSpec& spec, std::int64_t narrow, std::int64_t factor) {
-  AxisTile& x = spec.axes[axis_index(Axis::x)];
-  x.tile = {{narrow, 1}};
-  x.grid = {{x.length / narrow, narrow}};
-  spec.tile_elements /= factor;
-  spec.tiles *= factor;
-  spec.x_run_elements = narrow;
-}
-
-}  // namespace
-
-void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile, std::int64_t volumes) {
+void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile) {
   // Counted in complex fp32 values for both precisions: 8 fp64 values are still one whole 128-byte segment.
   const std::int64_t narrow = profile.narrow_x_run_bytes / 8;
-  const AxisTile& x = spec.axes[axis_index(Axis::x)];
+  AxisTile& x = spec.axes[axis_index(Axis::x)];
   const bool one_run = x.tile == std::vector<TileMode>{{spec.x_run_elements, 1}};
   if (narrow <= 0 || narrow >= spec.x_run_elements || !one_run || x.length < spec.x_run_elements) return;
   for (const SubComputation& sub : kernel.subs)
@@ -45,11 +29,7 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const std::int64_t limit = part_bytes_limit(profile);
   const std::int64_t factor = spec.x_run_elements / narrow;  // tiles per old tile, each holding 1/factor of it
   const std::int64_t bytes = spec.complex_bytes();
-  const bool idles_multiprocessors = spec.tiles * volumes < profile.multiprocessors;
-  if (spec.tile_elements * bytes <= limit) {
-    if (idles_multiprocessors) narrow_to(spec, narrow, factor);
-    return;
-  }
+  if (spec.tile_elements * bytes <= limit) return;
   const bool fits_one_block = spec.tile_elements / factor * bytes <= limit;
   const std::int64_t first_radix = kernel.subs.front().radix;
   const std::int64_t cluster_limit = limit * profile.max_cluster_size;
@@ -57,7 +37,12 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const bool one_line = spec.axes[axis_index(Axis::y)].extent() == 1 || spec.axes[axis_index(Axis::z)].extent() == 1;
   const bool fits_a_cluster_only_narrowed = one_line && spec.tile_elements * bytes > cluster_limit &&
                                             spec.tile_elements / factor * bytes <= cluster_limit;
-  if (fits_one_block || fills_a_cluster || fits_a_cluster_only_narrowed) narrow_to(spec, narrow, factor);
+  if (!fits_one_block && !fills_a_cluster && !fits_a_cluster_only_narrowed) return;
+  x.tile = {{narrow, 1}};
+  x.grid = {{x.length / narrow, narrow}};
+  spec.tile_elements /= factor;
+  spec.tiles *= factor;
+  spec.x_run_elements = narrow;
 }
 
 }  // namespace fft3d::lowering
