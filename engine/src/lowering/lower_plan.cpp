@@ -79,7 +79,8 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
     spec.tile_elements *= tile.extent();
     spec.tiles *= tile.tiles();
   }
-  lowering::narrow_x_runs(spec, kernel, profile);
+  const bool nyquist_tiles = real && lowering::takes_nyquist_tiles(*real_plan, index);
+  lowering::narrow_x_runs(spec, kernel, profile, plan.batch, nyquist_tiles);
   lowering::grow_small_tile(spec, kernel, profile, packed);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);

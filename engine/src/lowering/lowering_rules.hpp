@@ -22,8 +22,11 @@ inline constexpr std::int64_t x_chunk = 16;
 AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis, bool real);
 
 // narrow_x_runs.cpp: 8-element (64-byte) X runs for a kernel without X stages whose tile then fits one block and
-// otherwise would not (profiles with narrow_x_run_bytes); spec.tile_elements, spec.tiles and x_run_elements follow.
-void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile);
+// otherwise would not, or whose one-block-a-multiprocessor tiles end in a near-empty wave (a launch of `volumes`
+// volumes of the batch; `nyquist_tiles`: a real plan's Nyquist tile per row of X tiles); profiles with
+// narrow_x_run_bytes; spec.tile_elements, spec.tiles and x_run_elements follow.
+void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& profile, std::int64_t volumes,
+                   bool nyquist_tiles);
 
 // grow_tile.cpp: a tile under 16 KB doubled along axes without stages in the kernel (Y, then Z, then X by whole
 // chunks) up to the limit below, keeping the grid exact; spec.tile_elements and spec.tiles follow.
