@@ -1,5 +1,6 @@
 // Lowering rule narrow_x_runs.cpp: where a tile takes 64-byte X runs (a kernel without X stages whose tile then fits
-// one block and otherwise would be spread over a cluster, or that fills 8 blocks of 128 KB), what the coalescing
+// one block and otherwise would be spread over a cluster, that fills 8 blocks of 128 KB, or whose one-block tiles end
+// in a near-empty wave), what the coalescing
 // checker then requires, and what the planner charges. (The GPU tests run every shipped plan, the 2048^3
 // one among them, against cuFFT or in closed form.)
 #include <gtest/gtest.h>
@@ -57,6 +58,32 @@ TEST(NarrowXRuns, TakenWhereTheyKeepATileInOneBlock) {
     EXPECT_EQ(second.x_run_elements, 8) << to_string(size);
     EXPECT_EQ(second.tile_blocks, 1) << to_string(size);
   }
+}
+
+// One-block tiles of one block a multiprocessor that end in a near-empty wave narrow: 256x128x128's real kernel off
+// the step holds 16 X by a Z line of 128 by 8 Y (128 KB), 128 tiles and 16 Nyquist tiles on 132 multiprocessors, a
+// second wave of 12; narrowed, 256 tiles and the same 16 Nyquist tiles of 64 KB, which fit three a multiprocessor. Not
+// taken where the last wave leaves fewer slots idle (512x512x64's: 544 blocks, 17.6% of five waves' slots), nor in
+// the complex plan of the same size (256 tiles: two waves, 8 of their 264 slots idle).
+TEST(NarrowXRuns, TakenWhereOneBlockTilesEndInANearEmptyWave) {
+  const ArchProfile& hopper = *find_arch_profile("hopper");
+  for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r}) {
+    SCOPED_TRACE(to_string(kind));
+    const Plan real = load_plan_file(*find_table_plan("hopper", {256, 128, 128}, false, kind)).plan;
+    for (const KernelSpec& spec : lower_plan(real, hopper).kernels) {
+      if (spec.real.nyquist_tiles == 0) continue;
+      EXPECT_EQ(spec.x_run_elements, 8);
+      EXPECT_EQ(spec.launch_blocks(), 256 + 16);
+      EXPECT_EQ(spec.tile_elements * 8, 64 << 10);
+      const tile::CoalescingReport coalescing = tile::check_coalescing(spec);
+      EXPECT_TRUE(coalescing.coalesced()) << coalescing.first_problem;
+    }
+    const Plan near_full = default_plan_of_kind({512, 512, 64}, "hopper", kind);
+    for (const KernelSpec& spec : lower_plan(near_full, hopper).kernels)
+      if (spec.real.nyquist_tiles > 0) EXPECT_EQ(spec.x_run_elements, 16) << spec.launch_blocks() << " blocks";
+  }
+  const Plan complex = load_plan_file(*find_table_plan("hopper", {256, 128, 128})).plan;
+  for (const KernelSpec& spec : lower_plan(complex, hopper).kernels) EXPECT_EQ(spec.x_run_elements, 16);
 }
 
 // 64-byte runs are half of each 128-byte segment: checked against 128-byte segments, every request of such a tile

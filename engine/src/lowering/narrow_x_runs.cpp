@@ -34,9 +34,10 @@ void narrow_to(KernelSpec& spec, std::int64_t narrow, std::int64_t factor) {
   spec.x_run_elements = narrow;
 }
 
-// The share of a launch's block slots (whole waves of one block a multiprocessor) its last wave may leave idle before
-// narrowing pays: 64-byte runs cost 1.03-1.08 times 128-byte ones (the rule's "why" above).
-constexpr double tail_idle_share = 0.1;
+// The share of a launch's block slots (whole waves of one block a multiprocessor) its last wave must leave idle for
+// narrowing to pay, between the measured loss and gains (H200, docs/performance.md L165): 17.6% idle lost 2-7%
+// (512x512x64's real kernels), 27% and 45% gained 5-11% (256x128x128's in fp64 and fp32).
+constexpr double tail_idle_share = 0.25;
 
 // Whether `blocks` tiles of one block a multiprocessor leave over tail_idle_share of their waves' slots idle. A grid
 // of one wave or less is a small grid, which narrowing does not speed up (docs/performance.md L164).
