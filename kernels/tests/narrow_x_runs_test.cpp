@@ -62,9 +62,9 @@ TEST(NarrowXRuns, TakenWhereTheyKeepATileInOneBlock) {
 
 // One-block tiles of one block a multiprocessor that end in a near-empty wave narrow: 256x128x128's real kernel off
 // the step holds 16 X by a Z line of 128 by 8 Y (128 KB), 128 tiles and 16 Nyquist tiles on 132 multiprocessors, a
-// second wave of 12; narrowed, 256 tiles and the same 16 Nyquist tiles of 64 KB, which fit three a multiprocessor. Not
-// taken where the last wave leaves fewer slots idle (512x512x64's: 544 blocks, 17.6% of five waves' slots), nor in
-// the complex plan of the same size (256 tiles: two waves, 8 of their 264 slots idle).
+// second wave of 12; narrowed, 256 tiles and the same 16 Nyquist tiles of 64 KB, which fit three a multiprocessor.
+// Not taken where the last wave leaves fewer slots idle (512x512x64's: 544 blocks, 17.6% of five waves' slots), nor
+// in the complex plan of the same size (256 tiles: two waves, 8 of their 264 slots idle).
 TEST(NarrowXRuns, TakenWhereOneBlockTilesEndInANearEmptyWave) {
   const ArchProfile& hopper = *find_arch_profile("hopper");
   for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r}) {
