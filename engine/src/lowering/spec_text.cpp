@@ -202,9 +202,12 @@ std::uint64_t fnv1a(const std::string& text, std::uint64_t seed) {
 
 std::uint64_t stable_hash(const KernelSpec& spec) { return fnv1a(to_string(spec)); }
 
+// A tile kernel's entry is fft3d_k<index>_<hash>; its copy twin's (the same tile with no stages: its loads and
+// stores alone) fft3d_twin<index>_<hash>, so that a profiler selects either by name (tools/gpu_profile.sh).
 std::string KernelSpec::entry_name() const {
+  const bool copy_twin = role == KernelRole::tile && stages.empty();
   std::ostringstream name;
-  name << "fft3d_k" << kernel_index << "_" << hash_text(stable_hash(*this));
+  name << (copy_twin ? "fft3d_twin" : "fft3d_k") << kernel_index << "_" << hash_text(stable_hash(*this));
   return name.str();
 }
 
