@@ -43,6 +43,7 @@ constexpr double tail_idle_share = 0.25;
 // of one wave or less is a small grid, which narrowing does not speed up (docs/performance.md L164).
 bool ends_in_a_tail(std::int64_t blocks, const ArchProfile& profile) {
   const std::int64_t multiprocessors = profile.multiprocessors;
+  if (multiprocessors <= 0) return false;  // a profile that does not count them
   const std::int64_t slots = (blocks + multiprocessors - 1) / multiprocessors * multiprocessors;
   const auto idle = static_cast<double>(slots - blocks);
   return blocks > multiprocessors && idle > tail_idle_share * static_cast<double>(slots);
