@@ -333,10 +333,6 @@ struct GpuTransform::Impl {
     if (natural && lowered.addresses_sorted(index, out_of_place)) flags |= kernel_flag_sorted_layout;
     if (natural && lowered.loads_natural_in_sorted_run(index, out_of_place)) flags |= kernel_flag_natural_loads;
     if (natural && lowered.orders_stores_in_clusters(index, out_of_place)) flags |= kernel_flag_cluster_ordered_stores;
-    // PROBE (bench/NOTES.md): out of place, the late form's kernel launched in place's clusters, loads before stores.
-    if (natural && out_of_place && lowered.sorts_late_in_place && lowered.kernels[index].sorted_store_cluster > 1 &&
-        std::getenv("FFT3D_PROBE_LATE_BARRIER") && std::string(std::getenv("FFT3D_PROBE_LATE_BARRIER")) == "1")
-      flags |= kernel_flag_cluster_ordered_stores;
     if (inverse && index == 0) flags |= kernel_flag_conjugate_load;
     if (inverse && last) flags |= kernel_flag_conjugate_store;
     const double scale = last ? scale_factor(options.scaling, transformed_elements(plan)) : 1.0;
