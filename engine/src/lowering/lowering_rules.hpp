@@ -175,6 +175,8 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered);
 // Whether kernel `index` of real plan `plan` takes Nyquist tiles (RealKernel::nyquist_tiles): a kernel without the
 // step whose columns are not padded.
 bool takes_nyquist_tiles(const Plan& plan, std::size_t index);
+// The Nyquist tiles of such a kernel: one per tile of the axes other than X, whatever the X run.
+std::int64_t nyquist_tile_count(const KernelSpec& spec);
 
 // flops.cpp: nominal flop count of the kernel over the whole volume.
 double nominal_flops(const KernelSpec& spec);

@@ -35,8 +35,7 @@ void narrow_to(KernelSpec& spec, std::int64_t narrow, std::int64_t factor) {
 }
 
 // The share of a launch's block slots (whole waves of one block a multiprocessor) its last wave must leave idle for
-// narrowing to pay, between the measured loss and gains (H200, docs/performance.md L165): 17.6% idle lost 2-7%
-// (512x512x64's real kernels), 27% and 45% gained 5-11% (256x128x128's in fp64 and fp32).
+// narrowing to pay: narrower runs cost more per tile than a small tail's idle slots (docs/performance.md L165).
 constexpr double tail_idle_share = 0.25;
 
 // Whether `blocks` tiles of one block a multiprocessor leave over tail_idle_share of their waves' slots idle. A grid
@@ -66,7 +65,7 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const std::int64_t bytes = spec.complex_bytes();
   if (spec.tile_elements * bytes <= limit) {
     const bool one_a_multiprocessor = 2 * spec.tile_elements * bytes > profile.shared_memory_per_block;
-    const std::int64_t volume_blocks = spec.tiles + (nyquist_tiles ? spec.tiles / x.tiles() : 0);
+    const std::int64_t volume_blocks = spec.tiles + (nyquist_tiles ? nyquist_tile_count(spec) : 0);
     const std::int64_t blocks = volume_blocks * std::min(volumes, max_volumes_per_launch);
     if (one_a_multiprocessor && ends_in_a_tail(blocks, profile)) narrow_to(spec, narrow, factor);
     return;

@@ -103,6 +103,10 @@ bool takes_nyquist_tiles(const Plan& plan, std::size_t index) {
   return !plan.kernels[index].real && !pads_spectrum_columns(plan);
 }
 
+std::int64_t nyquist_tile_count(const KernelSpec& spec) {
+  return spec.tiles / spec.axes[axis_index(Axis::x)].tiles();
+}
+
 void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
   const RealStep step = *real_step_of(plan);
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
@@ -122,7 +126,7 @@ void mark_real_kernels(const Plan& plan, LoweredPlan& lowered) {
       spec.shared_bytes += 2 * spec.side_elements() * spec.real_bytes();  // the side array's real and imaginary words
     } else if (takes_nyquist_tiles(plan, k)) {  // padded columns past NX/2 are masked instead (RealKernel)
       require_nyquist_tiles_fit(spec);
-      spec.real.nyquist_tiles = spec.tiles / spec.axes[0].tiles();
+      spec.real.nyquist_tiles = nyquist_tile_count(spec);
     }
   }
 }
