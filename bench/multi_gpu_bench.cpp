@@ -6,7 +6,7 @@
 #include <array>
 #include <memory>
 
-#include "bench/cufftxt_c2c.hpp"
+#include "bench/cufftxt_run.hpp"
 #include "bench/exchange_bench.hpp"
 #include "bench/multi_gpu_check.hpp"
 #include "bench/multi_gpu_devices.hpp"
@@ -21,7 +21,6 @@ namespace {
 constexpr int warmup_runs = 3;
 constexpr int wave_count = 4;
 constexpr std::int64_t max_memcpy_bytes = std::int64_t{2} << 30;  // the ceiling's buffers: at most 2 x 2 GiB
-constexpr std::int64_t chunk_elements = std::int64_t{1} << 26;    // host staging, 512 MiB of fp32 complex
 
 std::vector<int> first_devices(int gpus) {
   std::vector<int> devices(static_cast<std::size_t>(gpus));
@@ -116,79 +115,16 @@ void add_exchange_rows(const SizeContext& c, const MultiGpuSettings& settings, s
   rows.push_back(all);
 }
 
-// cufftXt's round trip (forward, then its unscaled inverse, over N) against the plane waves, share by share.
-validate::ErrorReport cufftxt_round_trip(CufftXtC2C& xt, const validate::PlaneWaves& waves,
-                                         const std::vector<int>& devices) {
-  const std::int64_t n = waves.size.elements();
-  std::vector<Complex32> chunk;
-  const auto each_chunk = [&](auto visit) {
-    for (const CufftXtC2C::Share& share : xt.shares())
-      for (std::int64_t done = 0; done < share.count; done += chunk_elements) {
-        chunk.resize(static_cast<std::size_t>(std::min(chunk_elements, share.count - done)));
-        visit(share.data + done, share.first + done);
-      }
-  };
-  each_chunk([&](Complex32* device, std::int64_t first) {
-    validate::plane_wave_values(waves, first, chunk);
-    validate::check_cuda(cudaMemcpy(device, chunk.data(), chunk.size() * sizeof(Complex32), cudaMemcpyDefault),
-                         "cudaMemcpy (cufftXt input)");
-  });
-  xt.execute(Direction::forward);
-  xt.execute(Direction::inverse);
-  synchronize_devices(devices);
-  validate::ChunkedError error;
-  each_chunk([&](Complex32* device, std::int64_t first) {
-    validate::check_cuda(cudaMemcpy(chunk.data(), device, chunk.size() * sizeof(Complex32), cudaMemcpyDefault),
-                         "cudaMemcpy (cufftXt output)");
-    for (Complex32& v : chunk) v /= static_cast<float>(n);
-    error.add(validate::compare_waves(waves, first, chunk));
-  });
-  return error.report();
-}
-
-// Each timed forward starts from the checked input in the natural format: copied back from a saved copy where one
-// fits beside cuFFT's buffers, else undone by cuFFT's inverse (unscaled: the values grow by N per run).
-void measure_cufftxt(const SizeContext& c, const MultiGpuSettings& settings, MultiGpuRow& row) {
-  CufftXtC2C xt(c.size, c.devices);
-  row.extra_bytes_per_gpu = static_cast<std::int64_t>(
-      *std::max_element(xt.work_area_bytes().begin(), xt.work_area_bytes().end()));
-  const validate::ErrorReport round_trip =
-      cufftxt_round_trip(xt, validate::random_plane_waves(c.size, wave_count, c.seed), c.devices);
-  row.error = round_trip.relative_l2;
-  if (!round_trip.passes(validate::fp32_error_bound)) {
-    row.failure = "round trip over the fp32 bound: relative L2 " + std::to_string(round_trip.relative_l2);
-    return;
-  }
-  row.checked = true;
-  const std::vector<CufftXtC2C::Share> shares = xt.shares();
-  std::int64_t largest = 0;
-  for (const auto& share : shares) largest = std::max(largest, share.count);
-  std::unique_ptr<PerDeviceBuffers> saved;
-  try {
-    saved = std::make_unique<PerDeviceBuffers>(c.devices, largest);
-  } catch (const OutOfMemory&) {
-    row.variant += "; input not saved (no room): each run follows cuFFT's inverse";
-  }
-  std::function<void()> restore = [&] { xt.execute(Direction::inverse); };
-  if (saved) {
-    for (std::size_t i = 0; i < shares.size(); ++i)
-      validate::check_cuda(cudaMemcpy(saved->pointers()[i], shares[i].data, shares[i].count * sizeof(Complex32),
-                                      cudaMemcpyDefault), "cudaMemcpy (save cufftXt input)");
-    restore = [&] {
-      for (std::size_t i = 0; i < shares.size(); ++i)
-        validate::check_cuda(cudaMemcpy(shares[i].data, saved->pointers()[i], shares[i].count * sizeof(Complex32),
-                                        cudaMemcpyDefault), "cudaMemcpy (restore cufftXt input)");
-      xt.mark_natural();
-    };
-  } else {
-    xt.execute(Direction::forward);  // leaves the shuffled format, which each restoring inverse starts from
-  }
-  // cuFFT's streams are its own: each timed run waits for every device, as fft3d's forward does.
-  const auto forward = [&] {
-    xt.execute(Direction::forward);
-    synchronize_devices(c.devices);
-  };
-  row.time = time_on_devices(c.devices, forward, warmup_runs, settings.repeats, restore);
+void measure_cufftxt_row(const SizeContext& c, const MultiGpuSettings& settings, MultiGpuRow& row) {
+  const CufftXtResult r = bench::measure_cufftxt({.size = c.size, .devices = c.devices,
+                                                  .bound = validate::fp32_error_bound, .warmup = warmup_runs,
+                                                  .repeats = settings.repeats, .seed = c.seed});
+  row.extra_bytes_per_gpu = r.work_area_bytes;
+  row.error = r.round_trip_error;
+  row.checked = r.checked;
+  row.failure = r.failure;
+  row.time = r.time;
+  if (!r.note.empty() && r.note.starts_with("input not saved")) row.variant += "; " + r.note;
 }
 
 // Runs `measure` into `row`, whose failure says what stopped it, and finishes its figures.
@@ -246,7 +182,7 @@ MultiGpuRun run_multi_gpu_bench(const MultiGpuSettings& settings, const MultiGpu
   for (const SizeContext& c : contexts) {
     report("cufftXt " + to_string(c.size));
     run.rows.push_back(measured(c, c.row("cufftXt", "in place, its own format"),
-                                [&](MultiGpuRow& row) { measure_cufftxt(c, settings, row); }));
+                                [&](MultiGpuRow& row) { measure_cufftxt_row(c, settings, row); }));
   }
   return run;
 }

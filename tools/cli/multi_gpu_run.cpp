@@ -105,7 +105,7 @@ bool check_in_closed_form(Session& s) {
   return checked.spectrum.passes(st.bound) && checked.round_trip.passes(st.bound);
 }
 
-void report_timing(Session& s, double one_pass_ms, double memcpy_gbs) {
+bench::Timing report_timing(Session& s, double one_pass_ms, double memcpy_gbs) {
   const MultiGpuRunSettings& st = s.settings;
   // In place, each timed run starts from the opposite transform of its result, so the values stay bounded.
   std::function<void()> restore;
@@ -120,18 +120,11 @@ void report_timing(Session& s, double one_pass_ms, double memcpy_gbs) {
             << "a GPU's local volume " << one_pass_ms << " ms; the transform takes " << t.median_ms / one_pass_ms
             << " pass-equivalents\n"
             << "memory    " << s.fft.exchange_buffer_bytes() << " B per GPU beyond the data (one exchange buffer)\n";
+  return t;
 }
 
-}  // namespace
-
-int run_multi_gpu(const MultiGpuRunSettings& settings) {
-  check_multi_gpu_run_settings(settings);
-  const int available = validate::gpu_count();
-  if (available < settings.gpus)
-    throw GpuUnavailable("--gpus " + std::to_string(settings.gpus) + " asks for " + std::to_string(settings.gpus) +
-                         " GPUs; this machine has " + std::to_string(available));
-  const std::vector<int> devices = first_devices(settings.gpus);
-  if (settings.kind != TransformKind::c2c) return run_multi_gpu_real(settings, devices);
+// The C2C run: checked, then timed.
+MultiGpuOutcome run_multi_gpu_c2c(const MultiGpuRunSettings& settings, const std::vector<int>& devices) {
   const std::int64_t local_bytes = settings.size.elements() / settings.gpus *
                                    static_cast<std::int64_t>(complex_value_bytes(settings.precision));
   const double memcpy_gbs = bench::memcpy_gbytes_per_second(std::min(local_bytes, max_memcpy_bytes));
@@ -161,10 +154,24 @@ int run_multi_gpu(const MultiGpuRunSettings& settings) {
   if (!(oracle ? check_against_oracle(s) : check_in_closed_form(s))) {
     std::cerr << "fft3d run: error: the result is over the " << to_string(settings.precision) << " error bound "
               << settings.bound << "; no timing is reported\n";
-    return exit_failed;
+    return {exit_failed};
   }
-  report_timing(s, one_pass_ms, memcpy_gbs);
-  return exit_ok;
+  return {exit_ok, report_timing(s, one_pass_ms, memcpy_gbs).median_ms};
+}
+
+}  // namespace
+
+int run_multi_gpu(const MultiGpuRunSettings& settings) {
+  check_multi_gpu_run_settings(settings);
+  const int available = validate::gpu_count();
+  if (available < settings.gpus)
+    throw GpuUnavailable("--gpus " + std::to_string(settings.gpus) + " asks for " + std::to_string(settings.gpus) +
+                         " GPUs; this machine has " + std::to_string(available));
+  const std::vector<int> devices = first_devices(settings.gpus);
+  const MultiGpuOutcome outcome = settings.kind == TransformKind::c2c ? run_multi_gpu_c2c(settings, devices)
+                                                                      : run_multi_gpu_real(settings, devices);
+  if (outcome.exit_code == exit_ok && settings.cufftxt) report_cufftxt(settings, devices, outcome.median_ms);
+  return outcome.exit_code;
 }
 
 }  // namespace fft3d::cli

@@ -29,6 +29,7 @@ struct MultiGpuRunSettings {
   std::string check = "auto";                // oracle, plane-waves (forward, unscaled), auto
   std::string arch = "hopper";
   double bound = validate::fp32_error_bound;  // the precision's (cuda_error_bound)
+  bool cufftxt = true;                        // measure cufftXt after fft3d (report_cufftxt)
 };
 
 // Throws UsageError for settings the multi-GPU run refuses whatever the machine (G out of range or not dividing
@@ -39,7 +40,18 @@ void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings);
 // Runs, checks and reports; returns the exit code. Throws GpuUnavailable (fewer than G GPUs, no NCCL, a build
 // without CUDA), UsageError (G does not divide the size), OutOfMemory, CudaError.
 int run_multi_gpu(const MultiGpuRunSettings& settings);
+// What one fft3d run on several GPUs gave: its exit code and, where it was timed, its median time.
+struct MultiGpuOutcome {
+  int exit_code = 0;
+  double median_ms = 0;
+};
+
 // run_multi_gpu for a real kind, on `devices` (present): R2C or C2R against the fp64 oracle, then timed.
-int run_multi_gpu_real(const MultiGpuRunSettings& settings, const std::vector<int>& devices);
+MultiGpuOutcome run_multi_gpu_real(const MultiGpuRunSettings& settings, const std::vector<int>& devices);
+
+// After fft3d's run, with its buffers freed: cufftXt of the same size, kind, precision and direction on the same
+// devices, checked by its round trip and timed in place in its own format, and the fft3d/cufftXt speed ratio. A
+// cufftXt failure (cufftMakePlan3d at 2048^3) is reported as its line; fft3d's result stands.
+void report_cufftxt(const MultiGpuRunSettings& settings, const std::vector<int>& devices, double fft3d_median_ms);
 
 }  // namespace fft3d::cli

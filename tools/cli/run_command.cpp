@@ -53,7 +53,9 @@ void add_run_options(po::options_description& options) {
        "with --gpus: the spectrum's layout, natural (z slabs, as the input) or y_slabs (one exchange fewer)")
       ("exchange", po::value<std::string>()->default_value("auto"),
        "with --gpus: how the exchanges move data, copy-engines, peer-stores (SM kernels), nccl, or auto (copy "
-       "engines on 2 GPUs, peer stores on more)");
+       "engines on 2 GPUs, peer stores on more)")
+      ("no-cufftxt", po::bool_switch(), "with --gpus: skip cufftXt (cuFFT's own multi-GPU transform of the same size, "
+                                        "kind and precision, timed after fft3d's run)");
 }
 
 // `run --gpus G`: the options a multi-GPU run takes, checked before any GPU is touched.
@@ -84,6 +86,7 @@ int run_on_several_gpus(const po::variables_map& vm) {
   settings.seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");
   settings.check = vm["check"].as<std::string>();
   settings.arch = vm["arch"].as<std::string>();
+  settings.cufftxt = !vm["no-cufftxt"].as<bool>();
   require_arch_profile(settings.arch);
   check_multi_gpu_run_settings(settings);
   return run_multi_gpu(settings);
@@ -241,6 +244,7 @@ int run_command(const Args& args) {
   if (vm.count("gpus")) return run_on_several_gpus(vm);
   if (!vm["layout"].defaulted()) throw UsageError("--layout: with --gpus only (the layout of a multi-GPU spectrum)");
   if (!vm["exchange"].defaulted()) throw UsageError("--exchange: with --gpus only (how a multi-GPU run exchanges)");
+  if (vm["no-cufftxt"].as<bool>()) throw UsageError("--no-cufftxt: with --gpus only (a one-GPU run times cuFFT)");
 
   check_thread_count(vm["threads"].as<int>());
   const std::uint64_t seed = parse_unsigned(vm["seed"].as<std::string>(), "--seed");

@@ -42,6 +42,7 @@ expect $usage "with --gpus only" "run --layout without --gpus" -- "$fft3d" run -
 expect $usage "--exchange must be" "run --gpus with an unknown exchange" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --exchange dma
 expect $usage "with --gpus only" "run --exchange without --gpus" -- "$fft3d" run --size 64x64x64 --exchange nccl
+expect $usage "with --gpus only" "run --no-cufftxt without --gpus" -- "$fft3d" run --size 64x64x64 --no-cufftxt
 expect $usage "forward transform, unscaled" "run --gpus --check plane-waves --inverse" -- \
   "$fft3d" run --gpus 2 --size 64x64x64 --check plane-waves --inverse
 expect $usage "unknown arch" "run --gpus with an unknown arch" -- "$fft3d" run --gpus 2 --size 64x64x64 --arch nosuch
