@@ -4,8 +4,6 @@
 #include "cost_model.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "fft3d/planner.hpp"
@@ -100,16 +98,7 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   const bool volume_in_l2 = spec.size.elements() * spec.complex_bytes() <= profile.l2_cache_bytes;
   double extra = spread_cost(spec, profile);
   // Spread mixed tiles (part digits by division, clusters up to 9 blocks) are untuned: charged apart.
-  // PROBE (bench/NOTES.md): no mixed charge for a tile of powers of two whose stages' axes are powers of two, where
-  // only an axis without stages is not (a flat column of half-spectrum rows).
-  const auto pow2 = [](std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; };
-  const bool pow2_tile = pow2(spec.tile_elements) &&
-                         std::all_of(spec.stages.begin(), spec.stages.end(), [&](const TileStage& s) {
-                           return pow2(s.sub.radix) && pow2(spec.size[s.sub.axis]);
-                         });
-  const char* probe = std::getenv("FFT3D_PROBE_POW2_TILE_SPREAD");
-  const bool waive = probe && std::string(probe) == "1" && pow2_tile;
-  if (spread && !tile::bit_fields(spec) && !waive) extra += cost.spread_mixed_tile;
+  if (spread && !tile::bit_fields(spec)) extra += cost.spread_mixed_tile;
   extra += exchange_cost(spec, profile, one_block_per_multiprocessor, volume_in_l2);
   if (one_block_per_multiprocessor) extra += cost.one_block_per_multiprocessor;
   if (spec.x_run_elements < segment_elements) extra += spread ? cost.narrow_x_runs_spread : cost.narrow_x_runs;
