@@ -37,6 +37,7 @@ TEST(NarrowXRuns, TakenWhereTheyKeepATileInOneBlock) {
   {
     const KernelSpec& spec = lowered.kernels[0];
     EXPECT_EQ(spec.x_run_elements, 8);
+    EXPECT_EQ(spec.x_run_narrowing, XRunNarrowing::fits_one_block);
     EXPECT_EQ(spec.axes[0].tile, (std::vector<TileMode>{{8, 1}}));
     EXPECT_EQ(spec.tile_blocks, 1);
     EXPECT_EQ(spec.tile_elements, 8 * 2048);
@@ -48,6 +49,7 @@ TEST(NarrowXRuns, TakenWhereTheyKeepATileInOneBlock) {
     EXPECT_GT(coalescing.requests, 0);
   }
   EXPECT_EQ(lowered.kernels[1].x_run_elements, 16);
+  EXPECT_EQ(lowered.kernels[1].x_run_narrowing, XRunNarrowing::none);
   EXPECT_EQ(lowered.kernels[1].tile_blocks, 4);
   EXPECT_EQ(lowered.kernels[2].x_run_elements, 16);
   // A Z split's second tile, 8 Z planes behind a whole Y line of 256 (128 KB at 64-byte runs), narrows too, and so
@@ -73,6 +75,7 @@ TEST(NarrowXRuns, TakenWhereOneBlockTilesEndInANearEmptyWave) {
     for (const KernelSpec& spec : lower_plan(real, hopper).kernels) {
       if (spec.real.nyquist_tiles == 0) continue;
       EXPECT_EQ(spec.x_run_elements, 8);
+      EXPECT_EQ(spec.x_run_narrowing, XRunNarrowing::spares_a_tail);
       EXPECT_EQ(spec.launch_blocks(), 256 + 16);
       EXPECT_EQ(spec.tile_elements * 8, 64 << 10);
       const tile::CoalescingReport coalescing = tile::check_coalescing(spec);
@@ -132,6 +135,7 @@ TEST(NarrowXRuns, TakenWhereTheyHalveATileThatFillsEightBlocks) {
     const KernelSpec second =
         lower_plan(load_plan_file(*find_table_plan("hopper", size)).plan, *find_arch_profile("hopper")).kernels[1];
     EXPECT_EQ(second.x_run_elements, 8);
+    EXPECT_EQ(second.x_run_narrowing, XRunNarrowing::fills_a_cluster);
     EXPECT_EQ(8 * second.tile_elements, 512 << 10);
     EXPECT_EQ(second.tile_blocks, 8);
     EXPECT_EQ(second.cluster_blocks, 8);
@@ -166,6 +170,18 @@ TEST(NarrowXRuns, TakenWhereTheyHalveATileThatFillsEightBlocks) {
       EXPECT_LT(error.relative_l2, 1e-12) << (out_of_place ? "out of place" : "in place");
     }
   }
+}
+
+// A one-line tile over the portable cluster: 16384^2's {Y 16384} behind 16 X is 2 MB, over 8 blocks of 128 KB; behind
+// 8 X it fits them, and explain says so (the reason each narrowing records, XRunNarrowing).
+TEST(NarrowXRuns, TakenWhereALineFitsItsClusterOnlyNarrowed) {
+  const Plan plan = hopper_plan("16384, 16384, 1", "{Y(1, 16384, 1, 16384, no-tw)} {X(1, 16384, 1, 16384, no-tw)}");
+  const KernelSpec line = lower_plan(plan, *find_arch_profile("hopper")).kernels[0];
+  EXPECT_EQ(line.x_run_elements, 8);
+  EXPECT_EQ(line.x_run_narrowing, XRunNarrowing::fits_a_cluster);
+  EXPECT_EQ(line.tile_blocks, 8);
+  EXPECT_NE(to_string(line).find("X runs of 64 bytes: the line's tile fits a cluster only narrowed"), std::string::npos)
+      << to_string(line);
 }
 
 // The planner charges a narrowed kernel what a one-block kernel costs (0.1) and 0.1 for its 64-byte runs, where

@@ -97,6 +97,11 @@ struct SharedLayout {
 
 enum class KernelRole : std::uint8_t { tile, digit_reversal };
 
+// Why narrow_x_runs cut a tile's X runs to 64 bytes (narrow_x_runs.cpp): the narrowed tile fits one block; a tile
+// filling a cluster, crossing it in a radix-8 or -16 pass, spreads over fewer or smaller parts; a one-line tile fits
+// a cluster only narrowed; or a launch of one-block-a-multiprocessor tiles sheds a near-empty last wave.
+enum class XRunNarrowing : std::uint8_t { none, fits_one_block, fills_a_cluster, fits_a_cluster, spares_a_tail };
+
 // A kernel of a real transform (lowering rule real_step.cpp). Its tiles run on the complex volume of the plan's
 // stages, (NX/2) x NY x NZ (KernelSpec::size), and its global accesses meet the real rows and the half spectrum
 // (NX/2 + 1 columns) through the row pitches the launch passes (the RealRows argument, emit/cuda_source.hpp).
@@ -163,8 +168,9 @@ struct KernelSpec {
   Extents size;
   std::array<AxisTile, 3> axes;   // x, y, z (tile role only)
   // Elements of the contiguous X run each global access of the tile covers whole: 16 (128 bytes), or 8 where the
-  // lowering narrowed the X runs of a tile without X stages to keep it in one block (narrow_x_runs.cpp).
+  // lowering narrowed the X runs of a tile without X stages (narrow_x_runs.cpp), for the reason it records.
   std::int64_t x_run_elements = 16;
+  XRunNarrowing x_run_narrowing = XRunNarrowing::none;
   std::vector<TileStage> stages;  // in kernel order (tile role only)
   // Digit-reversal pass: radices of each axis to undo (empty: the axis is already natural).
   std::array<std::vector<std::int64_t>, 3> reorder_radices;

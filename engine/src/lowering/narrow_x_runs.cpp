@@ -24,14 +24,15 @@
 namespace fft3d::lowering {
 namespace {
 
-// The one X run of `spec`'s tile cut to `narrow` elements: `factor` tiles where there was one.
-void narrow_to(KernelSpec& spec, std::int64_t narrow, std::int64_t factor) {
+// The one X run of `spec`'s tile cut to `narrow` elements: `factor` tiles where there was one, for `reason`.
+void narrow_to(KernelSpec& spec, std::int64_t narrow, std::int64_t factor, XRunNarrowing reason) {
   AxisTile& x = spec.axes[axis_index(Axis::x)];
   x.tile = {{narrow, 1}};
   x.grid = {{x.length / narrow, narrow}};
   spec.tile_elements /= factor;
   spec.tiles *= factor;
   spec.x_run_elements = narrow;
+  spec.x_run_narrowing = reason;
 }
 
 // The share of a launch's block slots (whole waves of one block a multiprocessor) its last wave must leave idle for
@@ -67,7 +68,8 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
     const bool one_a_multiprocessor = 2 * spec.tile_elements * bytes > profile.shared_memory_per_block;
     const std::int64_t volume_blocks = spec.tiles + (nyquist_tiles ? nyquist_tile_count(spec) : 0);
     const std::int64_t blocks = volume_blocks * std::min(volumes, max_volumes_per_launch);
-    if (one_a_multiprocessor && ends_in_a_tail(blocks, profile)) narrow_to(spec, narrow, factor);
+    if (one_a_multiprocessor && ends_in_a_tail(blocks, profile))
+      narrow_to(spec, narrow, factor, XRunNarrowing::spares_a_tail);
     return;
   }
   const bool fits_one_block = spec.tile_elements / factor * bytes <= limit;
@@ -77,7 +79,9 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const bool one_line = spec.axes[axis_index(Axis::y)].extent() == 1 || spec.axes[axis_index(Axis::z)].extent() == 1;
   const bool fits_a_cluster_only_narrowed = one_line && spec.tile_elements * bytes > cluster_limit &&
                                             spec.tile_elements / factor * bytes <= cluster_limit;
-  if (fits_one_block || fills_a_cluster || fits_a_cluster_only_narrowed) narrow_to(spec, narrow, factor);
+  if (fits_one_block) narrow_to(spec, narrow, factor, XRunNarrowing::fits_one_block);
+  else if (fills_a_cluster) narrow_to(spec, narrow, factor, XRunNarrowing::fills_a_cluster);
+  else if (fits_a_cluster_only_narrowed) narrow_to(spec, narrow, factor, XRunNarrowing::fits_a_cluster);
 }
 
 }  // namespace fft3d::lowering

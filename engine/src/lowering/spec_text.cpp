@@ -9,6 +9,18 @@
 namespace fft3d {
 namespace {
 
+// Why narrow_x_runs narrowed the X runs (XRunNarrowing), as `explain` prints it.
+std::string narrowing_text(XRunNarrowing reason) {
+  switch (reason) {
+    case XRunNarrowing::fits_one_block: return "the narrowed tile fits one block";
+    case XRunNarrowing::fills_a_cluster: return "a tile filling its cluster spreads over fewer or smaller parts";
+    case XRunNarrowing::fits_a_cluster: return "the line's tile fits a cluster only narrowed";
+    case XRunNarrowing::spares_a_tail: return "two narrowed tiles a multiprocessor spare a near-empty last wave";
+    case XRunNarrowing::none: break;
+  }
+  return "narrowed";
+}
+
 std::string modes_text(const std::vector<TileMode>& modes) {
   std::string text = "(";
   for (std::size_t i = 0; i < modes.size(); ++i) text += (i ? ", " : "") + to_string(modes[i]);
@@ -153,8 +165,7 @@ std::string to_string(const KernelSpec& spec) {
          << spec.shared_bytes << " B\n";
     if (spec.x_run_elements != 16)
       text << "X runs of " << spec.x_run_elements * spec.complex_bytes() << " bytes: "
-           << (spec.tile_blocks == 1 ? "one block holds the tile" : "the tile fits its cluster")
-           << " (narrow_x_runs)\n";
+           << narrowing_text(spec.x_run_narrowing) << " (narrow_x_runs)\n";
     write_real(text, spec);
     if (spec.load_in_first_pass || spec.store_in_last_pass)
       text << "global memory from the passes:"
