@@ -37,9 +37,11 @@ struct MultiGpuRunSettings {
 // GPU is touched.
 void check_multi_gpu_run_settings(const MultiGpuRunSettings& settings);
 
-// Runs, checks and reports; returns the exit code. Throws GpuUnavailable (fewer than G GPUs, no NCCL, a build
-// without CUDA), UsageError (G does not divide the size), OutOfMemory, CudaError.
+// Runs, checks and reports, then (settings.cufftxt) reports cufftXt beside it; returns fft3d's exit code. Throws
+// GpuUnavailable (fewer than G GPUs, no NCCL, a build without CUDA), UsageError (G does not divide the size),
+// OutOfMemory, CudaError.
 int run_multi_gpu(const MultiGpuRunSettings& settings);
+
 // What one fft3d run on several GPUs gave: its exit code and, where it was timed, its median time.
 struct MultiGpuOutcome {
   int exit_code = 0;
