@@ -32,6 +32,10 @@ std::pair<cufftType, cufftType> plan_types(TransformKind kind, Precision precisi
   return fp64 ? std::pair{CUFFT_D2Z, CUFFT_Z2D} : std::pair{CUFFT_R2C, CUFFT_C2R};
 }
 
+constexpr std::pair<cufftType, const char*> type_names[] = {
+    {CUFFT_C2C, "C2C"}, {CUFFT_R2C, "R2C"}, {CUFFT_C2R, "C2R"}, {CUFFT_Z2Z, "Z2Z"}, {CUFFT_D2Z, "D2Z"}, {CUFFT_Z2D, "Z2D"},
+};
+
 // A plan of `type` for `size` over `devices`; fills `work` (per GPU). Throws CudaError, the handle destroyed.
 cufftHandle make_plan(const Extents& size, const std::vector<int>& devices, cufftType type,
                       std::vector<std::size_t>& work) {
@@ -57,6 +61,14 @@ std::string cufft_result_name(int result) {
   for (const auto& [code, name] : result_names)
     if (static_cast<int>(code) == result) return name;
   return "cufftResult " + std::to_string(result);
+}
+
+std::string cufft_type_name(TransformKind kind, Precision precision) {
+  const auto [forward, inverse] = plan_types(kind, precision);
+  const cufftType type = kind == TransformKind::c2r ? inverse : forward;
+  for (const auto& [code, name] : type_names)
+    if (code == type) return name;
+  return "cufftType " + std::to_string(static_cast<int>(type));
 }
 
 CufftXt::CufftXt(const Extents& size, const std::vector<int>& devices, TransformKind kind, Precision precision)

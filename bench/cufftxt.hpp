@@ -17,6 +17,8 @@ namespace fft3d::bench {
 
 // cuFFT's name of a cufftResult ("CUFFT_INTERNAL_ERROR"), or its number.
 std::string cufft_result_name(int result);
+// cuFFT's name of the plan type that runs `kind` (c2c, r2c, c2r) in `precision`: C2C, R2C, C2R or Z2Z, D2Z, Z2D.
+std::string cufft_type_name(TransformKind kind, Precision precision);
 
 class CufftXt {
  public:

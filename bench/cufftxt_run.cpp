@@ -38,39 +38,54 @@ void each_chunk(const CufftXt& xt, std::int64_t unit, Visit visit) {
   }
 }
 
-// Complex: the plane waves in, forward and inverse, the values over N against the waves.
-template <class Real>
-validate::ErrorReport complex_round_trip(CufftXt& xt, const CufftXtRequest& r) {
-  using Value = std::complex<Real>;
-  const validate::PlaneWaves waves = validate::random_plane_waves(r.size, wave_count, r.seed);
-  std::vector<Value> staged;
-  each_chunk<Value>(xt, 1, [&](Value* device, std::int64_t first, std::int64_t count) {
-    staged.resize(static_cast<std::size_t>(count));
-    validate::plane_wave_values(waves, first, std::span<Value>(staged));
-    copy(device, staged.data(), staged.size() * sizeof(Value), "cudaMemcpy (cufftXt input)");
-  });
+// The round trip's frame, in chunks of whole `unit`s: upload(device, first, count) writes each chunk's input, then
+// the forward and the inverse run, then compare(device, first, count) gives each chunk's error against the input
+// (the values over N).
+template <class Value, class Upload, class Compare>
+validate::ErrorReport round_trip_in_chunks(CufftXt& xt, const CufftXtRequest& r, std::int64_t unit, Upload upload,
+                                           Compare compare) {
+  each_chunk<Value>(xt, unit, upload);
   xt.execute(Direction::forward);
   xt.execute(Direction::inverse);
   synchronize_devices(r.devices);
   validate::ChunkedError error;
-  const Real scale = Real(1) / static_cast<Real>(r.size.elements());
-  each_chunk<Value>(xt, 1, [&](Value* device, std::int64_t first, std::int64_t count) {
-    staged.resize(static_cast<std::size_t>(count));
-    copy(staged.data(), device, staged.size() * sizeof(Value), "cudaMemcpy (cufftXt output)");
-    for (Value& v : staged) v *= scale;
-    error.add(validate::compare_waves(waves, first, std::span<const Value>(staged)));
+  each_chunk<Value>(xt, unit, [&](Value* device, std::int64_t first, std::int64_t count) {
+    error.add(compare(device, first, count));
   });
   return error.report();
 }
 
-// Real: padded rows of NX reals (NX/2 + 1 complex values each) from real plane waves, R2C then C2R, the reals
-// over N against the waves; the padding is left alone. A chunk's reals are made and compared unpadded, in one call
-// each (the closed form's cost is per call as well as per value).
+// Complex: plane waves, every value its own unit.
+template <class Real>
+validate::ErrorReport complex_round_trip(CufftXt& xt, const CufftXtRequest& r) {
+  using Value = std::complex<Real>;
+  const validate::PlaneWaves waves = validate::random_plane_waves(r.size, wave_count, r.seed);
+  const Real scale = Real(1) / static_cast<Real>(r.size.elements());
+  std::vector<Value> staged;
+  return round_trip_in_chunks<Value>(
+      xt, r, 1,
+      [&](Value* device, std::int64_t first, std::int64_t count) {
+        staged.resize(static_cast<std::size_t>(count));
+        validate::plane_wave_values(waves, first, std::span<Value>(staged));
+        copy(device, staged.data(), staged.size() * sizeof(Value), "cudaMemcpy (cufftXt input)");
+      },
+      [&](const Value* device, std::int64_t first, std::int64_t count) {
+        staged.resize(static_cast<std::size_t>(count));
+        copy(staged.data(), device, staged.size() * sizeof(Value), "cudaMemcpy (cufftXt output)");
+        for (Value& v : staged) v *= scale;
+        return validate::compare_waves(waves, first, std::span<const Value>(staged));
+      });
+}
+
+// Real: padded rows of NX reals (NX/2 + 1 complex values each, the unit) from real plane waves; the padding is left
+// alone. A chunk's reals are made and compared unpadded, in one call each (the closed form's cost is per call as
+// well as per value).
 template <class Real>
 validate::ErrorReport real_round_trip(CufftXt& xt, const CufftXtRequest& r) {
   using Value = std::complex<Real>;
   const validate::PlaneWaves waves = validate::random_real_plane_waves(r.size, wave_pairs, r.seed);
   const std::int64_t nx = r.size.nx, row_values = nx / 2 + 1, pitch = 2 * row_values;
+  const Real scale = Real(1) / static_cast<Real>(r.size.elements());
   std::vector<Real> staged, line;
   // (first, count) in the padded volume's complex values -> its rows' first real (unpadded) and row count.
   const auto rows_of = [&](std::int64_t first, std::int64_t count) {
@@ -78,27 +93,23 @@ validate::ErrorReport real_round_trip(CufftXt& xt, const CufftXtRequest& r) {
     line.resize(static_cast<std::size_t>(count / row_values * nx));
     return std::pair{first / row_values * nx, count / row_values};
   };
-  each_chunk<Value>(xt, row_values, [&](Value* device, std::int64_t first, std::int64_t count) {
-    const auto [real_first, rows] = rows_of(first, count);
-    validate::plane_wave_reals(waves, real_first, std::span<Real>(line));
-    for (std::int64_t row = 0; row < rows; ++row)
-      std::copy_n(line.begin() + row * nx, nx, staged.begin() + row * pitch);
-    copy(device, staged.data(), staged.size() * sizeof(Real), "cudaMemcpy (cufftXt input)");
-  });
-  xt.execute(Direction::forward);
-  xt.execute(Direction::inverse);
-  synchronize_devices(r.devices);
-  validate::ChunkedError error;
-  const Real scale = Real(1) / static_cast<Real>(r.size.elements());
-  each_chunk<Value>(xt, row_values, [&](Value* device, std::int64_t first, std::int64_t count) {
-    const auto [real_first, rows] = rows_of(first, count);
-    copy(staged.data(), device, staged.size() * sizeof(Real), "cudaMemcpy (cufftXt output)");
-    for (std::int64_t row = 0; row < rows; ++row)
-      std::transform(staged.begin() + row * pitch, staged.begin() + row * pitch + nx, line.begin() + row * nx,
-                     [scale](Real v) { return v * scale; });
-    error.add(validate::compare_reals(waves, real_first, std::span<const Real>(line)));
-  });
-  return error.report();
+  return round_trip_in_chunks<Value>(
+      xt, r, row_values,
+      [&](Value* device, std::int64_t first, std::int64_t count) {
+        const auto [real_first, rows] = rows_of(first, count);
+        validate::plane_wave_reals(waves, real_first, std::span<Real>(line));
+        for (std::int64_t row = 0; row < rows; ++row)
+          std::copy_n(line.begin() + row * nx, nx, staged.begin() + row * pitch);
+        copy(device, staged.data(), staged.size() * sizeof(Real), "cudaMemcpy (cufftXt input)");
+      },
+      [&](const Value* device, std::int64_t first, std::int64_t count) {
+        const auto [real_first, rows] = rows_of(first, count);
+        copy(staged.data(), device, staged.size() * sizeof(Real), "cudaMemcpy (cufftXt output)");
+        for (std::int64_t row = 0; row < rows; ++row)
+          std::transform(staged.begin() + row * pitch, staged.begin() + row * pitch + nx, line.begin() + row * nx,
+                         [scale](Real v) { return v * scale; });
+        return validate::compare_reals(waves, real_first, std::span<const Real>(line));
+      });
 }
 
 validate::ErrorReport round_trip(CufftXt& xt, const CufftXtRequest& r) {
@@ -125,7 +136,7 @@ std::vector<void*> saved_pointers(const PerDeviceBuffers& buffers) {
 // (inverse), copied back from a saved copy where one fits; else the opposite transform undoes the last run
 // (unscaled: the values grow by N a run).
 std::function<void()> restoring_input(CufftXt& xt, const CufftXtRequest& r, Direction timed,
-                                      std::unique_ptr<PerDeviceBuffers>& saved, std::string& note) {
+                                      std::unique_ptr<PerDeviceBuffers>& saved) {
   const Direction opposite = timed == Direction::forward ? Direction::inverse : Direction::forward;
   if (timed == Direction::inverse) xt.execute(Direction::forward);  // the inverse's input: a forward's output
   synchronize_devices(r.devices);
@@ -135,7 +146,6 @@ std::function<void()> restoring_input(CufftXt& xt, const CufftXtRequest& r, Dire
   try {
     saved = std::make_unique<PerDeviceBuffers>(r.devices, largest, r.precision);
   } catch (const OutOfMemory&) {
-    note = "input not saved (no room): each run follows cuFFT's opposite transform";
     xt.execute(timed);  // leaves the opposite's input, whose output is the timed run's
     return [&xt, opposite] { xt.execute(opposite); };
   }
@@ -144,7 +154,6 @@ std::function<void()> restoring_input(CufftXt& xt, const CufftXtRequest& r, Dire
   for (std::size_t i = 0; i < shares.size(); ++i)
     copy(copies[i], shares[i].data, static_cast<std::size_t>(shares[i].count) * value_bytes,
          "cudaMemcpy (save cufftXt input)");
-  note = "input restored from a saved copy before each run";
   return [&xt, copies, shares, value_bytes, timed] {
     for (std::size_t i = 0; i < shares.size(); ++i)
       copy(shares[i].data, copies[i], static_cast<std::size_t>(shares[i].count) * value_bytes,
@@ -155,6 +164,11 @@ std::function<void()> restoring_input(CufftXt& xt, const CufftXtRequest& r, Dire
 }
 
 }  // namespace
+
+std::string restore_text(const CufftXtResult& result) {
+  return result.input_saved ? "input restored from a saved copy before each run"
+                            : "input not saved (no room): each run follows cuFFT's opposite transform";
+}
 
 CufftXtResult measure_cufftxt(const CufftXtRequest& r) {
   CufftXtResult result;
@@ -171,7 +185,8 @@ CufftXtResult measure_cufftxt(const CufftXtRequest& r) {
   }
   result.checked = true;
   std::unique_ptr<PerDeviceBuffers> saved;
-  const std::function<void()> restore = restoring_input(xt, r, timed, saved, result.note);
+  const std::function<void()> restore = restoring_input(xt, r, timed, saved);
+  result.input_saved = saved != nullptr;
   // cuFFT's streams are its own: each timed run waits for every device, as fft3d's multi-GPU transforms do.
   const auto run = [&] {
     xt.execute(timed);

@@ -32,8 +32,13 @@ struct CufftXtResult {
   double round_trip_error = 0;   // relative L2
   Timing time;
   std::int64_t work_area_bytes = 0;  // per GPU, of the timed direction's plan
-  std::string note;              // how each timed run got its input back
+  // Each timed run's input was copied back from a saved copy; else (no room beside cuFFT's buffers) cuFFT's
+  // opposite transform undid the run before it.
+  bool input_saved = false;
 };
+
+// How each timed run got its input back, in words (`run --gpus` and `bench --gpus` print it).
+std::string restore_text(const CufftXtResult& result);
 
 // Throws what CufftXt throws (CudaError naming the cuFFT call: cufftMakePlan3d fails at 2048^3), OutOfMemory.
 CufftXtResult measure_cufftxt(const CufftXtRequest& request);

@@ -124,7 +124,7 @@ void measure_cufftxt_row(const SizeContext& c, const MultiGpuSettings& settings,
   row.checked = r.checked;
   row.failure = r.failure;
   row.time = r.time;
-  if (!r.note.empty() && r.note.starts_with("input not saved")) row.variant += "; " + r.note;
+  if (r.checked && !r.input_saved) row.variant += "; " + restore_text(r);
 }
 
 // Runs `measure` into `row`, whose failure says what stopped it, and finishes its figures.

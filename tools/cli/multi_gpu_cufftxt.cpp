@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "bench/cufftxt.hpp"
 #include "bench/cufftxt_run.hpp"
 #include "multi_gpu_run.hpp"
 
@@ -11,17 +12,10 @@ namespace {
 
 constexpr int warmup_runs = 1;
 
-std::string cufft_type(TransformKind kind, Precision precision) {
-  const bool fp64 = precision == Precision::fp64;
-  if (kind == TransformKind::c2c) return fp64 ? "Z2Z" : "C2C";
-  if (kind == TransformKind::r2c) return fp64 ? "D2Z" : "R2C";
-  return fp64 ? "Z2D" : "C2R";
-}
-
 }  // namespace
 
 void report_cufftxt(const MultiGpuRunSettings& settings, const std::vector<int>& devices, double fft3d_median_ms) {
-  const std::string type = cufft_type(settings.kind, settings.precision);
+  const std::string type = bench::cufft_type_name(settings.kind, settings.precision);
   try {
     const bench::CufftXtResult r = bench::measure_cufftxt(
         {.size = settings.size, .devices = devices, .kind = settings.kind, .precision = settings.precision,
@@ -35,7 +29,7 @@ void report_cufftxt(const MultiGpuRunSettings& settings, const std::vector<int>&
               << settings.repeats << " (min " << r.time.min_ms << ", max " << r.time.max_ms << "), " << type
               << " in place in its own format; round trip relative L2 " << std::scientific << std::setprecision(1)
               << r.round_trip_error << std::fixed << "; work area " << r.work_area_bytes << " B per GPU; "
-              << r.note << "; fft3d/cufftXt speed ratio " << std::setprecision(3)
+              << bench::restore_text(r) << "; fft3d/cufftXt speed ratio " << std::setprecision(3)
               << r.time.median_ms / fft3d_median_ms << "\n";
   } catch (const std::exception& e) {
     std::cout << "cufftXt   " << type << ": no time, " << e.what() << "\n";
