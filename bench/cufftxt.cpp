@@ -33,7 +33,8 @@ std::pair<cufftType, cufftType> plan_types(TransformKind kind, Precision precisi
 }
 
 constexpr std::pair<cufftType, const char*> type_names[] = {
-    {CUFFT_C2C, "C2C"}, {CUFFT_R2C, "R2C"}, {CUFFT_C2R, "C2R"}, {CUFFT_Z2Z, "Z2Z"}, {CUFFT_D2Z, "D2Z"}, {CUFFT_Z2D, "Z2D"},
+    {CUFFT_C2C, "C2C"}, {CUFFT_R2C, "R2C"}, {CUFFT_C2R, "C2R"},
+    {CUFFT_Z2Z, "Z2Z"}, {CUFFT_D2Z, "D2Z"}, {CUFFT_Z2D, "Z2D"},
 };
 
 // A plan of `type` for `size` over `devices`; fills `work` (per GPU). Throws CudaError, the handle destroyed.

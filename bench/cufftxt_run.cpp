@@ -114,7 +114,8 @@ validate::ErrorReport real_round_trip(CufftXt& xt, const CufftXtRequest& r) {
 
 validate::ErrorReport round_trip(CufftXt& xt, const CufftXtRequest& r) {
   const bool fp64 = r.precision == Precision::fp64;
-  if (xt.kind() == TransformKind::c2c) return fp64 ? complex_round_trip<double>(xt, r) : complex_round_trip<float>(xt, r);
+  if (xt.kind() == TransformKind::c2c)
+    return fp64 ? complex_round_trip<double>(xt, r) : complex_round_trip<float>(xt, r);
   return fp64 ? real_round_trip<double>(xt, r) : real_round_trip<float>(xt, r);
 }
 
