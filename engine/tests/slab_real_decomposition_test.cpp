@@ -212,6 +212,17 @@ TEST(RealSlabDecompositionPlans, ExchangesTheHalfSpectrumAndPlansTheColumnOnItsR
   EXPECT_EQ(units.kind, TransformKind::c2c);
 }
 
+// The column's volume (513 * 512 rows of 1024 Z values on each of 2 GPUs) has an X length that is not a power of
+// two, but its tile is all powers of two: the planner takes Z whole in one spread kernel, as for the complex column,
+// and not in two (docs/performance.md L169).
+TEST(RealSlabDecompositionPlans, PlansAFlatColumnOfPowerOfTwoZInOneKernelInBothPrecisions) {
+  for (Precision precision : {Precision::fp32, Precision::fp64}) {
+    const SlabDecomposition d = slab_decomposition({1024, 1024, 1024}, 2, "hopper", precision, TransformKind::r2c);
+    EXPECT_EQ(d.column.size.nx, 513 * 512);
+    EXPECT_EQ(d.column.kernels.size(), 1u) << to_string(precision);
+  }
+}
+
 TEST(RealSlabDecompositionPlans, RefusesAnOddXLengthAndTheC2rKind) {
   EXPECT_THROW(slab_decomposition({15, 8, 8}, 2, "hopper", Precision::fp32, TransformKind::r2c), UsageError);
   EXPECT_THROW(slab_decomposition({16, 8, 8}, 2, "hopper", Precision::fp32, TransformKind::c2r), UsageError);

@@ -34,7 +34,7 @@ struct CostModel {
   double deep_z_spread = 0;           // the same tile spread over a cluster
   double sorted_layout = 0;           // a kernel that loads rows in the sorted layout
   double late_sorted_stores = 0;      // in place, the sorted layout's late form (a later kernel's stores sort)
-  double spread_mixed_tile = 0;       // a spread tile whose index maps are not bit fields (a length with 3, 5 or 7)
+  double spread_mixed_tile = 0;       // a spread tile whose own digits are not bit fields (tile::staged_bit_fields)
   double busy_grid_share = 0.5;       // grids of at least this share of the multiprocessors are not charged idle
   double whole_volume_l2_share = 0.75;  // spread_whole_volume: batches of more than this share of L2 a buffer
   std::int64_t spread_wide_cluster_parts = 4;  // spread_wide_cluster: over more parts than this,

@@ -97,8 +97,9 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
   const bool volume_in_l2 = spec.size.elements() * spec.complex_bytes() <= profile.l2_cache_bytes;
   double extra = spread_cost(spec, profile);
-  // Spread mixed tiles (part digits by division, clusters up to 9 blocks) are untuned: charged apart.
-  if (spread && !tile::bit_fields(spec)) extra += cost.spread_mixed_tile;
+  // Spread mixed tiles (part digits by division, clusters up to 9 blocks) are untuned: charged apart. A tile of
+  // powers of two on a volume whose unstaged axis is not (the fp64 flat column) runs as a power-of-two one.
+  if (spread && !tile::staged_bit_fields(spec)) extra += cost.spread_mixed_tile;
   extra += exchange_cost(spec, profile, one_block_per_multiprocessor, volume_in_l2);
   if (one_block_per_multiprocessor) extra += cost.one_block_per_multiprocessor;
   if (spec.x_run_elements < segment_elements) extra += spread ? cost.narrow_x_runs_spread : cost.narrow_x_runs;

@@ -19,13 +19,20 @@ bool all_powers_of_two(const std::vector<std::int64_t>& values) {
 }
 }  // namespace
 
-bool bit_fields(const KernelSpec& spec) {
-  if (!power_of_two(spec.size.nx) || !power_of_two(spec.size.ny) || !power_of_two(spec.size.nz)) return false;
+bool staged_bit_fields(const KernelSpec& spec) {
+  if (!power_of_two(spec.tile_elements)) return false;
   for (const TileStage& stage : spec.stages)
-    if (!power_of_two(stage.sub.radix) || !all_powers_of_two(stage.split_radices)) return false;
+    if (!power_of_two(stage.sub.radix) || !all_powers_of_two(stage.split_radices) ||
+        !power_of_two(spec.size[stage.sub.axis]))
+      return false;
   for (const std::vector<std::int64_t>& radices : spec.reorder_radices)
     if (!all_powers_of_two(radices)) return false;
   return true;
+}
+
+bool bit_fields(const KernelSpec& spec) {
+  return power_of_two(spec.size.nx) && power_of_two(spec.size.ny) && power_of_two(spec.size.nz) &&
+         staged_bit_fields(spec);
 }
 
 std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis) {

@@ -26,6 +26,10 @@ inline int log2_exact(std::int64_t v) {
 // splits, the reversals) are powers of two, as in every power-of-two plan. The emitter then prints shifts and masks,
 // and maps that rely on disjoint bits (XOR-linear shared words, tile offsets that add over disjoint fields) apply.
 bool bit_fields(const KernelSpec& spec);
+// Whether the tile's own digits are bit fields: the tile's size, every radix (stages, their splits, the reversals)
+// and the length of every axis a stage runs on are powers of two; an axis without stages may have any length (the
+// flat column of half-spectrum rows, 513 x 512 long). @post bit_fields(spec) implies it.
+bool staged_bit_fields(const KernelSpec& spec);
 
 // Tile-linear distance between consecutive local indices of `axis` (1 for X, EX for Y, EX*EY for Z).
 std::int64_t axis_linear_stride(const KernelSpec& spec, Axis axis);
