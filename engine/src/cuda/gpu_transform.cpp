@@ -145,13 +145,8 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, KernelArgum
     params[count++] = &args.in_volume_stride;
     params[count++] = &args.out_volume_stride;
   }
-  int cluster =
+  const int cluster =
       (args.flags & kernel_flag_cluster_ordered_stores) != 0 ? spec.sorted_store_cluster : spec.cluster_blocks;
-  // PROBE (bench/NOTES.md): the late form's kernel launched in clusters without their barrier (no flag): "1" its
-  // clusters of sorted_store_cluster, N > 1 clusters of N blocks.
-  if (const char* probe = std::getenv("FFT3D_PROBE_LATE_CLUSTER_ONLY");
-      probe && std::atoi(probe) >= 1 && spec.sorted_store_cluster > 1 && spec.tile_blocks == 1)
-    cluster = std::atoi(probe) == 1 ? spec.sorted_store_cluster : std::atoi(probe);
   cudaLaunchAttribute attributes[2]{};
   cudaLaunchConfig_t config = launch_config(spec, cluster, attributes, volumes);
   config.stream = stream;
