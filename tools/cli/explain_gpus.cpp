@@ -36,6 +36,15 @@ double explain_local_plan(const char* name, const Plan& plan, double bandwidth) 
   return bytes / (bandwidth * 1e6);
 }
 
+// The order the bound adds: what overlaps the first exchange, then what follows it.
+const char* schedule_text(bool inverse, SlabLayout layout) {
+  if (inverse)
+    return layout == SlabLayout::natural ? "the Z work beside the first exchange, then the slab plan beside the second"
+                                         : "the Z work, then the slab plan beside the exchange";
+  return layout == SlabLayout::natural ? "the slab plan beside the first exchange, then the Z work beside the second"
+                                       : "the slab plan beside the first exchange, then the Z work";
+}
+
 }  // namespace
 
 void add_multi_gpu_explain_options(po::options_description& options) {
@@ -61,12 +70,14 @@ int explain_on_several_gpus(const po::variables_map& vm) {
   const double bandwidth = vm["bandwidth"].as<double>(), link = vm["link-bandwidth"].as<double>();
   if (!(link > 0) || !std::isfinite(link)) throw UsageError("--link-bandwidth must be positive and finite");
   if (!(bandwidth > 0) || !std::isfinite(bandwidth)) throw UsageError("--bandwidth must be positive and finite");
+  // C2R is the R2C decomposition's inverse: the same slabs and exchanges, the Z work first, then the slab C2R.
   const TransformKind kind = requested_kind(vm);
-  if (kind == TransformKind::c2r) throw UsageError("--gpus: ask for r2c (the decomposition runs C2R as its inverse)");
+  const bool inverse = kind == TransformKind::c2r;
   const Precision precision = parse_precision(optional_string(vm, "precision").value_or("fp32"));
   const Extents size = parse_extents(vm["size"].as<std::string>());
   const SlabLayout layout = parse_layout(vm["layout"].as<std::string>());
-  const SlabDecomposition d = slab_decomposition(size, gpus, vm["arch"].as<std::string>(), precision, kind);
+  const SlabDecomposition d = slab_decomposition(size, gpus, vm["arch"].as<std::string>(), precision,
+                                                 inverse ? TransformKind::r2c : kind);
   const SlabDecomposition units = in_exchange_units(d);
   const SlabPipeline pipeline = one_process_pipeline(units, layout, parse_exchange(vm["exchange"].as<std::string>()));
 
@@ -90,19 +101,22 @@ int explain_on_several_gpus(const po::variables_map& vm) {
   if (layout == SlabLayout::natural) std::cout << "; column plan in " << pipeline.row_chunks << " row chunk"
                                                << (pipeline.row_chunks == 1 ? "" : "s");
   std::cout << "\n\n";
-  const double slab_ms = explain_local_plan("slab     ", d.slab, bandwidth);
-  const double column_ms = explain_local_plan("column   ", d.column, bandwidth);
-  // The schedule overlaps the slab plan with the first exchange and, in natural order, the Z work with the second;
-  // the Z work cannot start before the first exchange ends (every Z line holds every GPU's planes).
+  // The local plans in the order the transform runs them (the inverse's Z work first).
+  double column_ms = inverse ? explain_local_plan("column   ", d.column, bandwidth) : 0.0;
+  const double slab_ms = explain_local_plan("slab     ", inverse ? d.slab_c2r : d.slab, bandwidth);
+  if (!inverse) column_ms = explain_local_plan("column   ", d.column, bandwidth);
+  // Forward, the schedule overlaps the slab plan with the first exchange and, in natural order, the Z work with the
+  // second; the Z work cannot start before the first exchange ends (every Z line holds every GPU's planes). The
+  // inverse runs the mirror image, so its bound is the same sum.
   const double one_exchange_ms = gpus > 1 ? sent_bytes / (link * 1e6) : 0.0;
   const double bound_ms = std::max(slab_ms, one_exchange_ms) +
                           (layout == SlabLayout::natural ? std::max(column_ms, one_exchange_ms) : column_ms);
+  const char* schedule = schedule_text(inverse, layout);
   std::cout << "\nfloor    local plans " << std::setprecision(3) << slab_ms + column_ms << " ms at "
             << std::setprecision(0) << bandwidth << " GB/s; exchanges " << std::setprecision(3)
             << exchanges * one_exchange_ms << " ms at " << std::setprecision(0) << link << " GB/s a GPU\n"
             << "bound    " << std::setprecision(3) << bound_ms
-            << " ms: the slab plan beside the first exchange, then "
-            << (layout == SlabLayout::natural ? "the Z work beside the second" : "the Z work") << "\n";
+            << " ms: " << schedule << "\n";
   return exit_ok;
 }
 

@@ -80,7 +80,10 @@ expect_out "7.49" "explain --gpus 2 y slabs at an H200's 4300 GB/s: docs/perform
   "$fft3d" explain --gpus 2 --size 1024x1024x1024 --layout y_slabs --bandwidth 4300
 expect $usage "not a plan file" "explain --gpus with a plan file" -- "$fft3d" explain --gpus 2 plans/any.yaml
 expect $usage "needs --size" "explain --gpus without --size" -- "$fft3d" explain --gpus 2
-expect $usage "ask for r2c" "explain --gpus c2r" -- "$fft3d" explain --gpus 2 --size 64x64x64 --transform c2r
+expect_out "then the slab plan beside the exchange" "explain --gpus 2 --transform c2r: the inverse's order" -- \
+  "$fft3d" explain --gpus 2 --size 1024x1024x1024 --transform c2r --layout y_slabs
+expect_out "c2r, 2 kernels: {Y(1, 1024, 1, 1024, no-tw)} {C2R(X, 1024)" "explain --gpus 2 c2r: the slab's C2R" -- \
+  "$fft3d" explain --gpus 2 --size 1024x1024x1024 --transform c2r
 expect $usage "no --batch" "explain --gpus --batch" -- "$fft3d" explain --gpus 2 --size 64x64x64 --batch 2
 expect $usage "must divide NY" "explain --gpus 3 of 64^3" -- "$fft3d" explain --gpus 3 --size 64x64x64
 expect $usage "with --gpus only" "explain --layout without --gpus" -- \
