@@ -4,6 +4,7 @@
 #include "fft3d/checks.hpp"
 #include "fft3d/plan_table.hpp"
 #include "fft3d/plan_text.hpp"
+#include "plan_errors.hpp"
 
 namespace fft3d {
 namespace {
@@ -16,18 +17,7 @@ std::string plan_text(const std::string& axes_line, const std::string& kernels =
   return "size: [16, 8, 4]\narch: tesla\n" + axes_line + kernels;
 }
 
-// Every error of a text, "line:col: message" without the file name.
-std::vector<std::string> errors_of(const std::string& text) {
-  try {
-    parse_plan(text, "t.yaml");
-  } catch (const PlanError& e) {
-    std::vector<std::string> out;
-    for (const Diagnostic& d : e.diagnostics())
-      out.push_back(std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + ": " + d.message);
-    return out;
-  }
-  return {};
-}
+using testing::errors_of;
 
 std::vector<std::string> errors_of(const Plan& plan) {
   std::vector<std::string> out;

@@ -10,21 +10,16 @@
 #include "fft3d/checks.hpp"
 #include "fft3d/limits.hpp"
 #include "fft3d/plan_text.hpp"
+#include "plan_errors.hpp"
 
 namespace fft3d {
 namespace {
 
-// Every error of a text as "line:col: message".
+// The text's errors ("line:col: message"), one a line.
 std::string errors_of(const std::string& text) {
-  try {
-    parse_plan(text, "t.yaml");
-  } catch (const PlanError& e) {
-    std::string out;
-    for (const Diagnostic& d : e.diagnostics())
-      out += std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + ": " + d.message + "\n";
-    return out;
-  }
-  return "";
+  std::string out;
+  for (const std::string& error : testing::errors_of(text)) out += error + "\n";
+  return out;
 }
 
 std::string usage_error_of(const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include "fft3d/checks.hpp"
 #include "fft3d/plan_text.hpp"
+#include "plan_errors.hpp"
 
 namespace fft3d {
 namespace {
@@ -15,18 +16,7 @@ kernels:
   - "X(32, 8, 1, 8, no-tw), Z(16, 16, 1, 16, no-tw)"
 )yaml";
 
-// Every error of a text, "line:col: message" without the file name.
-std::vector<std::string> errors_of(const std::string& text) {
-  try {
-    parse_plan(text, "t.yaml");
-  } catch (const PlanError& e) {
-    std::vector<std::string> out;
-    for (const Diagnostic& d : e.diagnostics())
-      out.push_back(std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + ": " + d.message);
-    return out;
-  }
-  return {};
-}
+using testing::errors_of;
 
 bool any_contains(const std::vector<std::string>& errors, const std::string& needle) {
   for (const std::string& e : errors)
