@@ -56,6 +56,21 @@ TEST(PlannerCost, ChargesAnExchangeInL2LikeOneWithNothingToHideBehind) {
   EXPECT_NEAR(*passes_on_its_profile(over_l2), 2 + 0.1 + 0.75 * 0.6, 1e-12);
 }
 
+// The mixed-tile charge follows the tile's own digits, not the volume's: the real slabs' flat fp64 column (513 x 512
+// rows of 1024 Z values, an X length of no power of two) costs what the same Z tile costs on a power-of-two volume
+// of as many rows, and a tile whose staged axis has a factor 3 still takes the charge.
+TEST(PlannerCost, ChargesTheMixedTileOnlyWhereTheTilesOwnDigitsAreNotBitFields) {
+  const auto column = [](const std::string& size, const std::string& kernels) {
+    return parse_plan("size: [" + size + "]\narch: hopper\nprecision: fp64\naxes: [Z]\nplan: \"" + kernels + "\"\n")
+        .plan;
+  };
+  const double flat = *passes_on_its_profile(column("262656, 1, 1024", "{Z(1, 1024, 1, 1024, no-tw)}"));
+  const double pow2 = *passes_on_its_profile(column("262144, 1, 1024", "{Z(1, 1024, 1, 1024, no-tw)}"));
+  EXPECT_NEAR(flat, pow2, 1e-12);
+  const double mixed = *passes_on_its_profile(column("262144, 1, 768", "{Z(1, 768, 1, 768, no-tw)}"));
+  EXPECT_GE(mixed, 1.0 + find_arch_profile("hopper")->cost.spread_mixed_tile);  // one pass and the charge at least
+}
+
 // The costs beyond one pass were measured on an H100; the Tesla and Fermi profiles count one pass per kernel (plus
 // the digit-reversal pass where natural order needs it), as the paper does.
 TEST(PlannerCost, CountsWholePassesOnTheTeslaAndFermiProfiles) {
