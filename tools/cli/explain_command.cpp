@@ -115,7 +115,7 @@ int explain_command(const Args& args) {
     return exit_ok;
   if (vm.count("gpus")) return explain_on_several_gpus(vm);
   for (const char* key : {"layout", "exchange", "link-bandwidth"})
-    if (!vm[key].defaulted()) throw UsageError(std::string("--") + key + ": with --gpus only");
+    if (vm.count(key) && !vm[key].defaulted()) throw UsageError(std::string("--") + key + ": with --gpus only");
 
   std::string how;
   const ParsedPlan parsed = plan_from_options(vm, how, false, requested_kind(vm));

@@ -14,8 +14,37 @@
 namespace fft3d::cli {
 namespace {
 
-// The copy engines' rate each way between 2 H200s joined by NVLink (docs/performance.md, "Several GPUs").
-constexpr double measured_link_gbs = 391.0;
+// What each GPU sends to its peers a second, all links together, measured with the slab exchange of 1024³ alone
+// between H200s joined by NV18 (`bench --gpus`, bench/results/2026-11-26-h200x4-peer-stores/): by exchange and G.
+struct MeasuredLinkRate {
+  SlabExchange exchange;
+  int gpus;
+  double gbs;
+};
+constexpr MeasuredLinkRate measured_link_rates[] = {
+    {SlabExchange::copy_engines, 2, 391.0},
+    {SlabExchange::copy_engines, 4, 196.0},
+    {SlabExchange::peer_stores, 4, 340.0},
+};
+// Where none was measured (peer stores on 2 GPUs, NCCL, 8 GPUs): the 2-GPU copy engines' rate.
+constexpr double unmeasured_link_gbs = 391.0;
+
+struct LinkRate {
+  double gbs;
+  std::string source;
+};
+
+// --link-bandwidth where given, else the measured rate of the exchange the run takes on G GPUs.
+LinkRate link_rate(const po::variables_map& vm, SlabExchange exchange, int gpus) {
+  if (vm.count("link-bandwidth")) {
+    const double gbs = vm["link-bandwidth"].as<double>();
+    if (!(gbs > 0) || !std::isfinite(gbs)) throw UsageError("--link-bandwidth must be positive and finite");
+    return {gbs, "--link-bandwidth"};
+  }
+  for (const MeasuredLinkRate& rate : measured_link_rates)
+    if (rate.exchange == exchange && rate.gpus == gpus) return {rate.gbs, "measured on H200s"};
+  return {unmeasured_link_gbs, "not measured for this exchange and G: the 2-GPU copy engines' rate"};
+}
 
 double megabytes(double bytes) { return bytes / 1e6; }
 
@@ -38,9 +67,9 @@ double explain_local_plan(const char* name, const Plan& plan, double bandwidth) 
 
 // The order the bound adds: what overlaps the first exchange, then what follows it.
 const char* schedule_text(bool inverse, SlabLayout layout) {
-  if (inverse)
-    return layout == SlabLayout::natural ? "the Z work beside the first exchange, then the slab plan beside the second"
-                                         : "the Z work, then the slab plan beside the exchange";
+  if (inverse && layout == SlabLayout::natural)
+    return "the Z work beside the first exchange, then the slab plan beside the second";
+  if (inverse) return "the Z work, then the slab plan beside the exchange";
   return layout == SlabLayout::natural ? "the slab plan beside the first exchange, then the Z work beside the second"
                                        : "the slab plan beside the first exchange, then the Z work";
 }
@@ -55,9 +84,9 @@ void add_multi_gpu_explain_options(po::options_description& options) {
        "with --gpus: the spectrum's layout, natural or y_slabs")
       ("exchange", po::value<std::string>()->default_value("auto"),
        "with --gpus: auto, copy-engines, peer-stores or nccl")
-      ("link-bandwidth", po::value<double>()->default_value(measured_link_gbs),
+      ("link-bandwidth", po::value<double>(),
        "with --gpus: GB/s a GPU sends to its peers, all links together, for the exchanges' floor (default: the "
-       "copy engines' measured rate between 2 H200s)");
+       "rate measured on H200s for the exchange and G, else the 2-GPU copy engines' 391)");
 }
 
 int explain_on_several_gpus(const po::variables_map& vm) {
@@ -67,8 +96,7 @@ int explain_on_several_gpus(const po::variables_map& vm) {
   if (!vm.count("size")) throw UsageError("--gpus needs --size NXxNYxNZ");
   if (vm.count("batch")) throw UsageError("--gpus: a multi-GPU transform runs one volume (no --batch)");
   if (!vm["dump-cuda"].as<std::string>().empty()) throw UsageError("--gpus does not take --dump-cuda");
-  const double bandwidth = vm["bandwidth"].as<double>(), link = vm["link-bandwidth"].as<double>();
-  if (!(link > 0) || !std::isfinite(link)) throw UsageError("--link-bandwidth must be positive and finite");
+  const double bandwidth = vm["bandwidth"].as<double>();
   if (!(bandwidth > 0) || !std::isfinite(bandwidth)) throw UsageError("--bandwidth must be positive and finite");
   // C2R is the R2C decomposition's inverse: the same slabs and exchanges, the Z work first, then the slab C2R.
   const TransformKind kind = requested_kind(vm);
@@ -80,6 +108,7 @@ int explain_on_several_gpus(const po::variables_map& vm) {
                                                  inverse ? TransformKind::r2c : kind);
   const SlabDecomposition units = in_exchange_units(d);
   const SlabPipeline pipeline = one_process_pipeline(units, layout, parse_exchange(vm["exchange"].as<std::string>()));
+  const LinkRate link = link_rate(vm, pipeline.exchange, gpus);
 
   const double local_bytes = static_cast<double>(units.local_elements() * exchange_unit_bytes);
   const double sent_bytes = local_bytes * (gpus - 1) / gpus;
@@ -108,15 +137,14 @@ int explain_on_several_gpus(const po::variables_map& vm) {
   // Forward, the schedule overlaps the slab plan with the first exchange and, in natural order, the Z work with the
   // second; the Z work cannot start before the first exchange ends (every Z line holds every GPU's planes). The
   // inverse runs the mirror image, so its bound is the same sum.
-  const double one_exchange_ms = gpus > 1 ? sent_bytes / (link * 1e6) : 0.0;
+  const double one_exchange_ms = gpus > 1 ? sent_bytes / (link.gbs * 1e6) : 0.0;
   const double bound_ms = std::max(slab_ms, one_exchange_ms) +
                           (layout == SlabLayout::natural ? std::max(column_ms, one_exchange_ms) : column_ms);
-  const char* schedule = schedule_text(inverse, layout);
   std::cout << "\nfloor    local plans " << std::setprecision(3) << slab_ms + column_ms << " ms at "
             << std::setprecision(0) << bandwidth << " GB/s; exchanges " << std::setprecision(3)
-            << exchanges * one_exchange_ms << " ms at " << std::setprecision(0) << link << " GB/s a GPU\n"
-            << "bound    " << std::setprecision(3) << bound_ms
-            << " ms: " << schedule << "\n";
+            << exchanges * one_exchange_ms << " ms at " << std::setprecision(0) << link.gbs << " GB/s a GPU ("
+            << link.source << ")\n"
+            << "bound    " << std::setprecision(3) << bound_ms << " ms: " << schedule_text(inverse, layout) << "\n";
   return exit_ok;
 }
 

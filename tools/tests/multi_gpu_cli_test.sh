@@ -78,6 +78,10 @@ expect_out "513x1024x512 z slab" "explain --gpus 2 --transform r2c: the half spe
   "$fft3d" explain --gpus 2 --size 1024x1024x1024 --transform r2c
 expect_out "7.49" "explain --gpus 2 y slabs at an H200's 4300 GB/s: docs/performance.md's 7.5 ms bound" -- \
   "$fft3d" explain --gpus 2 --size 1024x1024x1024 --layout y_slabs --bandwidth 4300
+expect_out "at 340 GB/s a GPU (measured on H200s)" "explain --gpus 4: the peer stores' measured rate" -- \
+  "$fft3d" explain --gpus 4 --size 1024x1024x1024
+expect_out "(not measured for this exchange and G" "explain --gpus 8: no measured rate, said so" -- \
+  "$fft3d" explain --gpus 8 --size 1024x1024x1024
 expect $usage "not a plan file" "explain --gpus with a plan file" -- "$fft3d" explain --gpus 2 plans/any.yaml
 expect $usage "needs --size" "explain --gpus without --size" -- "$fft3d" explain --gpus 2
 expect_out "then the slab plan beside the exchange" "explain --gpus 2 --transform c2r: the inverse's order" -- \
