@@ -26,8 +26,8 @@ constexpr MeasuredLinkRate measured_link_rates[] = {
     {SlabExchange::copy_engines, 4, 196.0},
     {SlabExchange::peer_stores, 4, 340.0},
 };
-// Where none was measured (peer stores on 2 GPUs, NCCL, 8 GPUs): the 2-GPU copy engines' rate.
-constexpr double unmeasured_link_gbs = 391.0;
+// Where none was measured (peer stores on 2 GPUs, NCCL, 8 GPUs): the 2-GPU copy engines' rate, the table's first.
+constexpr double unmeasured_link_gbs = measured_link_rates[0].gbs;
 
 struct LinkRate {
   double gbs;
