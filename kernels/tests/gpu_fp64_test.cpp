@@ -180,9 +180,10 @@ TEST_F(GpuFp64Test, C2rInPlaceThroughTheLateFormMatchesCufftZ2D) {
 }
 
 // A descriptor asking fp64 gets a plan of precision fp64 (the table's where the planner's fp64 costs rank it first,
-// else the planner's).
+// else the planner's). 2^20 in 1D is a four-step plan whose twiddle span is two-level (emit_twiddles.hpp: a table
+// and the low angle's series, here to fp64's rounding).
 TEST_F(GpuFp64Test, DescriptorsInFp64RunAndMatchCufft) {
-  for (const Extents& size : {Extents{128, 128, 128}, Extents{64, 32, 16}, Extents{96, 96, 96}}) {
+  for (const Extents& size : {Extents{128, 128, 128}, Extents{64, 32, 16}, Extents{96, 96, 96}, Extents{1 << 20, 1, 1}}) {
     GpuTransform engine({.extents = size, .precision = Precision::fp64});
     EXPECT_EQ(engine.plan().precision, Precision::fp64) << engine.plan_source();
     check_complex_plan({engine.plan_source(), engine.plan()}, 7);
