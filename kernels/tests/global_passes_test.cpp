@@ -11,6 +11,7 @@
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "fft3d/transform.hpp"
+#include "fft3d/wisdom.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {
@@ -200,6 +201,36 @@ TEST(GlobalPasses, MixedKernelsSplitTheirOffsetsExactly) {
   }
   EXPECT_GT(loading, 10);
   EXPECT_GT(storing, 10);
+}
+
+// The planner ranks candidates with the offsets checked in the end tiles of the pass's axis only (OffsetCheck,
+// lowering/cost_model.cpp). On the mixed plans, the mixed sizes' ranked candidates (fp32 and fp64, 1D to 3D) and
+// mixed random plans, that answers as every tile does, for the first pass's loads and the last pass's stores.
+TEST(GlobalPasses, TheEndTilesAnswerAsEveryTileDoes) {
+  std::vector<NamedPlan> plans = mixed_radix_plans();
+  for (NamedPlan& named : mixed_bench_plans()) plans.push_back(std::move(named));
+  for (const Extents& size : {Extents{245760, 1, 1}, Extents{1680, 1680, 1}, Extents{120, 36, 20}, Extents{96, 96, 96}})
+    for (Precision precision : {Precision::fp32, Precision::fp64})
+      for (RankedPlan& ranked :
+           ranked_plans(size, "hopper", passes_in_precision(passes_on_its_profile, precision), 6)) {
+        ranked.plan.precision = precision;
+        plans.push_back({to_string(size) + " " + to_string(precision), std::move(ranked.plan)});
+      }
+  int skipping = 0;
+  for (const NamedPlan& named : plans) {
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (KernelSpec spec : lowered->kernels) {
+      if (spec.role != KernelRole::tile || tile::bit_fields(spec)) continue;
+      SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
+      EXPECT_EQ(tile::first_pass_offsets_add(spec, OffsetCheck::end_tiles), tile::first_pass_offsets_add(spec));
+      spec.store_in_last_pass = true;  // as the rule asks
+      EXPECT_EQ(tile::last_pass_offsets_add(spec, OffsetCheck::end_tiles), tile::last_pass_offsets_add(spec));
+      for (Axis axis : {spec.stages.front().sub.axis, spec.stages.back().sub.axis})
+        skipping += spec.axes[axis_index(axis)].tiles() > 2 * tile::tiles_checked_at_each_end;
+    }
+  }
+  EXPECT_GT(skipping, 20);  // kernels whose middle tiles the end-tile check skips
 }
 
 // The answers the rule asks for (first_pass_loads_coalesced, last_pass_stores_coalesced stop at the first partial

@@ -2,6 +2,11 @@
 // the choices it makes with it, which match what the plans measured on an H100 (docs/performance.md, ledger).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+
 #include "fft3d/arch_profile.hpp"
 #include "fft3d/diagnostics.hpp"
 #include "lowering/cost_model.hpp"
@@ -238,6 +243,28 @@ TEST(PlannerCost, RankedPlansAreDistinctCheapestFirstAndLedByTheDefault) {
     }
   }
   EXPECT_THROW(ranked_plans({256, 256, 256}, "hopper", passes_on_its_profile, 0), UsageError);
+}
+
+// A planning crawl the bad-input campaign's kind: 3 * 5 * 7 * 2^14 in 1D, fp64, weighs the planner's cap of
+// candidates (its two-kernel plans take the mixed spread tile's charge), each of which lowered with the offsets
+// checked along the whole 1.7M-point axis, and took an hour. Planning it must end within a bound far above its
+// seconds; past it the test reports and exits rather than hang the suite.
+TEST(PlannerCost, ALongMixed1DAxisInFp64PlansWithoutACrawl) {
+  constexpr auto bound = std::chrono::seconds(300);
+  const Extents size{1720320, 1, 1};
+  std::future<Plan> planning = std::async(std::launch::async, [&size] {
+    return default_plan(size, "hopper", passes_in_precision(passes_on_its_profile, Precision::fp64));
+  });
+  if (planning.wait_for(bound) != std::future_status::ready) {
+    std::fprintf(stderr, "planning %s in fp64 did not end within %lld s\n", to_string(size).c_str(),
+                 static_cast<long long>(bound.count()));
+    std::_Exit(EXIT_FAILURE);  // the planning thread cannot be stopped; leaving it would hang the suite
+  }
+  Plan plan = planning.get();
+  plan.precision = Precision::fp64;
+  const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"));  // every tile checked, as a run lowers
+  EXPECT_GE(lowered.kernels.size(), 2u);
+  EXPECT_EQ(plan.size, size);
 }
 
 }  // namespace

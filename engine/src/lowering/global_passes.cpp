@@ -54,7 +54,7 @@ std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, 
 
 namespace fft3d::lowering {
 
-void reach_global_from_passes(KernelSpec& spec) {
+void reach_global_from_passes(KernelSpec& spec, OffsetCheck check) {
   spec.load_in_first_pass = spec.store_in_last_pass = false;
   if (spec.role != KernelRole::tile || tile::butterfly_passes(spec) < 2) return;
   // The passes' global offsets add the tile offsets of a butterfly's base and of its input steps (emit_tile_kernel),
@@ -74,11 +74,11 @@ void reach_global_from_passes(KernelSpec& spec) {
   const bool first_pass_loads = !first.is_split() || first.split_radices.size() > 1;
   const bool load = first_pass_loads && (!cluster_store || tile::exchanges_across_cluster(spec)) &&
                     tile::first_pass_loads_coalesced(spec, 0) &&
-                    (bits || tile::first_pass_offsets_add(spec));
+                    (bits || tile::first_pass_offsets_add(spec, check));
   KernelSpec storing = spec;  // the last pass's butterflies as they run when it writes global memory
   storing.store_in_last_pass = true;
   const bool store = spread_store && !cluster_store && tile::last_pass_stores_coalesced(storing, 0) &&
-                     (bits || tile::last_pass_offsets_add(storing));
+                     (bits || tile::last_pass_offsets_add(storing, check));
   spec.load_in_first_pass = load;
   spec.store_in_last_pass = store;
 }

@@ -282,8 +282,16 @@ struct LoweredPlan {
   }
 };
 
-// Lowers a legal plan (require_legal is called) for `profile`. Throws LoweringError.
-LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>");
+// How far the lowering checks that a pass's global offsets add (tile::first_pass_offsets_add): along the pass's
+// axis in every tile (what a kernel that runs needs), or in the first and last tiles_checked_at_each_end tiles only
+// (what ranking candidates needs: that check walks the whole axis, a second a kernel on axes of millions of points).
+enum class OffsetCheck : std::uint8_t { every_tile, end_tiles };
+
+// Lowers a legal plan (require_legal is called) for `profile`. Throws LoweringError. With OffsetCheck::end_tiles the
+// passes may be marked to reach global memory where a middle tile's offsets carry: for the planner's cost only,
+// never for a kernel that runs.
+LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name = "<plan>",
+                       OffsetCheck offset_check = OffsetCheck::every_tile);
 // Largest radix one thread computes in registers on `profile`; larger radices are split across threads
 // (TileStage::split_radices). See lowering/split_radix.cpp for how the limit follows from the register file.
 // fp64 values take two registers each, so the limit is lower for fp64.

@@ -38,11 +38,12 @@ void check_profile_limits(const KernelSpec& spec, const ArchProfile& profile) {
 // candidates share kernels (spec_memo.hpp). The capacity bounds the memory a long-lived process keeps.
 constexpr std::size_t memo_capacity = 1024;
 
-void memoized_global_passes(KernelSpec& spec, const ArchProfile& profile) {
-  static lowering::SpecMemo<std::pair<bool, bool>> memo(memo_capacity);
-  const auto [load, store] = memo.get(spec, profile, [&spec] {
+void memoized_global_passes(KernelSpec& spec, const ArchProfile& profile, OffsetCheck check) {
+  static lowering::SpecMemo<std::pair<bool, bool>> every_tile(memo_capacity), end_tiles(memo_capacity);
+  lowering::SpecMemo<std::pair<bool, bool>>& memo = check == OffsetCheck::every_tile ? every_tile : end_tiles;
+  const auto [load, store] = memo.get(spec, profile, [&spec, check] {
     KernelSpec reached = spec;
-    lowering::reach_global_from_passes(reached);
+    lowering::reach_global_from_passes(reached, check);
     return std::pair{reached.load_in_first_pass, reached.store_in_last_pass};
   });
   spec.load_in_first_pass = load;
@@ -56,7 +57,7 @@ SharedLayout memoized_shared_layout(const KernelSpec& spec, const ArchProfile& p
 
 // real: a real plan's kernel (`plan` holds its complex stages only; `real_plan` the step).
 KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name,
-                        const Plan* real_plan) {
+                        const Plan* real_plan, OffsetCheck offset_check) {
   const Kernel& kernel = plan.kernels[index];
   const bool real = real_plan != nullptr;
   // An odd NX's kernels have neither Nyquist tiles nor a side array (RealKernel): their tiles grow and their threads
@@ -95,7 +96,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   // shared access of the tile per candidate).
   spec.shared_bytes = 2 * spec.part_elements() * spec.real_bytes();
   check_profile_limits(spec, profile);
-  memoized_global_passes(spec, profile);
+  memoized_global_passes(spec, profile, offset_check);
   if (real_plan) lowering::keep_real_step_off_global_passes(spec, real_plan->kernels[index]);
   spec.shared = memoized_shared_layout(spec, profile);
   spec.shared_bytes = 2 * spec.shared.words * spec.real_bytes();
@@ -107,15 +108,16 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
 // `columns`: where given (padded half-spectrum columns), the plan the kernels without the real step lower from;
 // `step`: where given (paired real rows), the plan the kernel with it lowers from.
 LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
-                             const Plan* real_plan, const Plan* columns = nullptr, const Plan* step = nullptr) {
+                             OffsetCheck offset_check, const Plan* real_plan, const Plan* columns = nullptr,
+                             const Plan* step = nullptr) {
   // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
   // milliseconds a kernel); the first error in plan order is the one thrown.
   std::vector<std::future<KernelSpec>> lowering;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k) {
     const bool has_step = real_plan && real_plan->kernels[static_cast<std::size_t>(k)].real;
     const Plan& source = columns && real_plan && !has_step ? *columns : step && has_step ? *step : plan;
-    lowering.push_back(std::async(std::launch::async, [&source, k, &profile, &plan_name, real_plan] {
-      return lower_kernel(source, k, profile, plan_name, real_plan);
+    lowering.push_back(std::async(std::launch::async, [&source, k, &profile, &plan_name, real_plan, offset_check] {
+      return lower_kernel(source, k, profile, plan_name, real_plan, offset_check);
     }));
   }
   LoweredPlan lowered;
@@ -137,10 +139,11 @@ void mark_batch(std::int64_t batch, LoweredPlan& lowered) {
 
 }  // namespace
 
-LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
+LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
+                       OffsetCheck offset_check) {
   require_legal(plan);
   if (!real_step_of(plan)) {
-    LoweredPlan lowered = lower_legal_plan(plan, profile, plan_name, nullptr);
+    LoweredPlan lowered = lower_legal_plan(plan, profile, plan_name, offset_check, nullptr);
     mark_batch(plan.batch, lowered);
     return lowered;
   }
@@ -149,8 +152,8 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
       lowering::pads_spectrum_columns(plan) ? std::optional(lowering::half_spectrum_stage_plan(plan)) : std::nullopt;
   const std::optional<Plan> step =
       lowering::pairs_real_rows(plan) ? std::optional(lowering::paired_rows_stage_plan(plan)) : std::nullopt;
-  LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, &plan, columns ? &*columns : nullptr,
-                                         step ? &*step : nullptr);
+  LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, offset_check, &plan,
+                                         columns ? &*columns : nullptr, step ? &*step : nullptr);
   lowering::mark_real_kernels(plan, lowered);
   for (const KernelSpec& spec : lowered.kernels) check_profile_limits(spec, profile);  // the side arrays added bytes
   mark_batch(plan.batch, lowered);

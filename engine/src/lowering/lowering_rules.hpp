@@ -98,7 +98,8 @@ int block_threads(const KernelSpec& spec, const ArchProfile& profile, bool real)
 // global_passes.cpp: whether the first butterfly pass loads the tile from global memory and the last stores it
 // there (KernelSpec::load_in_first_pass, store_in_last_pass), each where its accesses stay whole 128-byte segments.
 // Needs the stages, threads and tile_blocks; the shared layout search then sees only the sweeps that remain.
-void reach_global_from_passes(KernelSpec& spec);
+// `check`: how far the offsets' split form is checked (OffsetCheck).
+void reach_global_from_passes(KernelSpec& spec, OffsetCheck check = OffsetCheck::every_tile);
 
 // shared_layout.cpp: the padding or swizzle with the fewest bank conflicts (ties: fewer words), among the candidates
 // below (in search order). by_pattern checks each candidate on ConflictPatterns (the period paddings on

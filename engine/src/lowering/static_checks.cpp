@@ -276,11 +276,13 @@ bool last_pass_stores_coalesced(const KernelSpec& spec, std::int64_t block) {
 namespace {
 
 // The offsets add over the three axes (each axis's position depends on its own local index and its tile's origin
-// only), and a pass's butterflies step along one axis: so `exact(block, base, k)` against `split(block, base, k)`,
-// the form the emitter computes, is checked for every butterfly base along that axis (the other axes' indices zero)
-// in every tile along it. False at the first difference.
-template <class Exact, class Split>
-bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& pass, Exact exact, Split split) {
+// only), and a pass's butterflies step along one axis: so `exact(block, base, k)` against the form the emitter
+// computes, `head(block, base) + step(base, k)` (head: the butterfly's first offset; step: a constant of block 0),
+// is checked for every butterfly base along that axis (the other axes' indices zero) in every tile along it (or in
+// its end tiles: OffsetCheck::end_tiles). False at the first difference.
+template <class Exact, class Head, class Step>
+bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& pass, OffsetCheck check, Exact exact,
+                        Head head, Step step) {
   const std::int64_t stride = axis_linear_stride(spec, axis);
   const AxisTile& tile = spec.axes[axis_index(axis)];
   std::int64_t block_weight = 1;  // blocks walk the axes in grid_order (block_origin)
@@ -288,36 +290,41 @@ bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& 
     if (a == axis) break;
     block_weight *= walked_tiles(spec, a);
   }
-  for (std::int64_t t = 0; t < tile.tiles(); ++t)
+  const std::int64_t ends = tiles_checked_at_each_end;
+  const bool skips_middle = check == OffsetCheck::end_tiles && tile.tiles() > 2 * ends;
+  for (std::int64_t t = 0; t < tile.tiles(); t = skips_middle && t + 1 == ends ? tile.tiles() - ends : t + 1)
     for (std::int64_t l = 0; l < tile.extent(); ++l) {
       const std::int64_t base = l * stride;
       if (base / pass.element_step % pass.radix != 0) continue;  // not a butterfly's first input
+      const std::int64_t block = t * block_weight, first = head(block, base);
       for (std::int64_t k = 0; k < pass.radix; ++k)
-        if (exact(t * block_weight, base, k) != split(t * block_weight, base, k)) return false;
+        if (exact(block, base, k) != first + step(base, k)) return false;
     }
   return true;
 }
 
 }  // namespace
 
-bool first_pass_offsets_add(const KernelSpec& spec) {
+bool first_pass_offsets_add(const KernelSpec& spec, OffsetCheck check) {
   if (spec.role != KernelRole::tile) return false;
   const ButterflyPass first = first_pass(spec);
   const std::int64_t step = first.element_step;
-  for (bool sorted : layouts(spec))
+  for (bool sorted : layouts(spec)) {
+    std::vector<std::int64_t> steps;  // block 0's offset of input k: the same for every butterfly
+    for (std::int64_t k = 0; k < first.radix; ++k) steps.push_back(load_offset(spec, 0, k * step, sorted));
     if (!pass_offsets_match(
-            spec, spec.stages.front().sub.axis, first,
+            spec, spec.stages.front().sub.axis, first, check,
             [&](std::int64_t block, std::int64_t base, std::int64_t k) {
               return load_offset(spec, block, base + k * step, sorted);
             },
-            [&](std::int64_t block, std::int64_t base, std::int64_t k) {
-              return load_offset(spec, block, base, sorted) + load_offset(spec, 0, k * step, sorted);
-            }))
+            [&](std::int64_t block, std::int64_t base) { return load_offset(spec, block, base, sorted); },
+            [&](std::int64_t, std::int64_t k) { return steps[static_cast<std::size_t>(k)]; }))
       return false;
+  }
   return true;
 }
 
-bool last_pass_offsets_add(const KernelSpec& spec) {
+bool last_pass_offsets_add(const KernelSpec& spec, OffsetCheck check) {
   if (spec.role != KernelRole::tile) return false;
   const ButterflyPass last = last_pass(spec);
   for (bool sorted : layouts(spec))
@@ -326,13 +333,15 @@ bool last_pass_offsets_add(const KernelSpec& spec) {
         return last_pass_store_offset(spec, block, p, natural, sorted);
       };
       if (!pass_offsets_match(
-              spec, spec.stages.back().sub.axis, last,
+              spec, spec.stages.back().sub.axis, last, check,
               [&](std::int64_t block, std::int64_t base, std::int64_t m) {
                 return store(block, last_pass_output_element(spec, base, m));
               },
-              [&](std::int64_t block, std::int64_t base, std::int64_t m) {
-                const std::int64_t first = last_pass_output_element(spec, base, 0);
-                return store(block, first) + store(0, last_pass_output_element(spec, base, m) - first);
+              [&](std::int64_t block, std::int64_t base) {
+                return store(block, last_pass_output_element(spec, base, 0));
+              },
+              [&](std::int64_t base, std::int64_t m) {
+                return store(0, last_pass_output_element(spec, base, m) - last_pass_output_element(spec, base, 0));
               }))
         return false;
     }

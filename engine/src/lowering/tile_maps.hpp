@@ -272,9 +272,10 @@ bool last_pass_stores_coalesced(const KernelSpec& spec, std::int64_t block);
 // for each input or output k (its offset in block 0, whose origin is zero). For bit fields this holds by
 // construction; for other digits it holds when no step of a butterfly carries into another digit of the tile or of
 // the maps (natural order, sorted layout), which these check exhaustively along the pass's axis, in every tile
-// along it.
-bool first_pass_offsets_add(const KernelSpec& spec);
-bool last_pass_offsets_add(const KernelSpec& spec);
+// along it (OffsetCheck::every_tile), or in the tiles_checked_at_each_end first and last ones (end_tiles).
+inline constexpr std::int64_t tiles_checked_at_each_end = 1;
+bool first_pass_offsets_add(const KernelSpec& spec, OffsetCheck check = OffsetCheck::every_tile);
+bool last_pass_offsets_add(const KernelSpec& spec, OffsetCheck check = OffsetCheck::every_tile);
 
 // In-place safety of a natural-order store across a cluster: the global elements the cluster stores (natural
 // order) are exactly those it loads, so with a cluster barrier between loads and stores no block overwrites an
