@@ -4,7 +4,6 @@
 #include <bit>
 #include <cmath>
 #include <numbers>
-#include <cstdlib>
 
 #include "emit_parts.hpp"
 
@@ -13,13 +12,7 @@ namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-// PROBE (not to keep): FFT3D_PROBE_DIRECT_SPAN_FP64 / _FP32 lower the one-table limit per precision.
-std::int64_t probe_direct_span() {
-  const char* name = current_precision() == Precision::fp64 ? "FFT3D_PROBE_DIRECT_SPAN_FP64" : "FFT3D_PROBE_DIRECT_SPAN_FP32";
-  const char* value = std::getenv(name);
-  return value ? std::atoll(value) : max_direct_twiddle_span;
-}
-bool is_two_level(std::int64_t span) { return span > probe_direct_span(); }
+bool is_two_level(std::int64_t span) { return span > max_direct_twiddle_span; }
 
 // A component of a twiddle under this is the long-double rounding of an exact zero (a quarter turn's): the smallest
 // nonzero component, sin(2 pi / span), is over 1e-9 for every span under 2^32.
