@@ -159,8 +159,8 @@ std::optional<double> passes_in_placement(const Plan& plan, bool in_place) {
   const std::optional<ArchProfile> profile = find_arch_profile(plan.arch);
   if (!profile) return std::nullopt;
   try {
-    // The end tiles' offset check: a pass the full check would keep off global memory costs the planner a carry
-    // it rarely has, where the full check costs a walk of the whole volume a candidate.
+    // Ranked with the offsets checked in the end tiles only: a carry that only a middle tile has would rank the
+    // plan one global-memory pass too cheap, where checking every tile walks the whole axis for each candidate.
     const LoweredPlan lowered = lower_plan(plan, *profile, "<plan>", OffsetCheck::end_tiles);
     return lowering::model_terms(plan, lowered, *profile, in_place).total();
   } catch (const LoweringError&) {
