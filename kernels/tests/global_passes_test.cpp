@@ -204,8 +204,8 @@ TEST(GlobalPasses, MixedKernelsSplitTheirOffsetsExactly) {
 }
 
 // The planner ranks candidates with the offsets checked in the end tiles of the pass's axis only (OffsetCheck,
-// lowering/cost_model.cpp). On the mixed plans, the mixed sizes' ranked candidates (fp32 and fp64, 1D to 3D) and
-// mixed random plans, that answers as every tile does, for the first pass's loads and the last pass's stores.
+// lowering/cost_model.cpp). On the mixed plans and four mixed sizes' ranked candidates (fp32 and fp64, 1D to 3D),
+// that answers as every tile does, for the first pass's loads and the last pass's stores.
 TEST(GlobalPasses, TheEndTilesAnswerAsEveryTileDoes) {
   std::vector<NamedPlan> plans = mixed_radix_plans();
   for (NamedPlan& named : mixed_bench_plans()) plans.push_back(std::move(named));

@@ -245,10 +245,10 @@ TEST(PlannerCost, RankedPlansAreDistinctCheapestFirstAndLedByTheDefault) {
   EXPECT_THROW(ranked_plans({256, 256, 256}, "hopper", passes_on_its_profile, 0), UsageError);
 }
 
-// A planning crawl the bad-input campaign's kind: 3 * 5 * 7 * 2^14 in 1D, fp64, weighs the planner's cap of
-// candidates (its two-kernel plans take the mixed spread tile's charge), each of which lowered with the offsets
-// checked along the whole 1.7M-point axis, and took an hour. Planning it must end within a bound far above its
-// seconds; past it the test reports and exits rather than hang the suite.
+// Planning ends on a long mixed axis: 3 * 5 * 7 * 2^14 in 1D, fp64, weighs the planner's cap of candidates (its
+// two-kernel plans take the mixed spread tile's charge), so a candidate must not cost a walk of the whole
+// 1.7M-point axis (docs/performance.md#l174). The bound is far above the seconds it takes; past it the test
+// reports and exits rather than hang the suite.
 TEST(PlannerCost, ALongMixed1DAxisInFp64PlansWithoutACrawl) {
   constexpr auto bound = std::chrono::seconds(300);
   const Extents size{1720320, 1, 1};
