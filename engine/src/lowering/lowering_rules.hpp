@@ -106,7 +106,13 @@ void reach_global_from_passes(KernelSpec& spec, OffsetCheck check = OffsetCheck:
 // PeriodPatterns); exhaustive on every access (tile::check_bank_conflicts); both choose the same layout (tested on
 // every shipped and random plan).
 enum class LayoutSearch : std::uint8_t { by_pattern, exhaustive };
-std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, std::int64_t elements);
+// The banks a layout of `precision` words sees: the profile's banks of bank_width_bytes, counted in words. An fp64
+// word (8 bytes) spans two 4-byte banks, so the 16 threads of an fp64 conflict group read without a conflict only
+// when their words differ modulo 16, not 32 (Nsight Compute: a layout conflict-free modulo 32 took two wavefronts a
+// half-warp on Hopper).
+int shared_word_banks(const ArchProfile& profile, Precision precision);
+std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, Precision precision,
+                                                   std::int64_t elements);
 SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& profile,
                                   LayoutSearch search = LayoutSearch::by_pattern);
 

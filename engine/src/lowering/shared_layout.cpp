@@ -67,8 +67,14 @@ tile::BankReport pattern_degrees(const std::vector<std::string>& phases, const s
 // stops at the first layout that is conflict-free everywhere and costs no extra words, since nothing can beat it.
 }  // namespace
 
-std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, std::int64_t elements) {
-  const int banks = profile.shared_memory_banks;
+int shared_word_banks(const ArchProfile& profile, Precision precision) {
+  const int word_bytes = static_cast<int>(real_value_bytes(precision));
+  return std::max(1, profile.shared_memory_banks * profile.bank_width_bytes / word_bytes);
+}
+
+std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, Precision precision,
+                                                   std::int64_t elements) {
+  const int banks = shared_word_banks(profile, precision);
   const int bank_bits = tile::log2_exact(banks);
   std::vector<SharedLayout> layouts{{SharedLayoutKind::identity, 0, banks, 0}};
   // XOR of higher index bits into the bank bits: a linear bijection within each run of `banks` words (any
@@ -197,7 +203,7 @@ std::vector<SharedLayout> period_pad_candidates(const KernelSpec& spec, const Ar
   std::set<std::int64_t> periods;
   for (Axis axis : {Axis::y, Axis::z}) periods.insert(tile::axis_linear_stride(spec, axis));
   for (const tile::ButterflyPass& pass : tile::butterfly_pass_list(spec)) periods.insert(pass.element_step * pass.radix);
-  const int banks = profile.shared_memory_banks;
+  const int banks = shared_word_banks(profile, spec.precision);
   for (std::int64_t period : periods) {
     if (period <= 1 || period >= spec.part_elements()) continue;
     for (std::int64_t words = 1; words < banks; ++words) {
@@ -223,7 +229,7 @@ SharedLayout choose_shared_layout(const KernelSpec& spec, const ArchProfile& pro
       at = period_patterns.emplace(layout.period, PeriodPatterns(spec, accesses, layout.period, layout.banks)).first;
     return at->second.check(layout, stop_above);
   };
-  std::vector<SharedLayout> candidates = shared_layout_candidates(profile, spec.part_elements());
+  std::vector<SharedLayout> candidates = shared_layout_candidates(profile, spec.precision, spec.part_elements());
   for (const SharedLayout& layout : period_pad_candidates(spec, profile)) candidates.push_back(layout);
   for (const SharedLayout& layout : candidates) {
     // Once the best fits, a layout with more conflicts in the compute phases cannot win: stop checking it early.
