@@ -68,21 +68,24 @@ GroupDigits group_digits(const TileStage& stage, const tile::SplitPass& pass) {
   return digits;
 }
 
-// Reads and writes of the last pass cross parts when its butterflies do, or when its group (the whole split
-// stage's radix) does: the natural-order writes permute the group. The kernel's last pass with store_in_last_pass
-// writes global memory instead, with no barrier after (no thread reads the tile again) and none before unless the
-// tile is spread over a cluster (see below for when even that one is left out).
+// The last pass reads across parts only when its butterflies cross them (each block then reads through distributed
+// shared memory after a cluster barrier); otherwise each block takes the butterflies of its own part (as an inner
+// pass does) and reads them locally after the previous pass's barrier. Its writes cross parts when its reads do or
+// when its group (the whole split stage's radix) does: the natural-order writes permute the group. The kernel's
+// last pass with store_in_last_pass writes global memory instead, with no barrier after (no thread reads the tile
+// again) and none before unless the tile is spread over a cluster (see below for when even that one is left out).
 void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t index, const tile::SplitPass& pass) {
   const TileStage& stage = spec.stages[index];
+  const bool reads_cross = tile::crosses_parts(spec, pass.element_step, pass.radix);
   const bool cross = tile::pass_crosses_parts(spec, stage, pass);
   const bool store_global = index + 1 == spec.stages.size() && spec.store_in_last_pass;
   const std::int64_t iterations = held_iterations(spec, pass.radix);
   const std::string held = "held_" + str(static_cast<std::int64_t>(index));
   out.line("// radix " + str(pass.radix) + " at group stride 1, outputs to natural order in the group");
-  if (cross) write_barrier(out, true);
+  if (reads_cross) write_barrier(out, true);
   out.line("float2 " + held + "[" + str(iterations) + "][" + str(pass.radix) + "];");
-  open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
-  write_butterfly_reads(out, spec, pass.element_step, pass.radix, held + "[it]", cross);
+  open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, reads_cross, iterations);
+  write_butterfly_reads(out, spec, pass.element_step, pass.radix, held + "[it]", reads_cross);
   out.line(radix_function_name(pass.radix) + "(" + held + "[it]);");
   out.close();
   // Stores to global memory need no barrier, except after reads of other parts (no block leaves while another still
@@ -95,7 +98,7 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
       spec.tile_blocks == 1 || (spec.threads <= 256 && earlier_pass_crosses_parts(spec, index));
   if (!store_global || cross || !loads_ordered) write_barrier(out, cross || !loads_ordered);
   if (store_global) write_wait_before_stores(out, spec);
-  open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, cross, iterations);
+  open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, reads_cross, iterations);
   const GroupDigits digits = group_digits(stage, pass);
   out.line("const unsigned base = " + digits.base + ";");
   out.line("const unsigned q = " + digits.q + ";");

@@ -59,7 +59,9 @@ void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out)
     const SplitPass& pass = passes[p];
     const int phase = static_cast<int>(out.phases.size());
     out.phases.push_back(name + " pass " + std::to_string(p) + " radix " + std::to_string(pass.radix));
-    const bool cross = pass_crosses_parts(spec, stage, pass);
+    // The last pass takes its butterflies as its reads cross (its group's writes may cross where they do not).
+    const bool cross = pass.last ? crosses_parts(spec, pass.element_step, pass.radix)
+                                 : pass_crosses_parts(spec, stage, pass);
     butterfly_phase(spec, pass.element_step, pass.radix, cross, phase,
                     [&](std::int64_t base, std::int64_t k) { return base + k * pass.element_step; }, out);
     if (pass.last && !spec.store_in_last_pass)
