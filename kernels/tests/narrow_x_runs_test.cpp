@@ -184,6 +184,26 @@ TEST(NarrowXRuns, TakenWhereALineFitsItsClusterOnlyNarrowed) {
       << to_string(line);
 }
 
+// In fp64 the same line is 4 MB behind 16 X, over even the opt-in cluster of 16 blocks of 128 KB that fp64 tiles take;
+// behind 8 X it fits that cluster, so 16384^2's R2C in fp64 (the whole-axes plan the planner takes there) lowers.
+TEST(NarrowXRuns, TakenWhereAnFp64LineFitsTheOptInClusterOnlyNarrowed) {
+  Plan plan = hopper_plan("16384, 16384, 1", "{Y(1, 16384, 1, 16384, no-tw)} {X(1, 16384, 1, 16384, no-tw)}");
+  plan.precision = Precision::fp64;
+  const KernelSpec line = lower_plan(plan, *find_arch_profile("hopper")).kernels[0];
+  EXPECT_EQ(line.x_run_elements, 8);
+  EXPECT_EQ(line.x_run_narrowing, XRunNarrowing::fits_a_cluster);
+  EXPECT_EQ(line.tile_blocks, 16);
+  // A line that fits the portable cluster narrowed still takes it: 8192^2's {Y 8192} in fp64, 2 MB behind 16 X.
+  Plan shorter = hopper_plan("8192, 8192, 1", "{Y(1, 8192, 1, 8192, no-tw)} {X(1, 8192, 1, 8192, no-tw)}");
+  shorter.precision = Precision::fp64;
+  const KernelSpec portable = lower_plan(shorter, *find_arch_profile("hopper")).kernels[0];
+  EXPECT_EQ(portable.x_run_elements, 8);
+  EXPECT_EQ(portable.x_run_narrowing, XRunNarrowing::fits_a_cluster);
+  Plan real_fp64 = real_whole_axes_plan({16384, 16384, 1}, "hopper", TransformKind::r2c);
+  real_fp64.precision = Precision::fp64;
+  EXPECT_NO_THROW(lower_plan(real_fp64, *find_arch_profile("hopper"))) << to_yaml(real_fp64);
+}
+
 // The planner charges a narrowed kernel what a one-block kernel costs (0.1) and 0.1 for its 64-byte runs, where
 // spread over 2 blocks it cost 0.4 more; the Z kernel, still spread (over 4 parts of 64 KB, two blocks a
 // multiprocessor, so no one-block charge), costs 0.4 and 0.2 for its short runs from 2048 Z planes spread over a

@@ -7,9 +7,9 @@
 //     instead of a tile spread over 2 blocks whose first pass writes the other block's shared memory; or
 //   - the tile fills a cluster of the portable maximum (8 blocks of 128 KB on hopper) and its first pass is radix 8
 //     or 16: the halved tile spreads over fewer blocks, or over smaller parts (distribute_tile.cpp); or
-//   - the tile is one line of Y or Z by the X run, over such a cluster, and the halved tile fits one: the
-//     kernel lowers instead of being refused (a 16384-point line, 2 MB by 16 X, in a 2D plan of one axis a
-//     kernel); or
+//   - the tile is one line of Y or Z by the X run, over such a cluster (in fp64 the opt-in one), and the halved
+//     tile fits one: the kernel lowers instead of being refused (a 16384-point line, 2 MB by 16 X in fp32 and 4 MB
+//     in fp64, in a 2D plan of one axis a kernel); or
 // - the tile fits one block but only one a multiprocessor (over half the block's shared memory), and the launch (its
 //   Nyquist tiles included) ends in a near-empty wave: the halved tiles fit two or more a multiprocessor (a
 //   256x128x128 real kernel's 128 tiles and 16 Nyquist tiles of 128 KB on 132 multiprocessors are two waves, the
@@ -19,6 +19,8 @@
 // Why: a copy of 64-byte runs costs 1.03-1.08 times one of 128-byte runs, where a kernel spread over 2 blocks costs
 // 1.24-1.39 times its copy twin; 32-byte runs and long Z lines gained nothing. Measured: docs/performance.md, ledger
 // "narrow X runs".
+#include <algorithm>
+
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
@@ -77,8 +79,14 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const std::int64_t cluster_limit = limit * profile.max_cluster_size;
   const bool fills_a_cluster = spec.tile_elements * bytes == cluster_limit && (first_radix == 8 || first_radix == 16);
   const bool one_line = spec.axes[axis_index(Axis::y)].extent() == 1 || spec.axes[axis_index(Axis::z)].extent() == 1;
-  const bool fits_a_cluster_only_narrowed = one_line && spec.tile_elements * bytes > cluster_limit &&
-                                            spec.tile_elements / factor * bytes <= cluster_limit;
+  const auto fits_only_narrowed = [&](std::int64_t cluster_bytes) {
+    return spec.tile_elements * bytes > cluster_bytes && spec.tile_elements / factor * bytes <= cluster_bytes;
+  };
+  // fp64 tiles may take the opt-in cluster (distribute_tile.cpp): a line of doubles over it is narrowed too.
+  const std::int64_t opt_in_limit = limit * std::max(profile.max_cluster_size, profile.max_cluster_size_opt_in);
+  const bool fits_a_cluster_only_narrowed =
+      one_line && (fits_only_narrowed(cluster_limit) ||
+                   (spec.precision == Precision::fp64 && fits_only_narrowed(opt_in_limit)));
   if (fits_one_block) narrow_to(spec, narrow, factor, XRunNarrowing::fits_one_block);
   else if (fills_a_cluster) narrow_to(spec, narrow, factor, XRunNarrowing::fills_a_cluster);
   else if (fits_a_cluster_only_narrowed) narrow_to(spec, narrow, factor, XRunNarrowing::fits_a_cluster);
