@@ -11,6 +11,7 @@
 #include "fft3d/arch_profile.hpp"
 #include "lowering/tile_maps.hpp"
 #include "fft3d/plan_table.hpp"
+#include "fft3d/planner.hpp"
 #include "fft3d/plan_text.hpp"
 #include "test_plans.hpp"
 #include "tile_interpreter.hpp"
@@ -37,6 +38,34 @@ TEST(Lowering, EveryShippedPlanLowers) {
     }
   }
   std::cout << to_string(lower(plans.front()).kernels.back());
+}
+
+// The real step holds whole rows in one block (it pairs frequency k with NX/2 - k), so a real row over one block's
+// tile limit (128 KB on hopper: 16384 complex fp32 values, 8192 fp64) is refused before any kernel lowers, with the
+// step, the row's bytes and the longest real row the profile takes; such 1D lengths run on the CPU backend or as C2C.
+TEST(Lowering, ARealRowOverOneBlockIsRefusedByTheStepWithTheLongestRowTaken) {
+  const ArchProfile& hopper = *find_arch_profile("hopper");
+  for (const auto& [precision, longest] : {std::pair{Precision::fp32, 32768}, std::pair{Precision::fp64, 16384}}) {
+    for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r}) {
+      SCOPED_TRACE(to_string(precision) + " " + to_string(kind));
+      Plan fits = real_whole_axes_plan({longest, 1, 1}, "hopper", kind);
+      fits.precision = precision;
+      EXPECT_NO_THROW(lower_plan(fits, hopper));
+      Plan over = real_whole_axes_plan({2 * longest, 1, 1}, "hopper", kind);
+      over.precision = precision;
+      try {
+        lower_plan(over, hopper);
+        ADD_FAILURE() << "a row of " << longest << " complex values lowered";
+      } catch (const LoweringError& error) {
+        const std::string text = error.what();
+        EXPECT_NE(text.find("kernel 0 {"), std::string::npos) << text;
+        EXPECT_NE(text.find(": the real step holds each row's " + std::to_string(longest) + " complex values"),
+                  std::string::npos) << text;
+        EXPECT_NE(text.find("real rows of up to NX = " + std::to_string(longest) + " (" + to_string(precision) + ")"),
+                  std::string::npos) << text;
+      }
+    }
+  }
 }
 
 // A GPU table's real plan must reach natural order without the digit-reversal pass, which real transforms do not

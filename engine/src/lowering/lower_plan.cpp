@@ -147,6 +147,7 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
     mark_batch(plan.batch, lowered);
     return lowered;
   }
+  lowering::require_step_rows_fit(plan, profile);
   const Plan stages = lowering::complex_stage_plan(plan);
   const std::optional<Plan> columns =
       lowering::pads_spectrum_columns(plan) ? std::optional(lowering::half_spectrum_stage_plan(plan)) : std::nullopt;

@@ -158,6 +158,9 @@ class PeriodPatterns {
 // (RealKernel). Throws LoweringError for the tile shapes real kernels do not handle: the step's kernel must hold
 // whole X rows in one block, and a kernel without it must walk X in single runs with no cluster spanning X tiles.
 Plan complex_stage_plan(const Plan& plan);
+// Refuses, before any kernel lowers, a real plan whose step's rows (stage_extents(plan).nx complex values) are over
+// part_bytes_limit: the step pairs frequency k with NX/2 - k of a row, so its kernel holds whole rows in one block.
+void require_step_rows_fit(const Plan& plan, const ArchProfile& profile);
 // Where pads_spectrum_columns: the complex plan the kernels without the step lower from, (padded_spectrum_columns,
 // NY, NZ) without X stages (they are all in the step's kernel): those kernels' tiles cover the half spectrum's
 // NX/2 + 1 columns in runs of 16 values, the columns past them masked, no Nyquist tiles (RealKernel).

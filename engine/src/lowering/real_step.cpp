@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fft3d/transform.hpp"
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
@@ -45,6 +46,24 @@ void require_nyquist_tiles_fit(const KernelSpec& spec) {
 }
 
 }  // namespace
+
+void require_step_rows_fit(const Plan& plan, const ArchProfile& profile) {
+  const std::optional<RealStep> step = real_step_of(plan);
+  if (!step) return;
+  const std::int64_t row = stage_extents(plan).nx;  // complex values a row of the step's kernel holds
+  const auto complex_bytes = static_cast<std::int64_t>(2 * real_value_bytes(plan.precision));
+  const std::int64_t limit = part_bytes_limit(profile);
+  if (row * complex_bytes <= limit) return;
+  std::size_t k = 0;
+  while (!plan.kernels[k].real) ++k;
+  const std::int64_t longest_even = 2 * (limit / complex_bytes);
+  throw LoweringError("kernel " + std::to_string(k) + " {" + to_string(plan.kernels[k]) + "}: " + to_string(*step) +
+                      ": the real step holds each row's " + std::to_string(row) + " complex values (" +
+                      std::to_string(row * complex_bytes) + " B) in one block, over the " + std::to_string(limit) +
+                      " B a tile takes in one block on profile " + profile.name + "; real rows of up to NX = " +
+                      std::to_string(longest_even) + " (" + to_string(plan.precision) +
+                      ") take a real transform on the GPU, longer ones not yet (the CPU backend takes them; or run C2C)");
+}
 
 void keep_real_step_off_global_passes(KernelSpec& spec, const Kernel& real_kernel) {
   if (!real_kernel.real) return;
