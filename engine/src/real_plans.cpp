@@ -86,6 +86,15 @@ Plan r2c_plan_from(const Plan& stages, std::int64_t nx) {
   return plan;
 }
 
+std::optional<Plan> r2c_plan_with_step_apart(const Plan& stages, std::int64_t nx) {
+  if (stages.size.ny != 1 || stages.size.nz != 1 || nx % 2 != 0 || x_stages_in_first_kernel(stages)) return {};
+  Plan plan{{nx, 1, 1}, stages.arch, stages.kernels};
+  Kernel& last = plan.kernels.back();
+  last.real = RealStep{TransformKind::r2c, Axis::x, nx};
+  last.real_position = last.subs.size();
+  return plan;
+}
+
 Plan c2r_mirror(const Plan& r2c) {
   std::vector<std::vector<Term>> kernels;
   for (auto kernel = r2c.kernels.rbegin(); kernel != r2c.kernels.rend(); ++kernel) {
@@ -156,6 +165,7 @@ NaturalOrderPlacements natural_order_placements(const Plan& plan) {
   if (!profile) return {true, true};  // an unknown arch is refused elsewhere, by name
   try {
     const LoweredPlan lowered = lower_plan(plan, *profile);
+    if (lowered.real_pass) return {true, true};  // its run takes the reorder pass (GpuTransform)
     return {.in_place = !lowered.reorders(false), .out_of_place = !lowered.reorders(true)};
   } catch (const LoweringError&) {
     return {};
@@ -206,9 +216,14 @@ std::vector<RankedPlan> weighed_real_plans(const Extents& size, const std::strin
     if (const std::optional<double> cost = weigh(plan))
       weighed.push_back({{plan, *cost}, *cost - (is_first ? displacing_margin : 0.0)});
   };
-  for (const RankedPlan& stages : ranked_plans(planned_stage_extents(size, kind), arch, weigh, stage_count))
-    add(real_plan_from(stages.plan, size, kind));
+  const std::vector<RankedPlan> stage_plans = ranked_plans(planned_stage_extents(size, kind), arch, weigh, stage_count);
+  for (const RankedPlan& stages : stage_plans) add(real_plan_from(stages.plan, size, kind));
   add(real_whole_axes_plan(size, arch, kind));
+  // A 1D row that no plan holds in one block (or that none lowers whole): its step apart, after split X stages.
+  if (weighed.empty())
+    for (const RankedPlan& stages : stage_plans)
+      if (const std::optional<Plan> r2c = r2c_plan_with_step_apart(stages.plan, size.nx))
+        add(kind == TransformKind::r2c ? *r2c : c2r_mirror(*r2c));
   std::stable_sort(weighed.begin(), weighed.end(), [](const Weighed& a, const Weighed& b) { return a.key < b.key; });
   std::vector<RankedPlan> ranked;
   for (Weighed& w : weighed) ranked.push_back(std::move(w.ranked));
@@ -223,9 +238,16 @@ Plan default_plan_of_kind(const Extents& size, const std::string& arch, Transfor
   const PlanPasses weigh = passes ? passes : PlanPasses(passes_on_its_profile);
   const std::vector<RankedPlan> ranked = weighed_real_plans(size, arch, kind, weigh, default_stage_plans, in_place);
   if (!ranked.empty()) return ranked.front().plan;
-  // No real plan has a cost by `passes`: the stage planner's first, where it lowers in natural order.
-  const Plan planned = real_plan_from(default_plan(planned_stage_extents(size, kind), arch, passes), size, kind);
-  return lowers_in_natural_order(planned, in_place) ? planned : real_whole_axes_plan(size, arch, kind);
+  // No real plan has a cost by `passes`: the stage planner's first, where it lowers in natural order, else its step
+  // apart (a 1D row over one block), else the whole axes.
+  const Plan stages = default_plan(planned_stage_extents(size, kind), arch, passes);
+  const Plan planned = real_plan_from(stages, size, kind);
+  if (lowers_in_natural_order(planned, in_place)) return planned;
+  if (const std::optional<Plan> r2c = r2c_plan_with_step_apart(stages, size.nx)) {
+    const Plan apart = kind == TransformKind::r2c ? *r2c : c2r_mirror(*r2c);
+    if (lowers_in_natural_order(apart, in_place)) return apart;
+  }
+  return real_whole_axes_plan(size, arch, kind);
 }
 
 std::vector<RankedPlan> ranked_plans_of_kind(const Extents& size, const std::string& arch, TransformKind kind,

@@ -142,6 +142,10 @@ std::string split_frequency_function_name(std::size_t index);
 // the step itself (and, for R2C, the side stages after it); for C2R the side stages before it; the side array's
 // load (C2R) and store (R2C), where `row_of_element` declares `row` for tile element `e` of the access.
 bool is_real(const KernelSpec& spec);
+// fft3d_real_pair(a, b, w) = (a + conj b) - i w (a - conj b), w = w_NX^k: for R2C, twice the real row's frequency k
+// (a, b the packed row's frequencies k and half - k); for C2R, in the conjugated domain where the inverse runs,
+// twice the conjugate of the packed row's frequency k (a, b the conjugated frequencies k and half - k).
+void write_pair_function(SourceWriter& out);
 std::set<std::int64_t> real_twiddle_spans(const KernelSpec& spec);
 void write_real_rows_struct(SourceWriter& out, const KernelSpec& spec);
 void write_real_functions(SourceWriter& out, const KernelSpec& spec);
@@ -166,6 +170,7 @@ void write_volume_offsets(SourceWriter& out, const KernelSpec& spec);
 
 void write_tile_kernel(SourceWriter& out, const KernelSpec& spec);
 void write_reorder_kernel(SourceWriter& out, const KernelSpec& spec);
+void write_real_pass_kernel(SourceWriter& out, const KernelSpec& spec);
 
 // The device helpers of kernels/device/*.cuh, embedded at build time: fp32 kernels take fft3d_complex.cuh,
 // fp64 kernels fft3d_complex64.cuh in its place.

@@ -99,9 +99,8 @@ void write_side_stage(SourceWriter& out, const KernelSpec& spec, std::size_t ind
   out.close();
 }
 
-// The pair (k, half - k) of a row: (A + conj B) - i w (A - conj B), w = w_NX^k. R2C halves it: the frequency k of
-// the real row (A, B the packed row's frequencies k and half - k). C2R, in the conjugated domain where the inverse
-// runs: twice the conjugate of the packed row's frequency k (A, B the conjugated frequencies k and half - k).
+}  // namespace
+
 void write_pair_function(SourceWriter& out) {
   out.open("__device__ __forceinline__ float2 fft3d_real_pair(float2 a, float2 b, float2 w)");
   out.line("const float2 sum = make_float2(a.x + b.x, a.y - b.y);");
@@ -109,8 +108,6 @@ void write_pair_function(SourceWriter& out) {
   out.line("return make_float2(sum.x + p.y, sum.y - p.x);");
   out.close();
 }
-
-}  // namespace
 
 bool is_real(const KernelSpec& spec) { return spec.real.kind != TransformKind::c2c; }
 

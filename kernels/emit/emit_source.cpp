@@ -16,8 +16,10 @@ std::string emit_cuda_kernel_text(const KernelSpec& spec) {
   out.blank();
   if (spec.role == KernelRole::tile)
     emit::write_tile_kernel(out, spec);
-  else
+  else if (spec.role == KernelRole::digit_reversal)
     emit::write_reorder_kernel(out, spec);
+  else
+    emit::write_real_pass_kernel(out, spec);
   return fp64 ? emit::fp64_kernel_text(out.text()) : out.text();
 }
 

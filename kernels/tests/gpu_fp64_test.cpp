@@ -151,6 +151,17 @@ TEST_F(GpuFp64Test, RealPlansMatchCufftD2ZAndZ2D) {
   }
 }
 
+// 1D real rows over one block in fp64 (NX over 16384): the step as a pass of its own (LoweredPlan::real_pass).
+TEST_F(GpuFp64Test, RealRowsOverOneBlockMatchCufftD2ZAndZ2D) {
+  std::uint64_t seed = 330;
+  for (const std::int64_t nx : {std::int64_t{1} << 15, std::int64_t{1} << 21})
+    for (TransformKind kind : {TransformKind::r2c, TransformKind::c2r}) {
+      GpuTransform engine({.extents = {nx, 1, 1}, .kind = kind, .precision = Precision::fp64});
+      ASSERT_TRUE(lower_plan(engine.plan(), *find_arch_profile("hopper")).real_pass) << engine.plan_source();
+      check_real_plan({engine.plan_source(), engine.plan()}, seed++);
+    }
+}
+
 // C2R (Z2D) in place in fp64 through the sorted layout's late form (docs/performance.md L158): the spectrum in the
 // buffer, the reals back in its rows padded to 2*(NX/2+1), against cuFFT's Z2D of the D2Z of random reals.
 TEST_F(GpuFp64Test, C2rInPlaceThroughTheLateFormMatchesCufftZ2D) {

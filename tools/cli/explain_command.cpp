@@ -46,6 +46,7 @@ void explain_model(const Plan& plan, const LoweredPlan& lowered) {
     text << ", digit-reversal pass: " << in_place.reorder;
     if (out_of_place.reorder != in_place.reorder) text << " in place, " << out_of_place.reorder << " out of place";
   }
+  if (in_place.real_pass > 0) text << ", real pass: " << in_place.real_pass;
   if (in_place.late_sort > 0)
     text << ", a later kernel's sorted stores: " << in_place.late_sort << " in place, " << out_of_place.late_sort
          << " out of place";
@@ -63,6 +64,7 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
   std::vector<const KernelSpec*> specs;
   for (const KernelSpec& spec : lowered.kernels) specs.push_back(&spec);
   if (lowered.reorder) specs.push_back(&*lowered.reorder);
+  if (lowered.real_pass) specs.push_back(&*lowered.real_pass);
   for (const KernelSpec* spec : specs) {
     const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index) + "_" +
                              spec->entry_name() + ".cu";

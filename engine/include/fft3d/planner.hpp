@@ -93,6 +93,10 @@ std::vector<RankedPlan> ranked_plans(const Extents& size, const std::string& arc
 // @pre stages.size == (real_x_stage_length(nx), NY, NZ).  @post every X stage precedes the R2C step, every Y and Z
 // stage follows it; the Y and Z stages are those of `stages`, in its order.
 Plan r2c_plan_from(const Plan& stages, std::int64_t nx);
+// The 1D R2C plan that keeps the X stages of `stages` split across its kernels and puts R2C(X, nx) after the last
+// (a real pass of its own on the GPU, lowering/real_step.cpp): for a row that no plan holds in one block. Empty
+// where `stages` is not 1D (NY = NZ = 1), NX is odd, or every X stage sits in the first kernel.
+std::optional<Plan> r2c_plan_with_step_apart(const Plan& stages, std::int64_t nx);
 
 // The C2R plan that mirrors an R2C plan: its kernels in reverse order, the terms of the step's kernel reversed too
 // (the others keep their order: a split axis's stage before a whole axis's, docs/performance.md#l86),
@@ -117,7 +121,8 @@ NaturalOrderPlacements natural_order_placements(const Plan& plan);
 // real kind the real plan (r2c_plan_from, c2r_mirror for c2r) of the stage planner's first plan, unless a real plan
 // of the stage extents' next ranked C2C plans or real_whole_axes_plan costs half a pass less by `passes` (the stage
 // ranking misses the real step's own costs, such as a sorted-layout store); only plans the arch's lowering takes in
-// natural order in the placement (`in_place`) without the digit-reversal pass (which real transforms do not run).
+// natural order in the placement (`in_place`) without the digit-reversal pass (which real transforms do not run);
+// where none has a cost, a 1D row's step apart (r2c_plan_with_step_apart), whose run takes that pass.
 // Throws UsageError like default_plan (and for a real size whose stage extents leave nothing to plan).
 Plan default_plan_of_kind(const Extents& size, const std::string& arch, TransformKind kind,
                           const PlanPasses& passes = {}, bool in_place = false);

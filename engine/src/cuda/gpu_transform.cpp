@@ -140,7 +140,7 @@ void launch_spec(const KernelSpec& spec, const LoadedKernel& kernel, KernelArgum
   void* scale_argument = spec.precision == Precision::fp64 ? static_cast<void*>(&args.scale) : &scale32;
   void* params[7] = {&args.in, &args.out, scale_argument, &args.flags};
   std::size_t count = 4;
-  if (spec.real.kind != TransformKind::c2c) params[count++] = &args.rows;
+  if (spec.role == KernelRole::tile && spec.real.kind != TransformKind::c2c) params[count++] = &args.rows;
   if (spec.batch > 1) {
     params[count++] = &args.in_volume_stride;
     params[count++] = &args.out_volume_stride;
@@ -187,7 +187,7 @@ struct GpuTransform::Impl {
   Plan plan;
   std::string plan_source;
   LoweredPlan lowered;
-  std::vector<KernelSpec> specs;       // the plan's kernels, then the reorder pass if the lowering has one
+  std::vector<KernelSpec> specs;       // the plan's kernels, then the reorder pass and the real pass, those it has
   std::vector<LoadedKernel> loaded;    // one per spec
   std::vector<GpuKernelInfo> infos;    // one per spec
   int arch = 0;
@@ -251,8 +251,11 @@ struct GpuTransform::Impl {
   // workspace, a plane a volume for the volumes of one launch (nyquist_planes_bytes).
   std::int64_t half() const { return plan.size.nx / 2; }
   bool splits_spectrum(bool out_of_place) const {
-    return kind_of(plan) == TransformKind::c2r && out_of_place && lowered.kernels.size() > 1;
+    return kind_of(plan) == TransformKind::c2r && out_of_place && lowered.kernels.size() > 1 && !lowered.real_pass;
   }
+  // A real plan whose kernels take the RealRows argument: all but a 1D plan with its step apart, whose kernels are
+  // the complex plan's of the packed row (LoweredPlan::real_pass).
+  bool real_kernels() const { return kind_of(plan) != TransformKind::c2c && !lowered.real_pass; }
   std::int64_t nyquist_plane_elements() const { return plan.size.ny * plan.size.nz; }
   std::int64_t nyquist_planes_bytes() const {
     return volumes_per_launch(true) * nyquist_plane_elements() * complex_bytes(plan);
@@ -313,6 +316,21 @@ struct GpuTransform::Impl {
 
   void execute_real(const void* in, void* out, const TransformOptions& options, TransformKind kind, cudaStream_t s);
   void execute_complex(const void* in, void* out, const TransformOptions& options, cudaStream_t s);
+  void run_complex_stages(const void* in, void* out, const TransformOptions& options, cudaStream_t s);
+
+  // A 1D real plan with its step apart (LoweredPlan::real_pass, the last spec): R2C runs the complex stages from
+  // the packed reals into `out` and then the pass in place there; C2R runs the pass from the half spectrum into
+  // `out` (never writing `in`) and then the inverse stages in place there.
+  void run_with_real_pass(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
+    const std::size_t pass = specs.size() - 1;
+    if (kind_of(plan) == TransformKind::r2c) {
+      run_complex_stages(in, out, options, s);
+      launch(pass, {.in = out, .out = out}, s);
+      return;
+    }
+    launch(pass, {.in = in, .out = out}, s);
+    run_complex_stages(out, out, options, s);
+  }
 
   // A run's data type must be the plan's precision (the kernels were emitted for it).
   void require_precision(Precision data, const char* type) const {
@@ -355,6 +373,10 @@ struct GpuTransform::Impl {
   void run_kernel(std::size_t index, const void* in, void* out, const TransformOptions& options, cudaStream_t s,
                   std::int64_t volumes = 1) {
     const VolumeStrides strides = volume_strides(in != out);
+    if (specs[index].role == KernelRole::real_pass) {  // in place on `out`, as an R2C run takes it
+      launch(index, {.in = out, .out = out}, s);
+      return;
+    }
     if (index == lowered.kernels.size()) {  // the digit-reversal pass, out of place into the workspace
       for (std::int64_t v = 0; v < volumes; ++v)
         launch(index, {.in = volume_at(out, strides.out, v), .out = workspace_for_reorder()}, s);
@@ -362,7 +384,7 @@ struct GpuTransform::Impl {
     }
     const auto [scale, flags] = bindings(index, options, in != out);
     KernelArguments args{.in = index == 0 ? in : out, .out = out, .scale = scale, .flags = flags};
-    if (kind_of(plan) != TransformKind::c2c)
+    if (real_kernels())
       args.rows = real_rows(index, in, out, in != out,
                             splits_spectrum(in != out) ? workspace_of(nyquist_planes_bytes()) : nullptr);
     args.in_volume_stride = index == 0 ? strides.in : strides.out;
@@ -386,7 +408,7 @@ struct GpuTransform::Impl {
   void reorder_volumes(void* out, cudaStream_t s) {
     void* workspace = workspace_for_reorder();
     const long long stride = volume_strides(false).out;
-    const auto bytes = static_cast<std::size_t>(plan.size.elements() * complex_bytes(plan));
+    const auto bytes = static_cast<std::size_t>(lowered.reorder->size.elements() * complex_bytes(plan));
     for (std::int64_t v = 0; v < plan.batch; ++v) {
       void* volume = volume_at(out, stride, v);
       launch(lowered.kernels.size(), {.in = volume, .out = workspace}, s);
@@ -404,7 +426,8 @@ std::string kind_name(TransformKind kind) {
 }  // namespace
 
 // Refuses a run the plan cannot make, by name: another kind, a contradicting direction, digit-reversed order, a
-// placement that would need the digit-reversal pass (which real transforms do not run).
+// placement that would need the digit-reversal pass (which real transforms do not run, except a 1D plan with its
+// step apart: run_with_real_pass).
 void GpuTransform::Impl::execute_real(const void* in, void* out, const TransformOptions& options, TransformKind kind,
                                       cudaStream_t s) {
   const TransformKind planned = kind_of(plan);
@@ -419,6 +442,7 @@ void GpuTransform::Impl::execute_real(const void* in, void* out, const Transform
     throw UsageError("GpuTransform: real transforms run in natural order only");
   if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
   const bool out_of_place = in != out;
+  if (lowered.real_pass) return run_with_real_pass(in, out, options, s);
   if (lowered.reorders(out_of_place))
     throw UsageError("GpuTransform: this real plan (" + plan_source + ") needs the digit-reversal pass " +
                      (out_of_place ? "out of place" : "in place") +
@@ -455,6 +479,7 @@ GpuTransform::GpuTransform(const Plan& plan, std::string plan_name) : impl_(std:
   impl_->setup.lowering_ms = ms_since(start);
   impl_->specs = impl_->lowered.kernels;
   if (impl_->lowered.reorder) impl_->specs.push_back(*impl_->lowered.reorder);
+  if (impl_->lowered.real_pass) impl_->specs.push_back(*impl_->lowered.real_pass);
   // NVRTC runs are independent: compile every kernel at once, then load in order (a cold plan costs its slowest
   // kernel's compile rather than the sum).
   const auto compile_start = std::chrono::steady_clock::now();
@@ -522,6 +547,12 @@ void GpuTransform::Impl::execute_complex(const void* in, void* out, const Transf
                   "cudaMemcpy2DAsync");
     return;
   }
+  run_complex_stages(in, out, options, s);
+}
+
+// The tile kernels and, where natural order takes it, the reorder pass (batch and placement as execute_complex).
+void GpuTransform::Impl::run_complex_stages(const void* in, void* out, const TransformOptions& options,
+                                            cudaStream_t s) {
   const std::size_t reorder = lowered.kernels.size();  // index of the digit-reversal pass
   const bool reordering = runs_reorder_pass(options.order, in != out);
   if (reordering && in != out && plan.batch == 1) {
@@ -590,8 +621,7 @@ void GpuTransform::inverse(const DeviceComplex32* in, DeviceComplex32* out, Scal
 
 std::int64_t GpuTransform::workspace_bytes(Order order, Placement placement) const {
   const bool out_of_place = placement == Placement::out_of_place;
-  if (kind_of(impl_->plan) != TransformKind::c2c)
-    return impl_->splits_spectrum(out_of_place) ? impl_->nyquist_planes_bytes() : 0;
+  if (impl_->real_kernels()) return impl_->splits_spectrum(out_of_place) ? impl_->nyquist_planes_bytes() : 0;
   return order == Order::natural ? impl_->lowered.workspace_bytes(out_of_place) : 0;
 }
 

@@ -124,15 +124,16 @@ namespace {
 constexpr double out_of_place_only_tie_break = 0.01;
 
 // Whether natural order takes the digit-reversal pass in the placement: a complex plan whose sorted layout does not
-// spare it there. Real plans never run it (a real plan that would is not taken there).
+// spare it there, or a 1D real plan with its step apart (its kernels are the packed row's complex plan). Other real
+// plans never run it (a real plan that would is not taken there).
 bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_place) {
-  return !real_step_of(plan) && lowered.reorders(!in_place);
+  return (!real_step_of(plan) || lowered.real_pass) && lowered.reorders(!in_place);
 }
 
 }  // namespace
 
 double ModelTerms::total() const {
-  double passes = static_cast<double>(beyond_one_pass.size()) + reorder + late_sort;  // one pass a kernel
+  double passes = static_cast<double>(beyond_one_pass.size()) + reorder + late_sort + real_pass;  // one a kernel
   for (double beyond : beyond_one_pass) passes += beyond;
   return passes;
 }
@@ -140,6 +141,7 @@ double ModelTerms::total() const {
 ModelTerms model_terms(const Plan& plan, const LoweredPlan& lowered, const ArchProfile& profile, bool in_place) {
   ModelTerms terms;
   for (const KernelSpec& spec : lowered.kernels) terms.beyond_one_pass.push_back(cost_beyond_one_pass(spec, profile));
+  if (lowered.real_pass) terms.real_pass = 1.0;  // a read and a write of the half spectrum
   if (lowered.sorts_late_in_place)
     terms.late_sort = in_place ? profile.cost.late_sorted_stores : out_of_place_only_tie_break;
   if (charges_reorder_pass(plan, lowered, in_place)) {

@@ -20,6 +20,7 @@ struct ModelTerms {
   std::vector<double> beyond_one_pass;  // per kernel
   double reorder = 0;
   double late_sort = 0;  // the sorted layout's late form (sorted_layout.cpp)
+  double real_pass = 0;  // a 1D real plan's step apart (LoweredPlan::real_pass)
   double total() const;
 };
 ModelTerms model_terms(const Plan& plan, const LoweredPlan& lowered, const ArchProfile& profile, bool in_place);

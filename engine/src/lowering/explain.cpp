@@ -82,6 +82,14 @@ std::string explain(const LoweredPlan& lowered) {
   } else {
     text << "natural order: reached by the kernels' own stores (no extra pass, no workspace)\n";
   }
+  if (lowered.real_pass) {
+    const bool r2c = lowered.real_pass->real.kind == TransformKind::r2c;
+    text << "\n" << to_string(*lowered.real_pass) << "real step: the row's X stages span several kernels, so the step "
+         << "runs as a pass of its own, " << (r2c ? "in place on the output after the kernels and the "
+                                                    "digit-reversal pass"
+                                                  : "from the half spectrum into the output before the kernels")
+         << " (one more read and write of the half spectrum)\n";
+  }
   return text.str();
 }
 

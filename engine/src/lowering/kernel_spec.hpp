@@ -95,7 +95,9 @@ struct SharedLayout {
   friend bool operator==(const SharedLayout&, const SharedLayout&) = default;
 };
 
-enum class KernelRole : std::uint8_t { tile, digit_reversal };
+// tile: a kernel of the plan; digit_reversal: the reorder pass (natural_order.cpp); real_pass: a 1D real plan's step
+// as a pass of its own (real_step.cpp), where the row's X stages span several kernels.
+enum class KernelRole : std::uint8_t { tile, digit_reversal, real_pass };
 
 // Why narrow_x_runs cut a tile's X runs to 64 bytes (narrow_x_runs.cpp): the narrowed tile fits one block; a tile
 // filling a cluster, crossing it in a radix-8 or -16 pass, spreads over fewer or smaller parts; a one-line tile fits
@@ -244,6 +246,10 @@ struct KernelSpec {
 struct LoweredPlan {
   std::vector<KernelSpec> kernels;         // tile kernels, in plan order
   std::optional<KernelSpec> reorder;       // present when some axis's stages span several kernels
+  // A 1D real plan whose X stages span several kernels: the step in a pass of its own over the row in natural
+  // order (real_step.cpp), after the reorder pass for R2C, before the first kernel for C2R. The kernels and the
+  // reorder pass then lower and run as the complex plan of the packed row.
+  std::optional<KernelSpec> real_pass;
   // Every axis the reorder pass reverses has a sorted layout (AxisTile::sorted_radices): a run out of place in
   // natural order needs neither the pass nor its workspace.
   bool sorted_layout = false;
@@ -275,10 +281,12 @@ struct LoweredPlan {
   std::int64_t workspace_bytes(bool out_of_place = false) const;
   Precision precision() const { return kernels.empty() ? Precision::fp32 : kernels.front().precision; }
   // Reads and writes of the whole volume a run makes: one per tile kernel, one for the reorder pass where natural
-  // order takes it, and in place one more for copying the workspace back (GpuTransform::execute).
+  // order takes it, and in place one more for copying the workspace back (GpuTransform::execute); one for the real
+  // pass.
   std::int64_t volume_passes(bool natural_order, bool out_of_place) const {
     const bool reordering = natural_order && reorders(out_of_place);
-    return static_cast<std::int64_t>(kernels.size()) + (reordering ? (out_of_place ? 1 : 2) : 0);
+    return static_cast<std::int64_t>(kernels.size()) + (reordering ? (out_of_place ? 1 : 2) : 0) +
+           (real_pass ? 1 : 0);
   }
 };
 

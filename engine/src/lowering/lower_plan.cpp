@@ -147,6 +147,12 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
     mark_batch(plan.batch, lowered);
     return lowered;
   }
+  if (lowering::detaches_real_step(plan)) {
+    LoweredPlan lowered =
+        lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, offset_check, nullptr);
+    lowered.real_pass = lowering::real_pass_spec(plan, profile, plan_name);
+    return lowered;
+  }
   lowering::require_step_rows_fit(plan, profile);
   const Plan stages = lowering::complex_stage_plan(plan);
   const std::optional<Plan> columns =

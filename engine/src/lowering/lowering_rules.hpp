@@ -158,6 +158,12 @@ class PeriodPatterns {
 // (RealKernel). Throws LoweringError for the tile shapes real kernels do not handle: the step's kernel must hold
 // whole X rows in one block, and a kernel without it must walk X in single runs with no cluster spanning X tiles.
 Plan complex_stage_plan(const Plan& plan);
+// A 1D real plan (NY = NZ = 1, one volume, NX even) whose step's kernel does not hold every X stage: the step runs
+// as a pass of its own over the row in natural order (LoweredPlan::real_pass), one thread a pair (k, NX/2 - k), so
+// a row over one block's shared memory takes a real transform too.
+bool detaches_real_step(const Plan& plan);
+inline constexpr int real_pass_threads = 256;
+KernelSpec real_pass_spec(const Plan& plan, const ArchProfile& profile, const std::string& plan_name);
 // Refuses, before any kernel lowers, a real plan whose step's rows (stage_extents(plan).nx complex values) are over
 // part_bytes_limit: the step pairs frequency k with NX/2 - k of a row, so its kernel holds whole rows in one block.
 void require_step_rows_fit(const Plan& plan, const ArchProfile& profile);

@@ -47,6 +47,35 @@ void require_nyquist_tiles_fit(const KernelSpec& spec) {
 
 }  // namespace
 
+bool detaches_real_step(const Plan& plan) {
+  const std::optional<RealStep> step = real_step_of(plan);
+  if (!step || odd_real_rows(plan) || plan.size.ny != 1 || plan.size.nz != 1 || plan.batch != 1) return false;
+  for (const Kernel& kernel : plan.kernels)
+    if (kernel.real) {
+      const auto x_stages = std::count_if(kernel.subs.begin(), kernel.subs.end(),
+                                          [](const SubComputation& s) { return s.axis == Axis::x; });
+      return static_cast<std::size_t>(x_stages) != stages_of(plan, Axis::x).size();
+    }
+  return false;
+}
+
+KernelSpec real_pass_spec(const Plan& plan, const ArchProfile& profile, const std::string& plan_name) {
+  KernelSpec pass;
+  pass.role = KernelRole::real_pass;
+  pass.plan_name = plan_name;
+  pass.plan_hash = stable_hash(plan);
+  pass.kernel_index = static_cast<int>(plan.kernels.size()) + 1;  // after the kernels and the reorder pass
+  pass.profile = profile.name;
+  pass.precision = plan.precision;
+  pass.size = stage_extents(plan);
+  pass.real.kind = real_step_of(plan)->kind;
+  pass.real.half = plan.size.nx / 2;
+  pass.threads = real_pass_threads;
+  const std::int64_t pairs = pass.real.half / 2 + 1;  // k = 0 .. half/2, each with half - k
+  pass.tiles = (pairs + pass.threads - 1) / pass.threads;
+  return pass;
+}
+
 void require_step_rows_fit(const Plan& plan, const ArchProfile& profile) {
   const std::optional<RealStep> step = real_step_of(plan);
   if (!step) return;

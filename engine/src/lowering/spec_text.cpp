@@ -42,7 +42,9 @@ std::string radices_text(const std::vector<std::int64_t>& radices) {
   return text + "]";
 }
 
-const char* role_text(KernelRole role) { return role == KernelRole::tile ? "tile" : "digit-reversal"; }
+const char* role_text(KernelRole role) {
+  return role == KernelRole::tile ? "tile" : role == KernelRole::digit_reversal ? "digit-reversal" : "real pass";
+}
 
 void write_axes(std::ostringstream& text, const KernelSpec& spec) {
   for (const AxisTile& axis : spec.axes) {
@@ -172,6 +174,12 @@ std::string to_string(const KernelSpec& spec) {
            << (spec.load_in_first_pass ? " the first pass loads the tile (no load sweep of shared memory)" : "")
            << (spec.load_in_first_pass && spec.store_in_last_pass ? "," : "")
            << (spec.store_in_last_pass ? " the last pass stores it (no store sweep)" : "") << "\n";
+  } else if (spec.role == KernelRole::real_pass) {
+    const bool r2c = spec.real.kind == TransformKind::r2c;
+    text << (r2c ? "R2C" : "C2R") << " step along X of " << 2 * spec.real.half << " reals, apart from the X stages: "
+         << "each thread pairs frequencies k and " << spec.real.half << " - k of the packed row in natural order, "
+         << (r2c ? "after the complex transform of its " : "before the inverse transform of its ") << spec.real.half
+         << " values\n";
   } else {
     for (Axis axis : all_axes)
       if (!spec.reorder_radices[axis_index(axis)].empty())
