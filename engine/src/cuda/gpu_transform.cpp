@@ -316,20 +316,25 @@ struct GpuTransform::Impl {
 
   void execute_real(const void* in, void* out, const TransformOptions& options, TransformKind kind, cudaStream_t s);
   void execute_complex(const void* in, void* out, const TransformOptions& options, cudaStream_t s);
-  void run_complex_stages(const void* in, void* out, const TransformOptions& options, cudaStream_t s);
+  // `through_workspace`: with the reorder pass and one volume, the tile kernels run in the workspace and the
+  // reorder pass writes `out`, in == out too (the first kernel reads `in` whole before the pass writes `out`).
+  void run_complex_stages(const void* in, void* out, const TransformOptions& options, cudaStream_t s,
+                          bool through_workspace);
 
-  // A 1D real plan with its step apart (LoweredPlan::real_pass, the last spec): R2C runs the complex stages from
-  // the packed reals into `out` and then the pass in place there; C2R runs the pass from the half spectrum into
-  // `out` (never writing `in`) and then the inverse stages in place there.
+  // A 1D real plan with its step apart (LoweredPlan::real_pass, the last spec; one volume): R2C runs the complex
+  // stages from the packed reals through the workspace into `out`, then the pass in place there; C2R runs the pass
+  // from the half spectrum into the workspace (never writing `in`), then the inverse stages from there into `out`.
+  // No copy back in either placement.
   void run_with_real_pass(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
     const std::size_t pass = specs.size() - 1;
     if (kind_of(plan) == TransformKind::r2c) {
-      run_complex_stages(in, out, options, s);
+      run_complex_stages(in, out, options, s, true);
       launch(pass, {.in = out, .out = out}, s);
       return;
     }
-    launch(pass, {.in = in, .out = out}, s);
-    run_complex_stages(out, out, options, s);
+    void* packed = lowered.reorder ? workspace_for_reorder() : out;
+    launch(pass, {.in = in, .out = packed}, s);
+    run_complex_stages(packed, out, options, s, true);
   }
 
   // A run's data type must be the plan's precision (the kernels were emitted for it).
@@ -547,16 +552,16 @@ void GpuTransform::Impl::execute_complex(const void* in, void* out, const Transf
                   "cudaMemcpy2DAsync");
     return;
   }
-  run_complex_stages(in, out, options, s);
+  run_complex_stages(in, out, options, s, in != out);
 }
 
 // The tile kernels and, where natural order takes it, the reorder pass (batch and placement as execute_complex).
 void GpuTransform::Impl::run_complex_stages(const void* in, void* out, const TransformOptions& options,
-                                            cudaStream_t s) {
+                                            cudaStream_t s, bool through_workspace) {
   const std::size_t reorder = lowered.kernels.size();  // index of the digit-reversal pass
   const bool reordering = runs_reorder_pass(options.order, in != out);
-  if (reordering && in != out && plan.batch == 1) {
-    // Out of place: the tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
+  if (reordering && through_workspace && plan.batch == 1) {
+    // The tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
     void* workspace = workspace_for_reorder();
     for (std::size_t k = 0; k < reorder; ++k) {
       const auto [scale, flags] = bindings(k, options, true);

@@ -281,11 +281,12 @@ struct LoweredPlan {
   std::int64_t workspace_bytes(bool out_of_place = false) const;
   Precision precision() const { return kernels.empty() ? Precision::fp32 : kernels.front().precision; }
   // Reads and writes of the whole volume a run makes: one per tile kernel, one for the reorder pass where natural
-  // order takes it, and in place one more for copying the workspace back (GpuTransform::execute); one for the real
-  // pass.
+  // order takes it, and in place one more for copying the workspace back (GpuTransform::execute), except with a
+  // real pass, which runs through the workspace in both placements and counts one more itself.
   std::int64_t volume_passes(bool natural_order, bool out_of_place) const {
     const bool reordering = natural_order && reorders(out_of_place);
-    return static_cast<std::int64_t>(kernels.size()) + (reordering ? (out_of_place ? 1 : 2) : 0) +
+    const bool copies_back = reordering && !out_of_place && !real_pass;
+    return static_cast<std::int64_t>(kernels.size()) + (reordering ? 1 : 0) + (copies_back ? 1 : 0) +
            (real_pass ? 1 : 0);
   }
 };
