@@ -316,10 +316,7 @@ struct GpuTransform::Impl {
 
   void execute_real(const void* in, void* out, const TransformOptions& options, TransformKind kind, cudaStream_t s);
   void execute_complex(const void* in, void* out, const TransformOptions& options, cudaStream_t s);
-  // `through_workspace`: with the reorder pass and one volume, the tile kernels run in the workspace and the
-  // reorder pass writes `out`, in == out too (the first kernel reads `in` whole before the pass writes `out`).
-  void run_complex_stages(const void* in, void* out, const TransformOptions& options, cudaStream_t s,
-                          bool through_workspace);
+  void run_complex_stages(const void* in, void* out, const TransformOptions& options, cudaStream_t s);
 
   // A 1D real plan with its step apart (LoweredPlan::real_pass, the last spec; one volume): R2C runs the complex
   // stages from the packed reals through the workspace into `out`, then the pass in place there; C2R runs the pass
@@ -328,13 +325,13 @@ struct GpuTransform::Impl {
   void run_with_real_pass(const void* in, void* out, const TransformOptions& options, cudaStream_t s) {
     const std::size_t pass = specs.size() - 1;
     if (kind_of(plan) == TransformKind::r2c) {
-      run_complex_stages(in, out, options, s, true);
+      run_complex_stages(in, out, options, s);
       launch(pass, {.in = out, .out = out}, s);
       return;
     }
     void* packed = lowered.reorder ? workspace_for_reorder() : out;
     launch(pass, {.in = in, .out = packed}, s);
-    run_complex_stages(packed, out, options, s, true);
+    run_complex_stages(packed, out, options, s);
   }
 
   // A run's data type must be the plan's precision (the kernels were emitted for it).
@@ -552,26 +549,27 @@ void GpuTransform::Impl::execute_complex(const void* in, void* out, const Transf
                   "cudaMemcpy2DAsync");
     return;
   }
-  run_complex_stages(in, out, options, s, in != out);
+  run_complex_stages(in, out, options, s);
 }
 
-// The tile kernels and, where natural order takes it, the reorder pass (batch and placement as execute_complex).
+// The tile kernels and, where natural order takes it, the reorder pass. One volume: the tile kernels run in the
+// workspace and the reorder pass writes `out`, in place too (the first kernel reads `in` whole before the reorder
+// pass writes `out`), so no pass copies back.
 void GpuTransform::Impl::run_complex_stages(const void* in, void* out, const TransformOptions& options,
-                                            cudaStream_t s, bool through_workspace) {
+                                            cudaStream_t s) {
   const std::size_t reorder = lowered.kernels.size();  // index of the digit-reversal pass
   const bool reordering = runs_reorder_pass(options.order, in != out);
-  if (reordering && through_workspace && plan.batch == 1) {
-    // The tile kernels run in the workspace and the reorder pass writes `out` (no copy back).
+  if (reordering && plan.batch == 1) {
     void* workspace = workspace_for_reorder();
     for (std::size_t k = 0; k < reorder; ++k) {
-      const auto [scale, flags] = bindings(k, options, true);
+      const auto [scale, flags] = bindings(k, options, in != out);
       launch(k, {.in = k == 0 ? in : workspace, .out = workspace, .scale = scale, .flags = flags}, s);
     }
     launch(reorder, {.in = workspace, .out = out}, s);
     return;
   }
-  // A batch, or in place: the tile kernels run in `out` and the reorder pass, where natural order needs it, goes
-  // volume by volume through the one-volume workspace and back.
+  // A batch: the tile kernels run in `out` and the reorder pass, where natural order needs it, goes volume by volume
+  // through the one-volume workspace and back.
   run_tile_kernels(in, out, options, s);
   if (reordering) reorder_volumes(out, s);
 }
@@ -652,8 +650,8 @@ bool GpuProfiler::runs_reorder_pass(Order order, Placement placement) const {
 std::int64_t GpuProfiler::volume_passes(Order order, Placement placement) const {
   const GpuTransform::Impl& impl = *transform_->impl_;
   const bool out_of_place = placement == Placement::out_of_place;
-  // A batch reorders in `out` and copies back out of place too (GpuTransform::execute).
-  if (impl.plan.batch > 1 && out_of_place && impl.runs_reorder_pass(order, true))
+  // A batch reorders in `out` and copies back in both placements (GpuTransform::execute).
+  if (impl.plan.batch > 1 && impl.runs_reorder_pass(order, out_of_place))
     return static_cast<std::int64_t>(impl.lowered.kernels.size()) + 2;
   return impl.lowered.volume_passes(order == Order::natural, out_of_place);
 }

@@ -280,14 +280,12 @@ struct LoweredPlan {
   bool reorders(bool out_of_place) const { return reorder && !sorted(out_of_place); }
   std::int64_t workspace_bytes(bool out_of_place = false) const;
   Precision precision() const { return kernels.empty() ? Precision::fp32 : kernels.front().precision; }
-  // Reads and writes of the whole volume a run makes: one per tile kernel, one for the reorder pass where natural
-  // order takes it, and in place one more for copying the workspace back (GpuTransform::execute), except with a
-  // real pass, which runs through the workspace in both placements and counts one more itself.
+  // Reads and writes of the whole volume one volume's run makes: one per tile kernel, one for the reorder pass where
+  // natural order takes it (its kernels run in the workspace in both placements, GpuTransform::execute), one for a
+  // real pass. (A batch reorders in place and copies back: GpuProfiler::volume_passes counts that.)
   std::int64_t volume_passes(bool natural_order, bool out_of_place) const {
     const bool reordering = natural_order && reorders(out_of_place);
-    const bool copies_back = reordering && !out_of_place && !real_pass;
-    return static_cast<std::int64_t>(kernels.size()) + (reordering ? 1 : 0) + (copies_back ? 1 : 0) +
-           (real_pass ? 1 : 0);
+    return static_cast<std::int64_t>(kernels.size()) + (reordering ? 1 : 0) + (real_pass ? 1 : 0);
   }
 };
 
