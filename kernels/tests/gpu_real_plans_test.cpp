@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -187,6 +188,29 @@ void check_round_trip(GpuTransform& r2c, GpuTransform& c2r, const std::string& n
   }
 }
 
+// For each size and placement: the R2C and C2R plans a descriptor takes there (printed), `also` on them, each checked
+// in that placement, and their round trip.
+using PlanPairCheck = std::function<void(GpuTransform& r2c, GpuTransform& c2r, const std::string& name)>;
+void check_descriptor_plans(const std::vector<Extents>& sizes, const std::string& label, std::uint64_t seed,
+                            const PlanPairCheck& also = {}) {
+  for (const Extents& size : sizes) {
+    SCOPED_TRACE(to_string(size));
+    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+      GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
+      GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = placement});
+      EXPECT_EQ(kind_of(r2c.plan()), TransformKind::r2c);
+      EXPECT_EQ(kind_of(c2r.plan()), TransformKind::c2r);
+      const std::string name = label + " " + to_string(size) + " " + placement_name(placement);
+      std::cout << name << ": R2C " << to_brace_string(r2c.plan().kernels) << ", C2R "
+                << to_brace_string(c2r.plan().kernels) << "\n";
+      if (also) also(r2c, c2r, name);
+      check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++, {placement});
+      check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++, {placement});
+      check_round_trip(r2c, c2r, name, seed++, {placement});
+    }
+  }
+}
+
 using ShippedRealPlans = GpuTest;
 
 // Each shipped real plan in every mode; each R2C plan's round trip through the C2R plan of its size (the table's,
@@ -263,20 +287,7 @@ using RealPlansForDescriptors = GpuTest;
 
 // A size and a kind instead of a plan: the plans GpuTransform chooses, in every mode, and their round trip.
 TEST_F(RealPlansForDescriptors, MatchCufftD2ZAndZ2DInEveryMode) {
-  std::uint64_t seed = 950;
-  for (const Extents& size : {Extents{32, 16, 8}, Extents{64, 64, 64}, Extents{256, 128, 128}}) {
-    SCOPED_TRACE(to_string(size));
-    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
-      GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
-      GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = placement});
-      EXPECT_EQ(kind_of(r2c.plan()), TransformKind::r2c);
-      EXPECT_EQ(kind_of(c2r.plan()), TransformKind::c2r);
-      const std::string name = "descriptor " + to_string(size) + " " + placement_name(placement);
-      check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++, {placement});
-      check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++, {placement});
-      check_round_trip(r2c, c2r, name, seed++, {placement});
-    }
-  }
+  check_descriptor_plans({Extents{32, 16, 8}, Extents{64, 64, 64}, Extents{256, 128, 128}}, "descriptor", 950);
 }
 
 using MixedRealPlans = GpuTest;
@@ -284,22 +295,10 @@ using MixedRealPlans = GpuTest;
 // Sizes whose NX/2 has factors 3, 5 or 7 (6, 12, 48, 50, 60, 96, 120, 192, 243): the planner's real plans
 // (mixed_real_plans_test lowers and compiles them on the CPU) in every mode, and their round trip.
 TEST_F(MixedRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
-  std::uint64_t seed = 980;
-  for (const Extents& size : {Extents{12, 10, 9}, Extents{192, 100, 1}, Extents{24, 18, 15}, Extents{96, 96, 96},
-                              Extents{100, 100, 100}, Extents{120, 36, 20},
-                              Extents{486, 36, 20}, Extents{240, 240, 240}, Extents{384, 384, 256}}) {
-    SCOPED_TRACE(to_string(size));
-    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
-      GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
-      GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = placement});
-      const std::string name = "mixed " + to_string(size) + " " + placement_name(placement);
-      std::cout << name << ": R2C " << to_brace_string(r2c.plan().kernels) << ", C2R "
-                << to_brace_string(c2r.plan().kernels) << "\n";
-      check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++, {placement});
-      check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++, {placement});
-      check_round_trip(r2c, c2r, name, seed++, {placement});
-    }
-  }
+  check_descriptor_plans({Extents{12, 10, 9}, Extents{192, 100, 1}, Extents{24, 18, 15}, Extents{96, 96, 96},
+                          Extents{100, 100, 100}, Extents{120, 36, 20}, Extents{486, 36, 20}, Extents{240, 240, 240},
+                          Extents{384, 384, 256}},
+                         "mixed", 980);
 }
 
 using RealRowsOverOneBlock = GpuTest;
@@ -308,23 +307,12 @@ using RealRowsOverOneBlock = GpuTest;
 // split across kernels and runs the step as a pass of its own (LoweredPlan::real_pass), after the kernels and the
 // digit-reversal pass for R2C, before them for C2R; in every mode, and their round trip.
 TEST_F(RealRowsOverOneBlock, MatchCufftD2ZAndZ2DInEveryMode) {
-  std::uint64_t seed = 2100;
-  for (const std::int64_t nx : {std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 22}) {
-    const Extents size{nx, 1, 1};
-    SCOPED_TRACE(to_string(size));
-    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
-      GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
-      GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = placement});
-      const std::string name = "1D " + to_string(size) + " " + placement_name(placement);
-      std::cout << name << ": R2C " << to_brace_string(r2c.plan().kernels) << ", C2R "
-                << to_brace_string(c2r.plan().kernels) << "\n";
-      ASSERT_TRUE(lower_plan(r2c.plan(), *find_arch_profile("hopper")).real_pass) << name;
-      ASSERT_TRUE(lower_plan(c2r.plan(), *find_arch_profile("hopper")).real_pass) << name;
-      check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++, {placement});
-      check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++, {placement});
-      check_round_trip(r2c, c2r, name, seed++, {placement});
-    }
-  }
+  const PlanPairCheck takes_the_pass = [](GpuTransform& r2c, GpuTransform& c2r, const std::string& name) {
+    EXPECT_TRUE(lower_plan(r2c.plan(), *find_arch_profile("hopper")).real_pass) << name;
+    EXPECT_TRUE(lower_plan(c2r.plan(), *find_arch_profile("hopper")).real_pass) << name;
+  };
+  check_descriptor_plans({Extents{1 << 16, 1, 1}, Extents{1 << 20, 1, 1}, Extents{1 << 22, 1, 1}}, "1D", 2100,
+                         takes_the_pass);
 }
 
 using OddRealPlans = GpuTest;
@@ -332,22 +320,9 @@ using OddRealPlans = GpuTest;
 // An odd NX (RealStep): the planner's plans, every X stage in the step's kernel, in every mode, and their round
 // trip; NX = 1, a plane, and issue 29's 243^3 and 343^3 among them.
 TEST_F(OddRealPlans, MatchCufftD2ZAndZ2DInEveryMode) {
-  std::uint64_t seed = 1200;
-  for (const Extents& size : {Extents{1, 16, 8}, Extents{7, 16, 8}, Extents{3, 5, 7}, Extents{15, 12, 10},
-                              Extents{125, 64, 1}, Extents{105, 24, 10}, Extents{243, 243, 243},
-                              Extents{343, 343, 343}}) {
-    SCOPED_TRACE(to_string(size));
-    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
-      GpuTransform r2c(TransformDesc{.extents = size, .kind = TransformKind::r2c, .placement = placement});
-      GpuTransform c2r(TransformDesc{.extents = size, .kind = TransformKind::c2r, .placement = placement});
-      const std::string name = "odd " + to_string(size) + " " + placement_name(placement);
-      std::cout << name << ": R2C " << to_brace_string(r2c.plan().kernels) << ", C2R "
-                << to_brace_string(c2r.plan().kernels) << "\n";
-      check_real_plan(r2c, name + " (" + r2c.plan_source() + ")", seed++, {placement});
-      check_real_plan(c2r, name + " (" + c2r.plan_source() + ")", seed++, {placement});
-      check_round_trip(r2c, c2r, name, seed++, {placement});
-    }
-  }
+  check_descriptor_plans({Extents{1, 16, 8}, Extents{7, 16, 8}, Extents{3, 5, 7}, Extents{15, 12, 10},
+                          Extents{125, 64, 1}, Extents{105, 24, 10}, Extents{243, 243, 243}, Extents{343, 343, 343}},
+                         "odd", 1200);
 }
 
 // Random legal odd-NX plans (validate::random_legal_odd_real_plan, hopper, small volumes): every one that the
