@@ -107,8 +107,9 @@ std::optional<Plan> r2c_plan_with_step_apart(const Plan& stages, std::int64_t nx
 Plan c2r_mirror(const Plan& r2c);
 
 // Whether the GPU lowering of plan.arch takes a real plan and reaches natural order in the placement without the
-// digit-reversal pass, which real transforms do not run (true for an arch without a profile, which is refused
-// elsewhere by name; false where the lowering refuses the plan).
+// digit-reversal pass, which real transforms do not run, except a 1D plan with its step apart, whose run takes it
+// (true there; true for an arch without a profile, which is refused elsewhere by name; false where the lowering
+// refuses the plan).
 bool lowers_in_natural_order(const Plan& plan, bool in_place);
 // lowers_in_natural_order in each placement, from one lowering.
 struct NaturalOrderPlacements {
