@@ -86,7 +86,6 @@ void write_shared_address(SourceWriter& out, const SharedLayout& layout) {
       const std::string mask = str(layout.banks - 1) + "u";
       std::string second;
       if (layout.second_shift > 0) second = " ^ ((e >> " + str(layout.second_shift) + ") & " + mask + ")";
-      if (layout.third_shift > 0) second += " ^ ((e >> " + str(layout.third_shift) + ") & " + mask + ")";
       out.line("return e ^ ((e >> " + str(layout.shift) + ") & " + mask + ")" + second + ";");
       break;
     }

@@ -80,9 +80,7 @@ struct TileStage {
 // Shared-memory word address of tile element e (real and imaginary parts live in two such arrays):
 // identity: e; pad: e + (e >> shift); xor_rows: e ^ ((e >> shift) & (banks - 1)), and when second_shift > 0 also
 // ^ ((e >> second_shift) & (banks - 1)) (two index fields staggering the banks: tiles whose passes stride along
-// two axes, e.g. a split Z stage behind 16 X columns, need both), and when third_shift > 0 a third such field (a
-// whole line of split passes whose permuting writes stride along a third set of index bits, e.g. fp64's 2048
-// line over 16 banks); pad_period: e + (e / period) * period_words,
+// two axes, e.g. a split Z stage behind 16 X columns, need both); pad_period: e + (e / period) * period_words,
 // period_words after each `period` elements, for tiles whose strides are not powers of two (e.g. Y rows of 100 X
 // values: period 100; runs of 12 butterfly inputs 96 apart: period 96, 12 words).
 enum class SharedLayoutKind : std::uint8_t { identity, pad, xor_rows, pad_period };
@@ -94,7 +92,6 @@ struct SharedLayout {
   int second_shift = 0;    // xor_rows only; 0: a single field
   std::int64_t period = 0;  // pad_period only
   std::int64_t period_words = 1;
-  int third_shift = 0;     // xor_rows with a second field only; 0: at most two fields
   friend bool operator==(const SharedLayout&, const SharedLayout&) = default;
 };
 

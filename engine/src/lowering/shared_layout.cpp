@@ -92,13 +92,6 @@ std::vector<SharedLayout> shared_layout_candidates(const ArchProfile& profile, P
   for (int shift = 1; shift <= bank_bits; ++shift)
     for (int second = shift + 1; second <= bank_bits + 4 && (std::int64_t{1} << second) < elements; ++second)
       layouts.push_back({SharedLayoutKind::xor_rows, shift, banks, 0, second});
-  // Three fields, checked only after every layout above (the search stops at the first conflict-free one): an
-  // fp64 line of split passes whose natural-order writes stride along a third set of index bits (the 2048 line
-  // over 16 banks: a model of its accesses found xor at shifts 3, 4, 6 and 1, 3, 7 conflict-free, no two fields).
-  for (int shift = 1; shift <= bank_bits; ++shift)
-    for (int second = shift + 1; second <= bank_bits + 2; ++second)
-      for (int third = second + 1; third <= bank_bits + 4 && (std::int64_t{1} << third) < elements; ++third)
-        layouts.push_back({SharedLayoutKind::xor_rows, shift, banks, 0, second, 0, 1, third});
   for (SharedLayout& layout : layouts) layout.words = words_of(layout, elements);
   return layouts;
 }

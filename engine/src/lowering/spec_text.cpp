@@ -146,7 +146,6 @@ std::string to_string(const SharedLayout& layout) {
     const std::string mask = std::to_string(layout.banks - 1);
     kind = "xor(e ^ ((e >> " + std::to_string(layout.shift) + ") & " + mask + ")";
     if (layout.second_shift > 0) kind += " ^ ((e >> " + std::to_string(layout.second_shift) + ") & " + mask + ")";
-    if (layout.third_shift > 0) kind += " ^ ((e >> " + std::to_string(layout.third_shift) + ") & " + mask + ")";
     kind += ")";
   }
   return kind + ", " + std::to_string(layout.words) + " words per part, " + std::to_string(layout.banks) + " banks";

@@ -128,10 +128,8 @@ inline std::int64_t shared_address(const SharedLayout& layout, std::int64_t e) {
     case SharedLayoutKind::pad: return e + (e >> layout.shift);
     case SharedLayoutKind::pad_period: return e + e / layout.period * layout.period_words;
     case SharedLayoutKind::xor_rows: {
-      const std::int64_t mask = layout.banks - 1;
-      const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & mask : 0;
-      const std::int64_t third = layout.third_shift > 0 ? (e >> layout.third_shift) & mask : 0;
-      return e ^ ((e >> layout.shift) & mask) ^ second ^ third;
+      const std::int64_t second = layout.second_shift > 0 ? (e >> layout.second_shift) & (layout.banks - 1) : 0;
+      return e ^ ((e >> layout.shift) & (layout.banks - 1)) ^ second;
     }
   }
   return e;
