@@ -46,8 +46,7 @@ TEST(AxesPlans, TheSlabAndColumnPlansLowerOnHopperAtEverySizeAndGpuCount) {
 TEST(AxesPlans, SlabAndColumnKernelsCompileForSm90WithoutSpills) {
   for (const Plan& plan : {slab_plan(256, 2), column_plan(256, 2), slab_plan(2048, 8), column_plan(2048, 8)}) {
     const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"), name_of(plan));
-    std::vector<KernelSpec> specs = lowered.kernels;
-    if (lowered.reorder) specs.push_back(*lowered.reorder);
+    std::vector<KernelSpec> specs = lowered.launched_specs();
     for (const KernelSpec& spec : specs) {
       CompiledKernel compiled;
       ASSERT_NO_THROW(compiled = compile_kernel(spec, 90)) << name_of(plan) << " kernel " << spec.kernel_index;

@@ -60,11 +60,7 @@ LoweredPlan lower_batch(const NamedPlan& named, std::int64_t batch) {
   return lower_plan(plan, *find_arch_profile(plan.arch), named.name);
 }
 
-std::vector<KernelSpec> all_specs(const LoweredPlan& lowered) {
-  std::vector<KernelSpec> specs = lowered.kernels;
-  if (lowered.reorder) specs.push_back(*lowered.reorder);
-  return specs;
-}
+std::vector<KernelSpec> all_specs(const LoweredPlan& lowered) { return lowered.launched_specs(); }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))

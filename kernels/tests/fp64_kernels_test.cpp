@@ -238,8 +238,7 @@ TEST(Fp64Emit, TwiddlesPrintSeventeenDigits) {
 TEST(Fp64Emit, NvrtcCompilesFp64KernelsForSm90) {
   for (const NamedPlan& named : fp64_structure_plans()) {
     const LoweredPlan lowered = lower_fp64(named);
-    std::vector<KernelSpec> specs = lowered.kernels;
-    if (lowered.reorder) specs.push_back(*lowered.reorder);
+    std::vector<KernelSpec> specs = lowered.launched_specs();
     for (const KernelSpec& spec : specs) {
       CompiledKernel compiled;
       ASSERT_NO_THROW(compiled = compile_kernel(spec, 90)) << named.name << " kernel " << spec.kernel_index;

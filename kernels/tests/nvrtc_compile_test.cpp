@@ -38,8 +38,7 @@ void expect_waits_before_global_memory(const std::string& source, const std::str
 
 void compile_all(const NamedPlan& named) {
   const LoweredPlan lowered = lower_plan(named.plan, *find_arch_profile(named.plan.arch), named.name);
-  std::vector<KernelSpec> specs = lowered.kernels;
-  if (lowered.reorder) specs.push_back(*lowered.reorder);
+  std::vector<KernelSpec> specs = lowered.launched_specs();
   const char* dump = std::getenv("FFT3D_DUMP_CUDA_DIR");  // write each source for `nvcc -arch=sm_90 -cubin`
   for (const KernelSpec& spec : specs) {
     const std::string source = emit_cuda_source(spec);

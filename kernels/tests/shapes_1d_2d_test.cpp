@@ -43,8 +43,7 @@ const Plan& planned(const Extents& size) {
 std::vector<KernelSpec> default_plan_kernels(const Extents& size) {
   const Plan& plan = planned(size);
   const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"), to_string(size));
-  std::vector<KernelSpec> specs = lowered.kernels;
-  if (lowered.reorder) specs.push_back(*lowered.reorder);
+  std::vector<KernelSpec> specs = lowered.launched_specs();
   return specs;
 }
 

@@ -61,14 +61,10 @@ void explain_lowering(const Plan& plan, const std::string& plan_name, const std:
   std::cout << "\nlowering for the " << plan.arch << " profile\n\n" << tile::explain(lowered);
   if (dump_dir.empty()) return;
   std::filesystem::create_directories(dump_dir);
-  std::vector<const KernelSpec*> specs;
-  for (const KernelSpec& spec : lowered.kernels) specs.push_back(&spec);
-  if (lowered.reorder) specs.push_back(&*lowered.reorder);
-  if (lowered.real_pass) specs.push_back(&*lowered.real_pass);
-  for (const KernelSpec* spec : specs) {
-    const std::string path = dump_dir + "/kernel" + std::to_string(spec->kernel_index) + "_" +
-                             spec->entry_name() + ".cu";
-    write_file_atomically(path, emit_cuda_source(*spec));
+  for (const KernelSpec& spec : lowered.launched_specs()) {
+    const std::string path = dump_dir + "/kernel" + std::to_string(spec.kernel_index) + "_" +
+                             spec.entry_name() + ".cu";
+    write_file_atomically(path, emit_cuda_source(spec));
     std::cout << "wrote " << path << "\n";
   }
 }

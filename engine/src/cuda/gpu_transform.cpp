@@ -479,9 +479,7 @@ GpuTransform::GpuTransform(const Plan& plan, std::string plan_name) : impl_(std:
   require_fits_device(plan, 0);  // before lowering, so an oversized batch is OutOfMemory whatever its plan
   impl_->lowered = lower_plan(plan, *profile, plan_name);
   impl_->setup.lowering_ms = ms_since(start);
-  impl_->specs = impl_->lowered.kernels;
-  if (impl_->lowered.reorder) impl_->specs.push_back(*impl_->lowered.reorder);
-  if (impl_->lowered.real_pass) impl_->specs.push_back(*impl_->lowered.real_pass);
+  impl_->specs = impl_->lowered.launched_specs();
   // NVRTC runs are independent: compile every kernel at once, then load in order (a cold plan costs its slowest
   // kernel's compile rather than the sum).
   const auto compile_start = std::chrono::steady_clock::now();

@@ -133,7 +133,8 @@ bool charges_reorder_pass(const Plan& plan, const LoweredPlan& lowered, bool in_
 }  // namespace
 
 double ModelTerms::total() const {
-  double passes = static_cast<double>(beyond_one_pass.size()) + reorder + late_sort + real_pass;  // one a kernel
+  // One pass a kernel, then what each kernel costs beyond it.
+  double passes = static_cast<double>(beyond_one_pass.size()) + reorder + late_sort + real_pass;
   for (double beyond : beyond_one_pass) passes += beyond;
   return passes;
 }

@@ -279,6 +279,14 @@ struct LoweredPlan {
   // Whether natural order takes the reorder pass, and its workspace (digit-reversed order needs neither).
   bool reorders(bool out_of_place) const { return reorder && !sorted(out_of_place); }
   std::int64_t workspace_bytes(bool out_of_place = false) const;
+  // Every kernel a run may launch, in the order `specs` of GpuTransform keeps them: the tile kernels, then the
+  // reorder pass and the real pass where the lowering has them.
+  std::vector<KernelSpec> launched_specs() const {
+    std::vector<KernelSpec> specs = kernels;
+    if (reorder) specs.push_back(*reorder);
+    if (real_pass) specs.push_back(*real_pass);
+    return specs;
+  }
   Precision precision() const { return kernels.empty() ? Precision::fp32 : kernels.front().precision; }
   // Reads and writes of the whole volume one volume's run makes: one per tile kernel, one for the reorder pass where
   // natural order takes it (its kernels run in the workspace in both placements, GpuTransform::execute), one for a
