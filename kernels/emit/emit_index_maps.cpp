@@ -39,7 +39,7 @@ void write_tile_offset(SourceWriter& out, const KernelSpec& spec) {
     return;
   }
   out.open("__device__ __forceinline__ long long tile_offset(unsigned e)");
-  out.line("return tile_pos_x(e) + " + str(spec.size.nx) + "LL * (tile_pos_y(e) + " + str(spec.size.ny) +
+  out.line("return tile_pos_x(e) + " + str(spec.row_pitch()) + "LL * (tile_pos_y(e) + " + str(spec.size.ny) +
            "LL * tile_pos_z(e));");
   out.close();
 }
@@ -68,7 +68,7 @@ void write_sorted_layout_maps(SourceWriter& out, const KernelSpec& spec) {
     return;
   }
   out.open("__device__ __forceinline__ long long tile_offset_sorted(unsigned e)");
-  out.line("return " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] +
+  out.line("return " + p[0] + " + " + str(spec.row_pitch()) + "LL * (" + p[1] + " + " + str(spec.size.ny) + "LL * " + p[2] +
            ");");
   out.close();
 }

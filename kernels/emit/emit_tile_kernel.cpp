@@ -72,7 +72,8 @@ std::string row_of(const KernelSpec& spec, const std::array<std::string, 3>& p) 
 }
 
 // g = x + NX*(y + NY*z) of tile element `e` (global_positions). A real kernel's rows have the launch's pitch: it
-// declares g_x = x and g_row = y + NY*z instead.
+// declares g_x = x and g_row = y + NY*z instead. Padded rows (KernelSpec::masks_x) take the volume's row length as
+// NX and declare g_x too, for the masks below.
 void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::string& e, GlobalAccess access,
                          const std::string& name = "g", Origins origins = Origins::block) {
   const std::array<std::string, 3> p = global_positions(spec, e, access, origins);
@@ -81,8 +82,38 @@ void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::s
     out.line("const long long " + name + "_row = " + row_of(spec, p) + ";");
     return;
   }
-  out.line("const long long " + name + " = " + p[0] + " + " + str(spec.size.nx) + "LL * (" + p[1] + " + " +
+  std::string x = p[0];
+  if (spec.masks_x()) {
+    out.line("const long long " + name + "_x = " + p[0] + ";");
+    x = name + "_x";
+  }
+  out.line("const long long " + name + " = " + x + " + " + str(spec.row_pitch()) + "LL * (" + p[1] + " + " +
            str(spec.size.ny) + "LL * " + p[2] + ");");
+}
+
+// Padded rows (KernelSpec::masks_x): the value at global offset `name` + `offset` (write_global_offset declared
+// `name` and `name`_x), zero where x lies past the volume's rows; and `statement`, a store there, only where it does
+// not. A kernel without X stages: a butterfly's inputs and outputs share the x of their first one.
+std::string masked_load(const KernelSpec& spec, const std::string& name, const std::string& offset = "") {
+  if (!spec.masks_x()) return "in[" + name + offset + "]";
+  return "fft3d_masked_load(in, " + name + offset + ", " + name + "_x)";
+}
+std::string masked_store(const KernelSpec& spec, const std::string& name, const std::string& statement) {
+  if (!spec.masks_x()) return statement;
+  return "if (" + name + "_x < " + str(spec.volume_nx) + "LL) " + statement;
+}
+
+// fft3d_masked_load: a masked position reads its row's last value (a sector the run reads anyway) and returns zero.
+// Why an unconditional load: ptxas spilled the loads held in flight when each was predicated on x.
+void write_masked_load_function(SourceWriter& out, const KernelSpec& spec) {
+  if (!spec.masks_x()) return;
+  const std::string nx = str(spec.volume_nx) + "LL", last = str(spec.volume_nx - 1) + "LL";
+  out.line("// Padded rows of " + str(spec.size.nx) + " values over the volume's rows of " + str(spec.volume_nx) +
+           ": the value at g (position x of its row), zero past the row.");
+  out.open("__device__ __forceinline__ float2 fft3d_masked_load(const float2* in, long long g, long long x)");
+  out.line("const float2 v = in[x < " + nx + " ? g : g - (x - " + last + ")];");
+  out.line("return x < " + nx + " ? v : make_float2(0.f, 0.f);");
+  out.close();
 }
 
 // The statement declaring a real kernel's `row` of tile element `e` (for the side array's accesses too).
@@ -143,7 +174,7 @@ void write_element_load(SourceWriter& out, const KernelSpec& spec, const std::st
     out.line(target + " = " + real_load("x", "row", spec) + ";");
   } else {
     write_global_offset(out, spec, "e", GlobalAccess::load);
-    out.line(target + " = in[g];");
+    out.line(target + " = " + masked_load(spec, "g") + ";");
   }
 }
 
@@ -253,7 +284,7 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
     out.line(real_store("x", "row", spec, "v"));
   } else {
     write_global_offset(out, spec, "e", GlobalAccess::store);
-    out.line("out[g] = v;");
+    out.line(masked_store(spec, "g", "out[g] = v;"));
   }
   out.close();
   if (cross) write_barrier(out, true);  // no block leaves while another still reads its shared memory
@@ -283,7 +314,7 @@ void write_exchange_store(SourceWriter& out, const KernelSpec& spec) {
   out.line("float2 v = make_float2(cluster_load(re, word) * scale, cluster_load(im, word) * scale);");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");
   write_global_offset(out, spec, "e", GlobalAccess::store);
-  out.line("out[g] = v;");
+  out.line(masked_store(spec, "g", "out[g] = v;"));
   out.close();
   write_barrier(out, true);
 }
@@ -361,7 +392,7 @@ void write_butterfly_global_reads(SourceWriter& out, const KernelSpec& spec, std
     const std::string row_offset = sorted_or_not("tile_row_offset");
     out.line("float2 input = " + real_load("(g_x + tile_pos_x" + step + ")", "(g_row + " + row_offset + ")", spec) + ";");
   } else {
-    out.line("float2 input = in[g + " + offset + "];");
+    out.line("float2 input = " + masked_load(spec, "g", " + " + offset) + ";");
   }
   out.line("if (flags & " + str(kernel_flag_conjugate_load) + ") input.y = -input.y;");
   out.line(values + "[k] = input;");
@@ -385,7 +416,7 @@ void write_global_store_at(SourceWriter& out, const KernelSpec& spec, const std:
   if (is_real(spec))
     out.line(real_store("(g0_x + gk_x)", "(g0_row + gk_row)", spec, "w"));
   else
-    out.line("out[g0 + gk] = w;");
+    out.line(masked_store(spec, "g0", "out[g0 + gk] = w;"));
 }
 
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop) {
@@ -463,6 +494,7 @@ void write_tile_kernel(SourceWriter& out, const KernelSpec& spec) {
   write_tile_index_maps(out, spec);
   if (is_real(spec)) write_real_rows_struct(out, spec);
   write_real_functions(out, spec);
+  write_masked_load_function(out, spec);
   for (std::size_t s = 0; s < spec.stages.size(); ++s)
     if (spec.stages[s].is_split()) write_split_frequency_function(out, spec, s);
   out.blank();

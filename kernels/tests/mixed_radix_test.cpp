@@ -205,7 +205,7 @@ TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRo
       EXPECT_GT(coalescing.requests, 0);
       const bool whole_rows_in_segments = spec.axes[0].extent() == spec.size.nx &&
                                           spec.tile_elements / spec.axes[2].extent() % spec.x_run_elements == 0;
-      if (spec.size.nx % spec.x_run_elements == 0 || whole_rows_in_segments)
+      if (spec.row_pitch() % spec.x_run_elements == 0 || whole_rows_in_segments)
         EXPECT_TRUE(coalescing.coalesced()) << "kernel " << spec.kernel_index << ": " << coalescing.first_problem;
       else if (!coalescing.coalesced())
         EXPECT_TRUE(coalescing.first_problem.find("(X rows of") != std::string::npos ||
@@ -219,44 +219,60 @@ TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRo
   }
 }
 
-// Kernels without X stages on rows that are whole 32-byte sectors (fp32: 100, 120, 300, 1000 values; fp64: 120)
-// take the longest X run up to 16 values that divides the row and covers whole sectors, so no run shares a sector
-// with the next tile's; odd rows (243) have none and take the longest divisor. Real plans keep their runs.
-TEST(MixedRadix, StagelessXRunsCoverWholeSectorsWhereTheRowsDo) {
-  constexpr std::int64_t sector_bytes = 32, chunk = 16;
+// fp32 kernels without X stages on rows whose own runs are short (under 96 bytes) or end inside a sector (100, 200,
+// 243, 1000 values: runs of 4, 8, 9, 8) run on rows padded to whole chunks, in runs of a chunk with the volume's
+// rows as their pitch; rows whose runs are 3 whole sectors or more (120, 300: 12 values) and fp64 rows keep their
+// runs (the longest divisor up to a chunk that covers whole sectors where the row does); kernels with X stages keep
+// the volume's rows.
+TEST(MixedRadix, ShortXRunsRunOnRowsPaddedToWholeChunks) {
+  constexpr std::int64_t chunk = 16;
   struct Case {
     std::int64_t n;
     Precision precision;
-    std::int64_t run;
+    std::int64_t run;  // 0: padded, runs of a chunk
   };
-  for (const Case c : {Case{100, Precision::fp32, 4}, Case{120, Precision::fp32, 12}, Case{300, Precision::fp32, 12},
-                       Case{1000, Precision::fp32, 8}, Case{120, Precision::fp64, 12}, Case{243, Precision::fp32, 9}}) {
+  for (const Case c : {Case{100, Precision::fp32, 0}, Case{200, Precision::fp32, 0}, Case{243, Precision::fp32, 0},
+                       Case{1000, Precision::fp32, 0}, Case{120, Precision::fp32, 12}, Case{300, Precision::fp32, 12},
+                       Case{120, Precision::fp64, 12},
+                       Case{343, Precision::fp64, 7}}) {
     Plan plan = default_plan({c.n, c.n, c.n}, "hopper");
     plan.precision = c.precision;
     SCOPED_TRACE(std::to_string(c.n) + (c.precision == Precision::fp64 ? " fp64" : " fp32"));
-    const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"), "sector runs");
+    const LoweredPlan lowered = lower_plan(plan, *find_arch_profile("hopper"), "padded rows");
     int stageless = 0;
     for (const KernelSpec& spec : lowered.kernels) {
-      if (lowering::has_stages(spec.kernel, Axis::x)) continue;
+      SCOPED_TRACE("kernel " + std::to_string(spec.kernel_index));
+      EXPECT_EQ(spec.row_pitch(), c.n);
+      EXPECT_EQ(spec.volume_elements(), plan.size.elements());
+      if (lowering::has_stages(spec.kernel, Axis::x)) {
+        EXPECT_FALSE(spec.masks_x());
+        continue;
+      }
       ++stageless;
-      const std::int64_t run = spec.axes[0].extent(), bytes = static_cast<std::int64_t>(spec.complex_bytes());
-      EXPECT_EQ(run, c.run) << "kernel " << spec.kernel_index;
-      EXPECT_EQ(c.n % run, 0);
-      if (c.n * bytes % sector_bytes != 0) continue;
-      EXPECT_EQ(run * bytes % sector_bytes, 0) << "kernel " << spec.kernel_index;
-      for (std::int64_t longer = run + 1; longer <= chunk; ++longer)
-        EXPECT_FALSE(c.n % longer == 0 && longer * bytes % sector_bytes == 0) << longer << " would do";
+      EXPECT_EQ(spec.tile_elements * spec.tiles, spec.size.elements());
+      if (c.run > 0) {
+        EXPECT_FALSE(spec.masks_x());
+        EXPECT_EQ(spec.axes[0].extent(), c.run);
+        continue;
+      }
+      EXPECT_EQ(spec.volume_nx, c.n);
+      EXPECT_EQ(spec.size.nx, (c.n + chunk - 1) / chunk * chunk);
+      EXPECT_EQ(spec.axes[0].extent(), chunk);
     }
     EXPECT_GT(stageless, 0);
+    if (lowered.reorder) EXPECT_EQ(lowered.reorder->size, plan.size);
   }
 }
 
 // Mixed one-block tiles whose passes leave threads idle take fewer threads (a power of two) where the grid still
-// fills the GPU: 300^3's X kernel (its radix-15 pass has 80 butterflies a row) runs 128 threads; 100^3's Z kernel,
-// 625 tiles, keeps the profile's 256; power-of-two plans keep their block sizes.
+// fills the GPU: 300^3's X kernel in three passes (its radix-15 pass has 80 butterflies a row) runs 128 threads;
+// 100^3's Z kernel, 700 tiles, keeps the profile's 256; power-of-two plans keep their block sizes.
 TEST(MixedRadix, OneBlockMixedTilesLeaveFewerThreadsIdleWhereTheGridFillsTheGpu) {
   const ArchProfile& hopper = *find_arch_profile("hopper");
-  const LoweredPlan p300 = lower_plan(default_plan({300, 300, 300}, "hopper"), hopper, "300");
+  const LoweredPlan p300 = lower_plan(parse_plan("size: [300, 300, 300]\narch: hopper\nplan: \"{Y(1, 300, 1, 300, "
+                                                 "no-tw)} {Z(1, 300, 1, 300, no-tw)} {X(1, 300, 1, 300, no-tw)}\"",
+                                                 "300").plan,
+                                      hopper, "300");
   const LoweredPlan p100 = lower_plan(default_plan({100, 100, 100}, "hopper"), hopper, "100");
   const LoweredPlan p64 = lower_plan(default_plan({64, 64, 64}, "hopper"), hopper, "64");
   for (const LoweredPlan* lowered : {&p300, &p100, &p64})

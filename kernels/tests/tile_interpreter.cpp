@@ -41,7 +41,8 @@ void run_tile_kernel(const KernelSpec& spec, const std::vector<Complex>& in, std
     for (std::int64_t block = first; block < first + per_cluster; ++block) {
       std::vector<Complex>& tile = tiles[block - first];
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
-        const Complex v = in[tile::load_offset(spec, block, e, sorted_loads)];
+        const std::int64_t offset = tile::volume_offset(spec, tile::load_offset(spec, block, e, sorted_loads));
+        const Complex v = offset < 0 ? Complex(0, 0) : in[offset];  // a masked position of padded rows reads zero
         tile[e] = conj_load ? std::conj(v) : v;
       }
       for (const TileStage& stage : spec.stages) run_stage(spec, stage, block, tile);
@@ -51,12 +52,14 @@ void run_tile_kernel(const KernelSpec& spec, const std::vector<Complex>& in, std
       for (std::int64_t e = 0; e < spec.tile_elements; ++e) {
         if (spec.store_in_last_pass) {  // the last pass writes each value of the tile where it belongs
           const Complex v = tiles[block - first][e] * scale;
-          data[tile::last_pass_store_offset(spec, block, e, natural, sorted)] = conj_store ? std::conj(v) : v;
+          const std::int64_t offset = tile::volume_offset(spec, tile::last_pass_store_offset(spec, block, e, natural, sorted));
+          if (offset >= 0) data[offset] = conj_store ? std::conj(v) : v;
           continue;
         }
         const auto [source_block, source] = exchange ? tile::exchange_source(spec, block, e) : std::pair(block, e);
         Complex v = tiles[source_block - first][natural ? tile::natural_source(spec, source) : source] * scale;
-        data[tile::store_offset(spec, block, e, natural, sorted)] = conj_store ? std::conj(v) : v;
+        const std::int64_t offset = tile::volume_offset(spec, tile::store_offset(spec, block, e, natural, sorted));
+        if (offset >= 0) data[offset] = conj_store ? std::conj(v) : v;
       }
   }
 }
@@ -102,7 +105,7 @@ void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const Tra
   for (std::size_t k = 0; k < lowered.kernels.size(); ++k) {
     const bool last = k + 1 == lowered.kernels.size();
     const double scale = last && options.scaling == Scaling::full
-                             ? 1.0 / static_cast<double>(lowered.kernels[k].size.elements()) : 1.0;
+                             ? 1.0 / static_cast<double>(lowered.kernels[k].volume_elements()) : 1.0;
     // as GpuTransform sets the flags
     const bool sorted = natural && lowered.addresses_sorted(k, out_of_place);
     const bool sorted_loads = sorted && !lowered.loads_natural_in_sorted_run(k, out_of_place);

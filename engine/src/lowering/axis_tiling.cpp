@@ -53,6 +53,8 @@ std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
   return 1;
 }
 
+}  // namespace
+
 // The X run of a tile without X stages: a chunk where chunks divide the row, else the longest divisor of the row up
 // to a chunk whose runs cover whole 32-byte sectors (rows and runs both multiples of a sector: 1000 takes 8, not
 // 10), else the longest divisor. Complex plans only: a real plan's half-spectrum rows (NX/2 + 1 values) are not the
@@ -66,6 +68,8 @@ std::int64_t x_run_without_stages(const Plan& plan, bool real) {
       if (n % d == 0 && d * value_bytes % sector_bytes == 0) return d;
   return largest_divisor_at_most(n, x_chunk);
 }
+
+namespace {
 
 // An axis without stages: one position (Y, Z), one chunk (X; where chunks do not divide the row, the run of
 // x_run_without_stages: such runs share segments with the neighbouring tiles' runs), or, when X is shorter than a

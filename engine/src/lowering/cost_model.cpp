@@ -51,7 +51,7 @@ double spread_first_pass_cost(const KernelSpec& spec, std::int64_t whole_blocks,
 // Whether a batch's buffer fits within whole_volume_l2_share of L2: there a plan of two kernels reads its
 // intermediate from L2, and one whole-volume pass has too few blocks to overlap its barriers.
 bool batch_in_l2(const KernelSpec& spec, const ArchProfile& profile) {
-  const double bytes = static_cast<double>(spec.size.elements() * spec.complex_bytes() * spec.batch);
+  const double bytes = static_cast<double>(spec.volume_elements() * spec.complex_bytes() * spec.batch);
   return bytes <= profile.cost.whole_volume_l2_share * static_cast<double>(profile.l2_cache_bytes);
 }
 
@@ -95,7 +95,7 @@ double cost_beyond_one_pass(const KernelSpec& spec, const ArchProfile& profile) 
   const CostModel& cost = profile.cost;
   const bool spread = spec.tile_blocks > 1;
   const bool one_block_per_multiprocessor = spec.shared_bytes > profile.shared_memory_per_block / 2;
-  const bool volume_in_l2 = spec.size.elements() * spec.complex_bytes() <= profile.l2_cache_bytes;
+  const bool volume_in_l2 = spec.volume_elements() * spec.complex_bytes() <= profile.l2_cache_bytes;
   double extra = spread_cost(spec, profile);
   // Spread mixed tiles (part digits by division, clusters up to 9 blocks) are untuned: charged apart. A tile of
   // powers of two on a volume whose unstaged axis is not (the fp64 flat column) runs as a power-of-two one.

@@ -168,6 +168,11 @@ struct KernelSpec {
   // per half-warp).
   int conflict_group_threads = 32;
   Extents size;
+  // The volume's row length where the tile runs on rows padded to whole X chunks (`size.nx`; lowering rule
+  // padded_rows.cpp: a complex kernel without X stages on rows whose own X runs are short). Its global accesses
+  // take `volume_nx` as the row pitch, and tile positions x >= volume_nx are masked (their loads read zeros, their
+  // stores are skipped). 0: the rows are size.nx long.
+  std::int64_t volume_nx = 0;
   std::array<AxisTile, 3> axes;   // x, y, z (tile role only)
   // Elements of the contiguous X run each global access of the tile covers whole: 16 (128 bytes), or 8 where the
   // lowering narrowed the X runs of a tile without X stages (narrow_x_runs.cpp), for the reason it records.
@@ -239,6 +244,9 @@ struct KernelSpec {
   // log2 part_stride. @pre part_stride is a power of two (the part field is a bit field).
   int part_shift() const { return std::countr_zero(static_cast<std::uint64_t>(part_stride)); }
   std::int64_t tiles_per_cluster() const { return cluster_blocks / tile_blocks; }
+  bool masks_x() const { return volume_nx > 0; }
+  std::int64_t row_pitch() const { return masks_x() ? volume_nx : size.nx; }  // values from one row to the next
+  std::int64_t volume_elements() const { return row_pitch() * size.ny * size.nz; }  // one volume's, unpadded
   friend bool operator==(const KernelSpec&, const KernelSpec&) = default;
 };
 

@@ -55,9 +55,10 @@ SharedLayout memoized_shared_layout(const KernelSpec& spec, const ArchProfile& p
   return memo.get(spec, profile, [&] { return lowering::choose_shared_layout(spec, profile); });
 }
 
-// real: a real plan's kernel (`plan` holds its complex stages only; `real_plan` the step).
+// real: a real plan's kernel (`plan` holds its complex stages only; `real_plan` the step). volume_nx: the volume's
+// row length where `plan` has the padded rows of padded_rows_plan (KernelSpec::volume_nx), else 0.
 KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name,
-                        const Plan* real_plan, OffsetCheck offset_check) {
+                        const Plan* real_plan, OffsetCheck offset_check, std::int64_t volume_nx) {
   const Kernel& kernel = plan.kernels[index];
   const bool real = real_plan != nullptr;
   // An odd NX's kernels have neither Nyquist tiles nor a side array (RealKernel): their tiles grow and their threads
@@ -73,6 +74,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   spec.conflict_group_threads = profile.conflict_group_threads;
   if (plan.precision == Precision::fp64) spec.conflict_group_threads = std::max(1, profile.conflict_group_threads / 2);
   spec.size = plan.size;
+  spec.volume_nx = volume_nx;
   spec.tiles = 1;
   spec.tile_elements = 1;
   for (Axis axis : all_axes) {
@@ -106,22 +108,31 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
 }
 
 // `columns`: where given (padded half-spectrum columns), the plan the kernels without the real step lower from;
-// `step`: where given (paired real rows), the plan the kernel with it lowers from.
+// `step`: where given (paired real rows), the plan the kernel with it lowers from. A complex plan's kernels that
+// pad their rows (pads_x_rows) lower from padded_rows_plan.
 LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
                              OffsetCheck offset_check, const Plan* real_plan, const Plan* columns = nullptr,
                              const Plan* step = nullptr) {
+  const Plan padded = lowering::padded_rows_plan(plan);
   // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
   // milliseconds a kernel); the first error in plan order is the one thrown.
   std::vector<std::future<KernelSpec>> lowering;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k) {
     const bool has_step = real_plan && real_plan->kernels[static_cast<std::size_t>(k)].real;
-    const Plan& source = columns && real_plan && !has_step ? *columns : step && has_step ? *step : plan;
-    lowering.push_back(std::async(std::launch::async, [&source, k, &profile, &plan_name, real_plan, offset_check] {
-      return lower_kernel(source, k, profile, plan_name, real_plan, offset_check);
-    }));
+    const bool pads = !real_plan && lowering::pads_x_rows(plan, plan.kernels[static_cast<std::size_t>(k)]);
+    const Plan& source =
+        columns && real_plan && !has_step ? *columns : step && has_step ? *step : pads ? padded : plan;
+    const std::int64_t volume_nx = pads ? plan.size.nx : 0;
+    lowering.push_back(
+        std::async(std::launch::async, [&source, k, &profile, &plan_name, real_plan, offset_check, volume_nx] {
+          return lower_kernel(source, k, profile, plan_name, real_plan, offset_check, volume_nx);
+        }));
   }
   LoweredPlan lowered;
-  for (std::future<KernelSpec>& kernel : lowering) lowered.kernels.push_back(kernel.get());
+  for (std::future<KernelSpec>& kernel : lowering) {
+    lowered.kernels.push_back(kernel.get());
+    if (lowered.kernels.back().masks_x()) lowered.kernels.back().plan_hash = stable_hash(plan);  // not the padded one
+  }
   if (!lowered.kernels.empty()) lowered.reorder = lowering::digit_reversal_pass(plan, lowered.kernels);
   // The late form's clusters are consecutive tiles along the sorted axes; a real kernel's Nyquist tiles follow all
   // its other tiles in the grid, so such a kernel does not take it.

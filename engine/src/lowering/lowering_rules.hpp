@@ -14,12 +14,22 @@
 namespace fft3d::lowering {
 
 // Complex fp32 values of a 128-byte segment: the X chunk that tiles without X stages walk (axis_tiling.cpp) and
-// that real plans pad their half spectrum's columns and paired rows to (real_step.cpp).
+// that real plans pad their half spectrum's columns and paired rows to (real_step.cpp), and complex plans their
+// short-run rows (padded_rows.cpp).
 inline constexpr std::int64_t x_chunk = 16;
+// n rounded up to a multiple of x_chunk.
+inline std::int64_t whole_chunks(std::int64_t n) { return (n + x_chunk - 1) / x_chunk * x_chunk; }
+
+// padded_rows.cpp: whether kernel `kernel` of a complex plan lowers on rows padded to whole chunks
+// (KernelSpec::volume_nx), and the plan of those rows.
+bool pads_x_rows(const Plan& plan, const Kernel& kernel);
+Plan padded_rows_plan(const Plan& plan);
 
 // axis_tiling.cpp: the tile and grid modes of one axis for this kernel (the Tile rule of kernel_spec.hpp); real: the
 // kernel belongs to a real plan (`plan` is then its complex stage plan).
 AxisTile tile_axis(const Plan& plan, const Kernel& kernel, Axis axis, bool real);
+// The X run a tile without X stages takes on the plan's rows (the longest run up to a chunk that divides them).
+std::int64_t x_run_without_stages(const Plan& plan, bool real);
 
 // narrow_x_runs.cpp: 8-element (64-byte) X runs for a kernel without X stages whose tile then fits one block and
 // otherwise would not, or whose one-block-a-multiprocessor tiles end in a near-empty wave (a launch of `volumes`

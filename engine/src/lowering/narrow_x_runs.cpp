@@ -60,6 +60,7 @@ void narrow_x_runs(KernelSpec& spec, const Kernel& kernel, const ArchProfile& pr
   const AxisTile& x = spec.axes[axis_index(Axis::x)];
   const bool one_run = x.tile == std::vector<TileMode>{{spec.x_run_elements, 1}};
   if (narrow <= 0 || narrow >= spec.x_run_elements || !one_run || x.length < spec.x_run_elements) return;
+  if (spec.masks_x()) return;  // padded rows (padded_rows.cpp): their runs start off segment boundaries
   for (const SubComputation& sub : kernel.subs)
     if (sub.axis == Axis::x) return;
   if (spec.axes[axis_index(Axis::z)].extent() >= 512) return;

@@ -13,9 +13,6 @@
 namespace fft3d::lowering {
 namespace {
 
-// n rounded up to a multiple of x_chunk.
-std::int64_t whole_chunks(std::int64_t n) { return (n + x_chunk - 1) / x_chunk * x_chunk; }
-
 std::string kernel_name(const KernelSpec& spec) {
   return "kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}";
 }

@@ -169,6 +169,9 @@ std::string to_string(const KernelSpec& spec) {
       text << "X runs of " << spec.x_run_elements * spec.complex_bytes() << " bytes: "
            << narrowing_text(spec.x_run_narrowing) << " (narrow_x_runs)\n";
     write_real(text, spec);
+    if (spec.masks_x())
+      text << "rows of " << spec.volume_nx << " values padded to " << spec.size.nx << ": global accesses take row pitch "
+           << spec.volume_nx << ", positions x >= " << spec.volume_nx << " masked (padded_rows)\n";
     if (spec.load_in_first_pass || spec.store_in_last_pass)
       text << "global memory from the passes:"
            << (spec.load_in_first_pass ? " the first pass loads the tile (no load sweep of shared memory)" : "")

@@ -64,10 +64,13 @@ namespace {
 // share it (their length is not a multiple of the segment, so a row ends inside it), the tile's X runs are shorter
 // than a segment (the rest of it belongs to other tiles), or the warp's elements are strided across segments.
 std::string partial_reason(const KernelSpec& spec, std::int64_t index, std::int64_t segment) {
-  const std::int64_t nx = spec.size.nx, first = index * segment;
+  const std::int64_t nx = spec.row_pitch(), first = index * segment;
   if (nx % segment != 0 && first / nx != (first + segment - 1) / nx)
     return " (X rows of " + std::to_string(nx) + " values share this 128-byte-aligned segment: " +
            std::to_string(nx) + " is not a multiple of " + std::to_string(segment) + ")";
+  if (spec.masks_x())
+    return " (X rows of " + std::to_string(nx) + " values padded to " + std::to_string(spec.size.nx) +
+           ": the runs start where the rows do, not on 128-byte boundaries)";
   const std::int64_t run = spec.axes[0].tile.empty() || spec.axes[0].tile.front().stride != 1
                                ? 1 : spec.axes[0].tile.front().extent;
   if (run % segment != 0 && run < nx)
@@ -76,13 +79,16 @@ std::string partial_reason(const KernelSpec& spec, std::int64_t index, std::int6
   return " (the warp's elements are strided across segments)";
 }
 
-// Where a stage-layout offset lies in memory (RealRows): itself, or for a real kernel the element of the launch's
-// rows; -1 for an element the kernel does not access there (masked columns, a Nyquist column kept apart).
+// Where a stage-layout offset lies in memory (RealRows): itself, for a real kernel the element of the launch's
+// rows, for padded rows the volume's element (volume_offset); -1 for an element the kernel does not access there
+// (masked columns or positions, a Nyquist column kept apart).
 struct RowMap {
-  const RealRows* rows = nullptr;  // null: the stage layout itself
+  const RealRows* rows = nullptr;  // null: the stage layout, or padded rows where the spec has them
   const KernelSpec* spec = nullptr;
+  bool maps() const { return rows || (spec && spec->masks_x()); }
   std::int64_t operator()(std::int64_t offset, bool load) const {
-    return rows ? real_row_address(*spec, *rows, offset, load) : offset;
+    if (rows) return real_row_address(*spec, *rows, offset, load);
+    return spec ? volume_offset(*spec, offset) : offset;
   }
 };
 
@@ -92,7 +98,7 @@ struct RowMap {
 template <class Where>
 void check_request(const KernelSpec& spec, std::vector<std::int64_t> offsets, std::int64_t segment, Where where,
                    CoalescingReport& report, const RowMap& map = {}, bool load = true) {
-  if (map.rows) {
+  if (map.maps()) {
     for (std::int64_t& offset : offsets) offset = map(offset, load);
     std::erase(offsets, std::int64_t{-1});
     if (offsets.empty()) return;
@@ -227,7 +233,7 @@ CoalescingReport check_through(const KernelSpec& spec, const RowMap& map) {
 }
 }  // namespace
 
-CoalescingReport check_coalescing(const KernelSpec& spec) { return check_through(spec, {}); }
+CoalescingReport check_coalescing(const KernelSpec& spec) { return check_through(spec, RowMap{nullptr, &spec}); }
 
 std::int64_t real_row_address(const KernelSpec& spec, const RealRows& rows, std::int64_t offset, bool load) {
   const std::int64_t nx = spec.size.nx, half = spec.real.half;

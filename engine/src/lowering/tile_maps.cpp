@@ -105,6 +105,12 @@ std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int6
   return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
 }
 
+std::int64_t volume_offset(const KernelSpec& spec, std::int64_t offset) {
+  if (!spec.masks_x()) return offset;
+  const std::int64_t x = offset % spec.size.nx, row = offset / spec.size.nx;
+  return x >= spec.volume_nx ? -1 : x + spec.volume_nx * row;
+}
+
 namespace {
 // The digits of position p in `modes` (each mode's digit: (p / stride) % extent), packed fastest first (mixed
 // radix, the extents as the radices): the index digits_times_strides maps back to p's part in these modes.

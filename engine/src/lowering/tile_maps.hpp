@@ -53,6 +53,10 @@ std::int64_t last_grid_tile(const KernelSpec& spec);
 // Global coordinates (x, y, z) of tile element e in block `block`, and its element index x + NX*(y + NY*z).
 std::array<std::int64_t, 3> axis_positions(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 std::int64_t global_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e);
+// The offsets above are in the tile's layout, rows of size.nx. With padded rows (KernelSpec::masks_x) the element
+// of the volume that layout `offset` reaches, rows of volume_nx: -1 for a masked position (x >= volume_nx);
+// otherwise `offset` itself.
+std::int64_t volume_offset(const KernelSpec& spec, std::int64_t offset);
 // Distributed tiles (KernelSpec::tile_blocks, part_stride): the part (block of the tile) holding tile element e, e's
 // index in that block's shared memory (the part digit taken out), and the inverse. With one block per tile: part 0,
 // e, e.
