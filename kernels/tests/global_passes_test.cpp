@@ -233,6 +233,77 @@ TEST(GlobalPasses, TheEndTilesAnswerAsEveryTileDoes) {
   EXPECT_GT(skipping, 20);  // kernels whose middle tiles the end-tile check skips
 }
 
+// What first_pass_offsets_add and last_pass_offsets_add answer for, walked over every tile and every butterfly of
+// the pass without their shortcuts (one tile where the maps take the pass axis's positions as they are): each input
+// k (output m) at the butterfly's first offset plus its offset in block 0.
+bool loads_add_in_every_tile(const KernelSpec& spec, bool sorted) {
+  const tile::ButterflyPass pass = tile::first_pass(spec);
+  for (std::int64_t block = 0; block < spec.tiles; ++block)
+    for (std::int64_t b = 0; b < spec.tile_elements / pass.radix; ++b) {
+      const std::int64_t base = tile::butterfly_base(pass.element_step, pass.radix, b);
+      const std::int64_t head = tile::load_offset(spec, block, base, sorted);
+      for (std::int64_t k = 0; k < pass.radix; ++k)
+        if (tile::load_offset(spec, block, base + k * pass.element_step, sorted) !=
+            head + tile::load_offset(spec, 0, k * pass.element_step, sorted))
+          return false;
+    }
+  return true;
+}
+
+bool stores_add_in_every_tile(const KernelSpec& spec, bool natural, bool sorted) {
+  const tile::ButterflyPass pass = tile::last_pass(spec);
+  for (std::int64_t block = 0; block < spec.tiles; ++block)
+    for (std::int64_t b = 0; b < spec.tile_elements / pass.radix; ++b) {
+      const std::int64_t base = tile::butterfly_base(pass.element_step, pass.radix, b);
+      const std::int64_t first = tile::last_pass_output_element(spec, base, 0);
+      const std::int64_t head = tile::last_pass_store_offset(spec, block, first, natural, sorted);
+      for (std::int64_t m = 0; m < pass.radix; ++m) {
+        const std::int64_t p = tile::last_pass_output_element(spec, base, m);
+        if (tile::last_pass_store_offset(spec, block, p, natural, sorted) !=
+            head + tile::last_pass_store_offset(spec, 0, p - first, natural, sorted))
+          return false;
+      }
+    }
+  return true;
+}
+
+// The offset checks answer as the walk over every tile does, on small mixed plans and ranked candidates (1D to 3D,
+// both precisions), whether or not the maps move the pass axis's positions.
+TEST(GlobalPasses, TheOffsetChecksAnswerAsEveryTileDoes) {
+  std::vector<NamedPlan> plans = mixed_radix_plans();
+  for (const Extents& size : {Extents{245760, 1, 1}, Extents{120, 36, 20}, Extents{60, 48, 40}})
+    for (Precision precision : {Precision::fp32, Precision::fp64})
+      for (RankedPlan& ranked :
+           ranked_plans(size, "hopper", passes_in_precision(passes_on_its_profile, precision), 6)) {
+        ranked.plan.precision = precision;
+        plans.push_back({to_string(size) + " " + to_string(precision), std::move(ranked.plan)});
+      }
+  int mapping = 0, taken_as_they_are = 0;
+  for (const NamedPlan& named : plans) {
+    if (named.plan.size.elements() > 300000) continue;  // the walk is every element times the radix
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (KernelSpec spec : lowered->kernels) {
+      if (spec.role != KernelRole::tile || tile::bit_fields(spec)) continue;
+      SCOPED_TRACE(named.name + " kernel " + std::to_string(spec.kernel_index));
+      spec.store_in_last_pass = true;  // as the rule asks
+      const bool has_sorted = std::any_of(spec.axes.begin(), spec.axes.end(),
+                                          [](const AxisTile& axis) { return !axis.sorted_radices.empty(); });
+      bool loads = true, stores = true;
+      for (bool sorted : has_sorted ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+        loads = loads && loads_add_in_every_tile(spec, sorted);
+        for (bool natural : {false, true}) stores = stores && stores_add_in_every_tile(spec, natural, sorted);
+      }
+      EXPECT_EQ(tile::first_pass_offsets_add(spec), loads);
+      EXPECT_EQ(tile::last_pass_offsets_add(spec), stores);
+      const Axis last = spec.stages.back().sub.axis;
+      (tile::store_maps_positions(spec, last, true, has_sorted) ? mapping : taken_as_they_are) += 1;
+    }
+  }
+  EXPECT_GT(mapping, 5);             // every tile walked: natural order across a cluster, sorted layouts
+  EXPECT_GT(taken_as_they_are, 20);  // the first tile answers
+}
+
 // The answers the rule asks for (first_pass_loads_coalesced, last_pass_stores_coalesced stop at the first partial
 // segment) are the full reports' answers, on every shipped and mixed plan's kernels, as the rule asks them (the
 // stores with store_in_last_pass set).

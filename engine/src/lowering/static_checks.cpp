@@ -285,10 +285,11 @@ namespace {
 // only), and a pass's butterflies step along one axis: so `exact(block, base, k)` against the form the emitter
 // computes, `head(block, base) + step(base, k)` (head: the butterfly's first offset; step: a constant of block 0),
 // is checked for every butterfly base along that axis (the other axes' indices zero) in every tile along it (or in
-// its end tiles: OffsetCheck::end_tiles). False at the first difference.
+// its end tiles: OffsetCheck::end_tiles; or in the first only where the maps take the axis's positions as they are:
+// `maps_positions` false). False at the first difference.
 template <class Exact, class Head, class Step>
-bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& pass, OffsetCheck check, Exact exact,
-                        Head head, Step step) {
+bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& pass, OffsetCheck check,
+                        bool maps_positions, Exact exact, Head head, Step step) {
   const std::int64_t stride = axis_linear_stride(spec, axis);
   const AxisTile& tile = spec.axes[axis_index(axis)];
   std::int64_t block_weight = 1;  // blocks walk the axes in grid_order (block_origin)
@@ -296,9 +297,11 @@ bool pass_offsets_match(const KernelSpec& spec, Axis axis, const ButterflyPass& 
     if (a == axis) break;
     block_weight *= walked_tiles(spec, a);
   }
+  // Positions taken as they are: exact - head is the same in every tile (tile_maps.hpp), so the first answers.
+  const std::int64_t tiles = maps_positions ? tile.tiles() : 1;
   const std::int64_t ends = tiles_checked_at_each_end;
-  const bool skips_middle = check == OffsetCheck::end_tiles && tile.tiles() > 2 * ends;
-  for (std::int64_t t = 0; t < tile.tiles(); t = skips_middle && t + 1 == ends ? tile.tiles() - ends : t + 1)
+  const bool skips_middle = check == OffsetCheck::end_tiles && tiles > 2 * ends;
+  for (std::int64_t t = 0; t < tiles; t = skips_middle && t + 1 == ends ? tiles - ends : t + 1)
     for (std::int64_t l = 0; l < tile.extent(); ++l) {
       const std::int64_t base = l * stride;
       if (base / pass.element_step % pass.radix != 0) continue;  // not a butterfly's first input
@@ -318,8 +321,9 @@ bool first_pass_offsets_add(const KernelSpec& spec, OffsetCheck check) {
   for (bool sorted : layouts(spec)) {
     std::vector<std::int64_t> steps;  // block 0's offset of input k: the same for every butterfly
     for (std::int64_t k = 0; k < first.radix; ++k) steps.push_back(load_offset(spec, 0, k * step, sorted));
+    const Axis axis = spec.stages.front().sub.axis;
     if (!pass_offsets_match(
-            spec, spec.stages.front().sub.axis, first, check,
+            spec, axis, first, check, load_maps_positions(spec, axis, sorted),
             [&](std::int64_t block, std::int64_t base, std::int64_t k) {
               return load_offset(spec, block, base + k * step, sorted);
             },
@@ -338,8 +342,9 @@ bool last_pass_offsets_add(const KernelSpec& spec, OffsetCheck check) {
       const auto store = [&](std::int64_t block, std::int64_t p) {
         return last_pass_store_offset(spec, block, p, natural, sorted);
       };
+      const Axis axis = spec.stages.back().sub.axis;
       if (!pass_offsets_match(
-              spec, spec.stages.back().sub.axis, last, check,
+              spec, axis, last, check, store_maps_positions(spec, axis, natural, sorted),
               [&](std::int64_t block, std::int64_t base, std::int64_t m) {
                 return store(block, last_pass_output_element(spec, base, m));
               },

@@ -241,12 +241,28 @@ ReorderMove reorder_move(const KernelSpec& spec, std::int64_t block, std::int64_
   return {.from = reorder_source(spec, to0) + a * (nx / x.front()) + c, .to = to0 + a + nx / x.back() * c};
 }
 
+namespace {
+bool store_reverses_across_cluster(const KernelSpec& spec, const AxisTile& tile, bool natural) {
+  return natural && !tile.cluster_reversal_radices.empty() && !exchanges_across_cluster(spec);
+}
+}  // namespace
+
+bool store_maps_positions(const KernelSpec& spec, Axis axis, bool natural, bool sorted) {
+  const AxisTile& tile = spec.axes[axis_index(axis)];
+  return store_reverses_across_cluster(spec, tile, natural) || (sorted && !tile.sorted_radices.empty());
+}
+
+bool load_maps_positions(const KernelSpec& spec, Axis axis, bool sorted) {
+  const AxisTile& tile = spec.axes[axis_index(axis)];
+  return sorted && tile.sorted_loads && !tile.sorted_radices.empty();
+}
+
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural, bool sorted) {
   std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
   for (Axis axis : all_axes) {
     const AxisTile& tile = spec.axes[axis_index(axis)];
     std::int64_t& position = p[axis_index(axis)];
-    if (natural && !tile.cluster_reversal_radices.empty() && !exchanges_across_cluster(spec))
+    if (store_reverses_across_cluster(spec, tile, natural))
       position = fft3d::frequency_at_position(position, tile.cluster_reversal_radices);
     if (sorted) position = sorted_position(tile, position);
   }

@@ -97,6 +97,11 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
 // maps p to sorted_position(axis, p).
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural,
                           bool sorted = false);
+// Whether store_offset (load_offset) maps the global positions along `axis` (natural order across a cluster, the
+// sorted layout) rather than taking them as they are. Where it does not, an element's offset is its position along
+// the axis times the axis's stride plus terms of the other axes: a tile's origin adds the same to every offset.
+bool store_maps_positions(const KernelSpec& spec, Axis axis, bool natural, bool sorted);
+bool load_maps_positions(const KernelSpec& spec, Axis axis, bool sorted);
 // Global element index the load reads tile element e of block `block` from: global_offset, except that with
 // `sorted` the axes the kernel loads sorted (AxisTile::sorted_loads) map p to sorted_position(axis, p).
 std::int64_t load_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool sorted);
@@ -276,7 +281,9 @@ bool last_pass_stores_coalesced(const KernelSpec& spec, std::int64_t block);
 // for each input or output k (its offset in block 0, whose origin is zero). For bit fields this holds by
 // construction; for other digits it holds when no step of a butterfly carries into another digit of the tile or of
 // the maps (natural order, sorted layout), which these check exhaustively along the pass's axis, in every tile
-// along it (OffsetCheck::every_tile), or in the tiles_checked_at_each_end first and last ones (end_tiles).
+// along it (OffsetCheck::every_tile), or in the tiles_checked_at_each_end first and last ones (end_tiles). Where the
+// maps take the axis's positions as they are (store_maps_positions), a tile's origin cancels from the difference
+// checked, so the first tile alone answers for every tile.
 inline constexpr std::int64_t tiles_checked_at_each_end = 1;
 bool first_pass_offsets_add(const KernelSpec& spec, OffsetCheck check = OffsetCheck::every_tile);
 bool last_pass_offsets_add(const KernelSpec& spec, OffsetCheck check = OffsetCheck::every_tile);
