@@ -80,7 +80,7 @@ void mark_cluster_reversals(const Plan& plan, int kernel_index, KernelSpec& spec
 
 std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vector<KernelSpec>& kernels) {
   KernelSpec pass = kernels.front();
-  pass.size.nx = pass.row_pitch();  // the volume's rows, where the first kernel's were padded (padded_rows.cpp)
+  pass.size = plan.size;  // the volume's, whatever plan the first kernel lowered from (padded rows or columns)
   pass.volume_nx = 0;
   pass.role = KernelRole::digit_reversal;
   pass.kernel_index = static_cast<int>(plan.kernels.size());
