@@ -4,10 +4,9 @@
 // are 3 whole sectors), the kernel lowers on rows padded to whole chunks and keeps the volume's row length as
 // KernelSpec::volume_nx: its global accesses take that length as the row pitch, and the tile positions past it are
 // masked. Such runs start where the rows do, not on chunk boundaries, so narrow_x_runs leaves them whole.
-// Why: runs that short make more requests per byte, or share their sectors with other tiles' runs: on an H200,
-// 343^3 ran 21% faster padded, 243^3 8%, 1000^3 8%, 280^3 11%. Rows of runs of 12 are left as they were: 300^3 ran
-// 9% slower padded, 120^3 10% faster, for reasons not known; fp64 keeps its runs: its padded 16-value runs made
-// 343^3 10% faster but 243^3, 100^3 and 280^3 10-13% slower (docs/performance.md L184).
+// Why: runs that short make more requests per byte, or share their sectors with other tiles' runs. Rows of
+// 12-value runs and fp64 rows keep their runs: padding them won at some sizes and lost at others, for reasons not
+// known (docs/performance.md L184 has the measurements).
 #include "lowering_rules.hpp"
 
 namespace fft3d::lowering {
