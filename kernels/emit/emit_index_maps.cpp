@@ -39,8 +39,11 @@ void write_tile_offset(SourceWriter& out, const KernelSpec& spec) {
     return;
   }
   out.open("__device__ __forceinline__ long long tile_offset(unsigned e)");
-  out.line("return tile_pos_x(e) + " + str(spec.row_pitch()) + "LL * (tile_pos_y(e) + " + str(spec.size.ny) +
-           "LL * tile_pos_z(e));");
+  if (tile::offsets_are_elements(spec))
+    out.line("return (long long)e;  // the tile's elements lie in memory order");
+  else
+    out.line("return tile_pos_x(e) + " + str(spec.row_pitch()) + "LL * (tile_pos_y(e) + " + str(spec.size.ny) +
+             "LL * tile_pos_z(e));");
   out.close();
 }
 
@@ -247,6 +250,9 @@ void write_block_origin(SourceWriter& out, const KernelSpec& spec) {
     }
     out.line("const long long origin_" + axis_suffix(axis.axis) + " = " + sum + ";");
   }
+  if (tile::offsets_are_elements(spec) && !is_real(spec))  // a real kernel keeps its rows' own pitch
+    out.line("const long long tile_base = origin_x + " + str(spec.size.nx) + "LL * (origin_y + " + str(spec.size.ny) +
+             "LL * origin_z);  // tile element e lies at tile_base + e");
 }
 
 }  // namespace fft3d::emit

@@ -82,6 +82,11 @@ void write_global_offset(SourceWriter& out, const KernelSpec& spec, const std::s
     out.line("const long long " + name + "_row = " + row_of(spec, p) + ";");
     return;
   }
+  if (tile::offsets_are_elements(spec)) {  // tile_base: the tile origin's offset (write_block_origin)
+    out.line("const long long " + name + " = " + (origins == Origins::block ? "tile_base + " : "") + "(long long)(" +
+             e + ");");
+    return;
+  }
   std::string x = p[0];
   if (spec.masks_x()) {
     out.line("const long long " + name + "_x = " + p[0] + ";");

@@ -126,6 +126,33 @@ TEST(Lowering, TileMapsCoverTheVolumeOnce) {
   }
 }
 
+// offsets_are_elements (the emitter then addresses element e at the tile's origin plus e) says yes exactly where every
+// element of the first and the last tile lies at its tile origin's offset plus its index, with no map that moves
+// positions, on random and shipped plans; both answers occur.
+TEST(Lowering, OffsetsAreElementsExactlyWhereTheTileLiesInMemoryOrder) {
+  std::vector<NamedPlan> plans = random_plans(60, 11, 32, "tesla");
+  for (NamedPlan& named : shipped_plans()) plans.push_back(std::move(named));
+  int contiguous = 0, strided = 0;
+  for (const NamedPlan& named : plans) {
+    SCOPED_TRACE(named.name);
+    const std::optional<LoweredPlan> lowered = lower_if_it_fits(named);
+    if (!lowered) continue;
+    for (const KernelSpec& spec : lowered->kernels) {
+      bool in_order = true;
+      for (std::int64_t block : {std::int64_t{0}, spec.tiles - 1})
+        for (std::int64_t e = 0; e < spec.tile_elements && in_order; ++e)
+          in_order = tile::global_offset(spec, block, e) == tile::global_offset(spec, block, 0) + e;
+      bool mapped = spec.masks_x();
+      for (const AxisTile& axis : spec.axes)
+        mapped = mapped || !axis.cluster_reversal_radices.empty() || !axis.sorted_radices.empty() || axis.sorted_loads;
+      EXPECT_EQ(tile::offsets_are_elements(spec), in_order && !mapped) << to_string(spec);
+      (tile::offsets_are_elements(spec) ? contiguous : strided) += 1;
+    }
+  }
+  EXPECT_GT(contiguous, 5);
+  EXPECT_GT(strided, 5);
+}
+
 // A real kernel's Nyquist tiles (RealKernel::nyquist_tiles) reach column NX/2 of every row of the stage volume
 // exactly once (one Nyquist tile per tile of the other axes, its X lanes past NX/2 masked), and each walks beside its
 // row's X tiles: no run of consecutive Nyquist tiles is longer than the tiles walked before X, so that they spread

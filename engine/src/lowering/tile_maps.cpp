@@ -257,6 +257,26 @@ bool load_maps_positions(const KernelSpec& spec, Axis axis, bool sorted) {
   return sorted && tile.sorted_loads && !tile.sorted_radices.empty();
 }
 
+bool offsets_are_elements(const KernelSpec& spec) {
+  if (spec.role != KernelRole::tile || spec.masks_x()) return false;
+  bool whole_below = true;  // every axis before this one held whole
+  for (const AxisTile& axis : spec.axes) {
+    if (!axis.cluster_reversal_radices.empty() || !axis.sorted_radices.empty() || axis.sorted_loads) return false;
+    if (axis.extent() == 1) {
+      whole_below = whole_below && axis.length == 1;
+      continue;
+    }
+    if (!whole_below) return false;
+    std::int64_t run = 1;  // the modes, fastest first, must walk positions 0, 1, 2, ... (local_position(l) == l)
+    for (const TileMode& mode : axis.tile) {
+      if (mode.stride != run) return false;
+      run *= mode.extent;
+    }
+    whole_below = axis.extent() == axis.length;
+  }
+  return true;
+}
+
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural, bool sorted) {
   std::array<std::int64_t, 3> p = axis_positions(spec, block, e);
   for (Axis axis : all_axes) {

@@ -101,6 +101,10 @@ std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64
 // sorted layout) rather than taking them as they are. Where it does not, an element's offset is its position along
 // the axis times the axis's stride plus terms of the other axes: a tile's origin adds the same to every offset.
 bool store_maps_positions(const KernelSpec& spec, Axis axis, bool natural, bool sorted);
+// Whether a tile element's global offset from its tile's origin is the element index itself (global_offset(spec,
+// b, e) == global_offset(spec, b, 0) + e): the tile holds whole rows, whole planes below its last axis, one run
+// along that axis, and no map moves a position (no cluster reversal, no sorted layout, no padded rows).
+bool offsets_are_elements(const KernelSpec& spec);
 bool load_maps_positions(const KernelSpec& spec, Axis axis, bool sorted);
 // Global element index the load reads tile element e of block `block` from: global_offset, except that with
 // `sorted` the axes the kernel loads sorted (AxisTile::sorted_loads) map p to sorted_position(axis, p).
