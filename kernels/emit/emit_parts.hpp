@@ -127,6 +127,11 @@ struct InPlaceButterflies {
 void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const InPlaceButterflies& loop);
 // "fft3d_mul(value, twiddle_at(span, exponent mod span))": value times w_span^exponent (emit_twiddles.hpp).
 std::string times_twiddle(const std::string& value, std::int64_t span, const std::string& exponent);
+// times_twiddle for an exponent known to lie below span: a butterfly's j * k where j < span / radix (stage_offset_j,
+// a split pass's q mod its stride) and k < radix. A span other than a power of two takes it unreduced. Why: `% span`
+// costs a multiply-high, a shift, a multiply and a subtraction an output there, in kernels bound by issue (a power
+// of two's mask is one logic operation).
+std::string times_twiddle_below_span(const std::string& value, std::int64_t span, const std::string& exponent);
 // "(unsigned)((origin_a + tile_pos_a(base)) & (stride - 1))": a plan stage's offset j of the butterfly at base.
 std::string stage_offset_j(const SubComputation& sub);
 

@@ -110,7 +110,8 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
   out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
   const std::string value = held + "[it][k]";
-  const std::string twiddled = stage.sub.twiddle ? times_twiddle(value, stage.sub.span, "j * f") : value;
+  // j < stride and f < sub.radix: j * f < span
+  const std::string twiddled = stage.sub.twiddle ? times_twiddle_below_span(value, stage.sub.span, "j * f") : value;
   if (store_global) {
     // output k's element is the first's plus (k * sub.radix / radix) << group_shift, in bits f0 << group_shift
     // leaves zero (f0 < sub.radix / radix)

@@ -466,7 +466,8 @@ void write_in_place_butterflies(SourceWriter& out, const KernelSpec& spec, const
   out.open("for (int k = 0; k < " + str(loop.radix) + "; ++k)");
   const std::string offset = "k * " + str(loop.element_step) + "u";
   const std::string value =
-      loop.twiddle_span > 0 ? "k == 0 ? v[0] : " + times_twiddle("v[k]", loop.twiddle_span, "j * k") : "v[k]";
+      loop.twiddle_span > 0 ? "k == 0 ? v[0] : " + times_twiddle_below_span("v[k]", loop.twiddle_span, "j * k")
+                             : "v[k]";
   if (loop.store_global) {
     write_global_store_at(out, spec, offset, "(" + value + ")");
   } else {
@@ -484,6 +485,11 @@ std::string times_twiddle(const std::string& value, std::int64_t span, const std
   const std::string reduced = is_power_of_two(span) ? "(" + exponent + ") & " + str(span - 1) + "u"
                                                     : "(" + exponent + ") % " + str(span) + "u";
   return "fft3d_mul(" + value + ", " + twiddle_at(span, reduced) + ")";
+}
+
+std::string times_twiddle_below_span(const std::string& value, std::int64_t span, const std::string& exponent) {
+  if (is_power_of_two(span)) return times_twiddle(value, span, exponent);
+  return "fft3d_mul(" + value + ", " + twiddle_at(span, exponent) + ")";
 }
 
 std::string stage_offset_j(const SubComputation& sub) {

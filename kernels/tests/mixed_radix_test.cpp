@@ -201,7 +201,12 @@ TEST(MixedRadix, BenchSizesLowerWithAtMostTwoWayConflictsAndWholeSegmentsWhereRo
       for (const tile::PhaseConflict& p : report.phases) phases += " [" + p.phase + ": " + std::to_string(p.degree) + "]";
       EXPECT_LE(report.worst_excluding_natural_store(), 2)
           << "kernel " << spec.kernel_index << " " << to_string(spec.shared) << phases;
-      const tile::CoalescingReport coalescing = tile::check_coalescing(spec);
+      // Short rows: a contiguous tile loads in its first pass whatever its requests (global_passes.cpp), so the
+      // layout is checked on the load sweep.
+      KernelSpec swept = spec;
+      if (spec.row_pitch() % spec.x_run_elements != 0)
+        swept.load_in_first_pass = false;
+      const tile::CoalescingReport coalescing = tile::check_coalescing(swept);
       EXPECT_GT(coalescing.requests, 0);
       const bool whole_rows_in_segments = spec.axes[0].extent() == spec.size.nx &&
                                           spec.tile_elements / spec.axes[2].extent() % spec.x_run_elements == 0;

@@ -12,6 +12,10 @@
 //   cluster barriers); in a tile spread over a cluster's blocks, a split last stage (see below).
 // Why: the one-block 128 KB tiles of the hopper table spend their time over the copy twin in shared-memory sweeps
 // that no other block overlaps; spread tiles gain the same. Measured: docs/performance.md, ledger "global passes".
+// Except: a tile whose elements lie in memory order over rows that are not a multiple of the segment (343, 243, 100,
+// 280, 1000) loads in its first pass whatever segments its requests touch. Why: the block reads its whole
+// contiguous tile either way, so partial requests cost L1 wavefronts but no DRAM sectors beyond the tile's, while
+// the sweep writes and reads the tile through shared memory, which bounds those kernels (docs/performance.md L187).
 #include "lowering_rules.hpp"
 
 namespace fft3d::tile {
@@ -53,6 +57,12 @@ std::int64_t last_pass_store_offset(const KernelSpec& spec, std::int64_t block, 
 }  // namespace fft3d::tile
 
 namespace fft3d::lowering {
+namespace {
+// A tile addressed as tile_base + e (tile::offsets_are_elements) over rows that are not a multiple of the segment.
+bool contiguous_tile_of_short_rows(const KernelSpec& spec) {
+  return tile::offsets_are_elements(spec) && spec.row_pitch() % spec.x_run_elements != 0;
+}
+}  // namespace
 
 void reach_global_from_passes(KernelSpec& spec, OffsetCheck check) {
   spec.load_in_first_pass = spec.store_in_last_pass = false;
@@ -73,7 +83,7 @@ void reach_global_from_passes(KernelSpec& spec, OffsetCheck check) {
   const TileStage& first = spec.stages.front();
   const bool first_pass_loads = !first.is_split() || first.split_radices.size() > 1;
   const bool load = first_pass_loads && (!cluster_store || tile::exchanges_across_cluster(spec)) &&
-                    tile::first_pass_loads_coalesced(spec, 0) &&
+                    (contiguous_tile_of_short_rows(spec) || tile::first_pass_loads_coalesced(spec, 0)) &&
                     (bits || tile::first_pass_offsets_add(spec, check));
   KernelSpec storing = spec;  // the last pass's butterflies as they run when it writes global memory
   storing.store_in_last_pass = true;
