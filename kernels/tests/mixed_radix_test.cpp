@@ -360,6 +360,34 @@ TEST(MixedRadix, SpreadTilesHavePartitioningPartMapsAndInterpretToTheDft) {
   EXPECT_GT(spread, 2);
 }
 
+// A mixed tile that no cluster divides into parts within the power-of-two part limit takes parts up to the block's
+// own shared memory (distribute_tile.cpp): a 49 x 49 plane (19208 B) on a block of 3000 B, whose power-of-two limit
+// (2048 B) 7 parts of 2744 B miss and 49 parts would pass the opt-in cluster. It spreads over 7 blocks within the
+// block, its part maps partition the tile, and the plan interprets to the DFT in both orders and placements.
+TEST(MixedRadix, AMixedTileOverThePartLimitTakesTheBlocksOwnMemory) {
+  ArchProfile small = *find_arch_profile("hopper");
+  small.shared_memory_per_block = 3000;
+  const NamedPlan named{"49x49x7 plane", parse_plan("size: [49, 49, 7]\narch: hopper\nplan: \"{X(1, 49, 1, 49, no-tw), "
+                                                    "Y(1, 49, 1, 49, no-tw)} {Z(1, 7, 1, 7, no-tw)}\"\n").plan};
+  const LoweredPlan lowered = lower_plan(named.plan, small, named.name);
+  const KernelSpec& plane = lowered.kernels.at(0);
+  EXPECT_EQ(plane.tile_blocks, 7);
+  EXPECT_LE(plane.shared_bytes, small.shared_memory_per_block);
+  EXPECT_GT(plane.complex_bytes() * plane.part_elements(), 2048);
+  check_part_maps(plane);
+  std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
+  validate::fill_random(input, 37);
+  std::vector<std::complex<double>> expected(input.size());
+  validate::fftw_reference(named.plan.size, input, expected, Direction::forward);
+  for (Order order : {Order::natural, Order::digit_reversed})
+    for (bool out_of_place : {false, true}) {
+      std::vector<std::complex<double>> data = input;
+      interpret(lowered, data, {.order = order}, out_of_place);
+      if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
+      EXPECT_LT(validate::compare(data, expected).relative_l2, 1e-12) << to_string(order) << " " << out_of_place;
+    }
+}
+
 // The two-kernel bench plans spread their mixed tiles over clusters (within the portable size, or the opt-in size for
 // 243^3's tiles of 3^10 values), with partitioning part maps, closed cluster stores and the part digit emitted.
 TEST(MixedRadix, TwoKernelBenchPlansSpreadMixedTilesOverClusters) {

@@ -204,6 +204,9 @@ std::vector<NamedPlan> mixed_bench_plans() {
       {cube(768), {768}, {768}, {96, 8}, z_split},
       // {X, Y} then {Z} with whole 243-value X rows: both tiles of 3^10 values spread over clusters of 9 (opt-in).
       {cube(243), {243}, {243}, {243}, two},
+      // {X, Y} then {Z} of 343: the plane of 7^6 values spread over 7 blocks of 134 KB, over the power-of-two part
+      // limit (distribute_tile.cpp: no cluster divides it within 128 KB).
+      {cube(343), {343}, {343}, {343}, two},
       // {X first stage, Y} then {X rest, Z}: 480's first tile (15 runs of 16 X values x Y 480) spread over 8.
       // (The Z split 30 x 16 or 60 x 8 spills.)
       {cube(480), {15, 32}, {480}, {480}, {{x[0], y[0]}, {{'X', 1, 1}, z[0]}}},

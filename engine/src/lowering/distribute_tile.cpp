@@ -171,6 +171,15 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
   return cost;
 }
 
+// A mixed tile that no cluster divides into parts within part_bytes_limit takes parts up to one block's whole shared
+// memory, less room for its layout's padding (343^2 = 7^4 values: 7 parts of 134 KB, where 49 would pass the opt-in
+// cluster size). Why: the power-of-two limit is a choice for tiles with a choice; without one, the block's own
+// limit is what bounds the tile.
+constexpr std::int64_t layout_padding_share = 32;  // pad layouts add at most a word every 32
+std::int64_t whole_block_part_bytes(const ArchProfile& profile) {
+  return profile.shared_memory_per_block - profile.shared_memory_per_block / layout_padding_share;
+}
+
 // The whole-volume rule (file comment): `spec` spread over the fewest blocks, `whole` the same tile before it.
 // Returns whether it widened `spec`.
 bool widen_whole_volume_spread(KernelSpec& spec, const KernelSpec& whole, const ArchProfile& profile) {
@@ -202,7 +211,7 @@ void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
   const std::int64_t limit = part_bytes_limit(profile);
   const KernelSpec whole = spec;
   if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && spec.complex_bytes() * spec.tile_elements > limit &&
-      profile.max_cluster_size > 1)
+      profile.max_cluster_size > 1 && spread_tile(spec, profile, whole_block_part_bytes(profile), true) == no_spread)
     throw LoweringError("kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}: its tile of " +
                         std::to_string(spec.tile_elements) + (spec.precision == Precision::fp64 ? " fp64" : "") + " elements (" +
                         std::to_string(spec.complex_bytes() * spec.tile_elements) + " B) is over one block's " +
