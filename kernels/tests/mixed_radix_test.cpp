@@ -319,6 +319,21 @@ void check_part_maps(const KernelSpec& spec) {
   }
 }
 
+// The lowered plan, interpreted on random input (seed), equals FFTW's forward DFT in both orders, in place and out.
+void expect_interprets_to_the_dft(const Plan& plan, const LoweredPlan& lowered, std::uint64_t seed) {
+  std::vector<std::complex<double>> input(static_cast<std::size_t>(plan.size.elements()));
+  validate::fill_random(input, seed);
+  std::vector<std::complex<double>> expected(input.size());
+  validate::fftw_reference(plan.size, input, expected, Direction::forward);
+  for (Order order : {Order::natural, Order::digit_reversed})
+    for (bool out_of_place : {false, true}) {
+      std::vector<std::complex<double>> data = input;
+      interpret(lowered, data, {.order = order}, out_of_place);
+      if (order == Order::digit_reversed) validate::to_natural_order(plan, data);
+      EXPECT_LT(validate::compare(data, expected).relative_l2, 1e-12) << to_string(order) << " " << out_of_place;
+    }
+}
+
 // Mixed tiles spread over a cluster: on hopper with a small block (so that the small plans' tiles are over the part
 // limit), the part digit's maps are partitions, the parts fit the block, and the lowered plans (their splits and
 // layouts chosen for parts) interpret to the DFT in both orders, in place and out of place.
@@ -345,17 +360,7 @@ TEST(MixedRadix, SpreadTilesHavePartitioningPartMapsAndInterpretToTheDft) {
       EXPECT_LE(spec.cluster_blocks, small.max_cluster_size_opt_in);
       check_part_maps(spec);
     }
-    std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
-    validate::fill_random(input, 31);
-    std::vector<std::complex<double>> expected(input.size());
-    validate::fftw_reference(named.plan.size, input, expected, Direction::forward);
-    for (Order order : {Order::natural, Order::digit_reversed})
-      for (bool out_of_place : {false, true}) {
-        std::vector<std::complex<double>> data = input;
-        interpret(lowered, data, {.order = order}, out_of_place);
-        if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
-        EXPECT_LT(validate::compare(data, expected).relative_l2, 1e-12) << to_string(order) << " " << out_of_place;
-      }
+    expect_interprets_to_the_dft(named.plan, lowered, 31);
   }
   EXPECT_GT(spread, 2);
 }
@@ -375,17 +380,7 @@ TEST(MixedRadix, AMixedTileOverThePartLimitTakesTheBlocksOwnMemory) {
   EXPECT_LE(plane.shared_bytes, small.shared_memory_per_block);
   EXPECT_GT(plane.complex_bytes() * plane.part_elements(), 2048);
   check_part_maps(plane);
-  std::vector<std::complex<double>> input(static_cast<std::size_t>(named.plan.size.elements()));
-  validate::fill_random(input, 37);
-  std::vector<std::complex<double>> expected(input.size());
-  validate::fftw_reference(named.plan.size, input, expected, Direction::forward);
-  for (Order order : {Order::natural, Order::digit_reversed})
-    for (bool out_of_place : {false, true}) {
-      std::vector<std::complex<double>> data = input;
-      interpret(lowered, data, {.order = order}, out_of_place);
-      if (order == Order::digit_reversed) validate::to_natural_order(named.plan, data);
-      EXPECT_LT(validate::compare(data, expected).relative_l2, 1e-12) << to_string(order) << " " << out_of_place;
-    }
+  expect_interprets_to_the_dft(named.plan, lowered, 37);
 }
 
 // The two-kernel bench plans spread their mixed tiles over clusters (within the portable size, or the opt-in size for
