@@ -174,7 +174,9 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 // A mixed tile that no cluster divides into parts within part_bytes_limit takes parts up to one block's whole shared
 // memory, less room for its layout's padding (343^2 = 7^4 values: 7 parts of 134 KB, where 49 would pass the opt-in
 // cluster size). Why: the power-of-two limit is a choice for tiles with a choice; without one, the block's own
-// limit is what bounds the tile.
+// limit is what bounds the tile. Only where the caller allows it (lower_plan: kernels that run, not the planner's
+// ranking): the model charges such spread mixed tiles 3.5 passes or more, and lowering them for every candidate
+// doubled the planning of 13440^2.
 constexpr std::int64_t layout_padding_share = 32;  // pad layouts add at most a word every 32
 std::int64_t whole_block_part_bytes(const ArchProfile& profile) {
   return profile.shared_memory_per_block - profile.shared_memory_per_block / layout_padding_share;
@@ -207,11 +209,12 @@ bool whole_volume_in_small_parts(const KernelSpec& spec, const ArchProfile& prof
          spec.complex_bytes() * spec.part_elements() * whole_volume_part_share <= part_bytes_limit(profile);
 }
 
-void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile) {
+void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile, bool whole_block_parts) {
   const std::int64_t limit = part_bytes_limit(profile);
   const KernelSpec whole = spec;
   if (spread_tile(spec, profile, limit, true) == no_spread && !tile::bit_fields(spec) && spec.complex_bytes() * spec.tile_elements > limit &&
-      profile.max_cluster_size > 1 && spread_tile(spec, profile, whole_block_part_bytes(profile), true) == no_spread)
+      profile.max_cluster_size > 1 &&
+      (!whole_block_parts || spread_tile(spec, profile, whole_block_part_bytes(profile), true) == no_spread))
     throw LoweringError("kernel " + std::to_string(spec.kernel_index) + " {" + to_string(spec.kernel) + "}: its tile of " +
                         std::to_string(spec.tile_elements) + (spec.precision == Precision::fp64 ? " fp64" : "") + " elements (" +
                         std::to_string(spec.complex_bytes() * spec.tile_elements) + " B) is over one block's " +

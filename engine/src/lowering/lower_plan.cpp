@@ -91,7 +91,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   const KernelSpec unsplit = spec;
   lowering::split_large_radices(spec.stages, register_radix_limit(profile, spec.precision),
                                lowering::pass_radix_limit(spec, profile));
-  lowering::distribute_large_tile(spec, profile);
+  lowering::distribute_large_tile(spec, profile, offset_check == OffsetCheck::every_tile);
   lowering::widen_shared_spread_passes(spec, unsplit, profile);
   spec.threads = lowering::block_threads(spec, profile, packed);
   // A tile over shared memory even in the densest layout fails before the layout search (which simulates every

@@ -76,7 +76,9 @@ void mark_sorted_layouts(const Plan& plan, LoweredPlan& lowered, const ArchProfi
 // blocks, in parts as small as that makes them, where no more passes cross. Needs spec.stages. Nothing changes on a
 // profile without clusters.
 std::int64_t part_bytes_limit(const ArchProfile& profile);
-void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile);
+// whole_block_parts: a mixed tile that no cluster divides within part_bytes_limit may take parts up to the block's
+// own shared memory (else it is refused).
+void distribute_large_tile(KernelSpec& spec, const ArchProfile& profile, bool whole_block_parts = false);
 // Whether the tile holds every axis whole and at least whole_volume_min_axes of them are longer than 1: a batch's 2D
 // or 3D volume, one a tile. A 1D line is left out: 32768-point lines took longer in 8 small parts than in 4
 // (docs/performance.md L131).
