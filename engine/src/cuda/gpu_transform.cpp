@@ -250,12 +250,12 @@ struct GpuTransform::Impl {
   // no room for the Nyquist column, the half spectrum lives split: half columns in `out` and column `half` in the
   // workspace, a plane a volume for the volumes of one launch (nyquist_planes_bytes).
   std::int64_t half() const { return plan.size.nx / 2; }
-  bool splits_spectrum(bool out_of_place) const {
-    return kind_of(plan) == TransformKind::c2r && out_of_place && lowered.kernels.size() > 1 && !lowered.real_pass;
-  }
   // A real plan whose kernels take the RealRows argument: all but a 1D plan with its step apart, whose kernels are
   // the complex plan's of the packed row (LoweredPlan::real_pass).
   bool real_kernels() const { return kind_of(plan) != TransformKind::c2c && !lowered.real_pass; }
+  bool splits_spectrum(bool out_of_place) const {
+    return kind_of(plan) == TransformKind::c2r && out_of_place && lowered.kernels.size() > 1 && real_kernels();
+  }
   std::int64_t nyquist_plane_elements() const { return plan.size.ny * plan.size.nz; }
   std::int64_t nyquist_planes_bytes() const {
     return volumes_per_launch(true) * nyquist_plane_elements() * complex_bytes(plan);
