@@ -172,7 +172,7 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 }
 
 // A mixed tile that no cluster divides into parts within part_bytes_limit takes parts up to one block's whole shared
-// memory, less room for its layout's padding (343^2 = 7^4 values: 7 parts of 134 KB, where 49 would pass the opt-in
+// memory, less room for its layout's padding (343^2 = 7^6 values: 7 parts of 134 KB, where 49 would pass the opt-in
 // cluster size). Why: the power-of-two limit is a choice for tiles with a choice; without one, the block's own
 // limit is what bounds the tile. Only where the caller allows it (lower_plan: kernels that run, not the planner's
 // ranking): the model charges such spread mixed tiles 3.5 passes or more, and lowering them for every candidate
