@@ -113,19 +113,16 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
 LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
                              OffsetCheck offset_check, const Plan* real_plan, const Plan* columns = nullptr,
                              const Plan* step = nullptr) {
-  const auto pads = [&](int k) {
-    return !real_plan && lowering::pads_x_rows(plan, plan.kernels[static_cast<std::size_t>(k)]);
-  };
-  bool any_pads = false;
-  for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k) any_pads = any_pads || pads(k);
-  const std::optional<Plan> padded =
-      any_pads ? std::optional<Plan>(lowering::padded_rows_plan(plan)) : std::nullopt;  // only where a kernel pads
+  const auto pads = [&](const Kernel& kernel) { return !real_plan && lowering::pads_x_rows(plan, kernel); };
+  const std::optional<Plan> padded = std::any_of(plan.kernels.begin(), plan.kernels.end(), pads)
+                                         ? std::optional<Plan>(lowering::padded_rows_plan(plan))
+                                         : std::nullopt;  // only where a kernel pads
   // Kernels lower independently, each on its own thread (the coalescing checks and the layout search take
   // milliseconds a kernel); the first error in plan order is the one thrown.
   std::vector<std::future<KernelSpec>> lowering;
   for (int k = 0; k < static_cast<int>(plan.kernels.size()); ++k) {
     const bool has_step = real_plan && real_plan->kernels[static_cast<std::size_t>(k)].real;
-    const bool padding = pads(k);
+    const bool padding = pads(plan.kernels[static_cast<std::size_t>(k)]);
     const Plan& source =
         columns && real_plan && !has_step ? *columns : step && has_step ? *step : padding ? *padded : plan;
     const std::int64_t volume_nx = padding ? plan.size.nx : 0;
