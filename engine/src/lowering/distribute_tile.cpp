@@ -175,8 +175,8 @@ std::tuple<int, int, std::int64_t> spread_tile(KernelSpec& spec, const ArchProfi
 // memory, less room for its layout's padding (343^2 = 7^6 values: 7 parts of 134 KB, where 49 would pass the opt-in
 // cluster size). Why: the power-of-two limit is a choice for tiles with a choice; without one, the block's own
 // limit is what bounds the tile. Only where the caller allows it (lower_plan: kernels that run, not the planner's
-// ranking): the model charges such spread mixed tiles 3.5 passes or more, and lowering them for every candidate
-// doubled the planning of 13440^2.
+// ranking): the model charges such spread mixed tiles 3.5 passes or more, so lowering them for every candidate
+// would only cost planning time.
 constexpr std::int64_t layout_padding_share = 32;  // pad layouts add at most a word every 32
 std::int64_t whole_block_part_bytes(const ArchProfile& profile) {
   return profile.shared_memory_per_block - profile.shared_memory_per_block / layout_padding_share;
