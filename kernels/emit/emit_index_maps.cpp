@@ -216,6 +216,7 @@ void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
   if (spec.store_in_last_pass) write_whole_axes_map(out, spec, "natural_destination", "natural_frequency_");
   if (spec.tile_blocks > 1 || tile::exchanges_across_cluster(spec)) write_cluster_memory_functions(out);
   write_cluster_word_function(out, spec);
+  write_writer_exchange_functions(out, spec);
 }
 
 void write_block_origin(SourceWriter& out, const KernelSpec& spec) {

@@ -87,6 +87,9 @@ void write_part_origin(SourceWriter& out, const KernelSpec& spec);
 void write_cluster_memory_functions(SourceWriter& out);
 // part_of(e), part_local(e) and cluster_word(e) for a distributed tile (nothing otherwise).
 void write_cluster_word_function(SourceWriter& out, const KernelSpec& spec);
+// exchange_position, writer_word, exchange_rank and exchange_word of a writer-order exchange
+// (tile::writer_exchange; nothing for other kernels).
+void write_writer_exchange_functions(SourceWriter& out, const KernelSpec& spec);
 
 // A thread-strided loop over `var` < count. unroll: the #pragma unroll count.
 void open_strided_loop(SourceWriter& out, const std::string& var, std::int64_t count, int threads, int unroll);

@@ -100,15 +100,20 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   if (store_global) write_wait_before_stores(out, spec);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, reads_cross, iterations);
   const GroupDigits digits = group_digits(stage, pass);
-  out.line("const unsigned base = " + digits.base + ";");
-  out.line("const unsigned q = " + digits.q + ";");
-  out.line("const unsigned group_base = base - " + digits.times_step("q") + ";");
-  out.line("const unsigned f0 = (unsigned)" + split_frequency_function_name(index) + "(q);");
+  // The writer-order exchange names the receiving word by the writer, not by f (tile::writer_exchange): f only
+  // twiddles there.
+  const bool exchanged = !store_global && tile::writer_exchange(spec).has_value();
+  if (!exchanged || stage.sub.twiddle) {
+    out.line("const unsigned base = " + digits.base + ";");
+    out.line("const unsigned q = " + digits.q + ";");
+    if (!exchanged) out.line("const unsigned group_base = base - " + digits.times_step("q") + ";");
+    out.line("const unsigned f0 = (unsigned)" + split_frequency_function_name(index) + "(q);");
+  }
   if (store_global) declare_first_output_offset(out, spec, "group_base + " + digits.times_step("f0"));
   if (stage.sub.twiddle) out.line("const unsigned j = " + stage_offset_j(stage.sub) + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
-  out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
+  if (!exchanged || stage.sub.twiddle) out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
   const std::string value = held + "[it][k]";
   // j < stride and f < sub.radix: j * f < span
   const std::string twiddled = stage.sub.twiddle ? times_twiddle_below_span(value, stage.sub.span, "j * f") : value;
@@ -120,6 +125,10 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
                           digits.bits ? k_step + " << " + str(tile::log2_exact(stage.element_step))
                                       : digits.times_step(k_step),
                           twiddled);
+  } else if (exchanged) {
+    out.line("const unsigned a = (exchange_rank(k) << 24) | writer_word(part, b_in_part, k);");
+    out.line("const float2 w = " + twiddled + ";");
+    out.line(TileWord{"a", true}.store("w"));
   } else {
     const TileWord word = declare_tile_word(out, spec, "group_base + " + digits.times_step("f"), cross);
     out.line("const float2 w = " + twiddled + ";");

@@ -232,6 +232,45 @@ std::string first_part_rank(const KernelSpec& spec) {
 }
 }  // namespace
 
+void write_writer_exchange_functions(SourceWriter& out, const KernelSpec& spec) {
+  const std::optional<tile::WriterExchange> x = tile::writer_exchange(spec);
+  if (!x) return;
+  const TileStage& stage = spec.stages[x->stage];
+  const std::int64_t blocks = spec.tile_blocks, r = x->last_radix, c = x->k_run, e_step = x->step;
+  const std::int64_t s = x->butterfly_part_stride;
+  out.line("// Position q + k of the last pass's butterfly and output that frequency f of stage " + str(x->stage) +
+           " leaves.");
+  write_digit_reversal_function(out, "exchange_position", stage.split_radices);
+  out.line("// Writer-order exchange (tile::writer_exchange): output k of butterfly b_in_part of part `from` goes to");
+  out.line("// the part of cluster rank exchange_rank(k), word writer_word(from, b_in_part, k): a warp's outputs k fill");
+  out.line("// one run of words there; the swizzle spreads the store sweep's reads over the banks.");
+  out.open("__device__ __forceinline__ unsigned exchange_swizzle(unsigned w)");
+  std::string swizzled = "w";
+  for (const auto& [from, to] : x->swizzle)
+    swizzled += " ^ (((w >> " + str(from) + ") & 1u) << " + str(to) + ")";
+  out.line("return " + swizzled + ";");
+  out.close();
+  out.open("__device__ __forceinline__ unsigned writer_word(unsigned from, unsigned b_in_part, unsigned k)");
+  out.line("const unsigned k_in_part = k % " + str(c) + "u + k / " + str(c * blocks) + "u * " + str(c) + "u;");
+  out.line("return exchange_swizzle((from * " + str(r / blocks) + "u + k_in_part) * " +
+           str(spec.part_elements() / r) + "u + b_in_part);");
+  out.close();
+  out.open("__device__ __forceinline__ unsigned exchange_rank(unsigned k)");
+  out.line("return " + first_part_rank(spec) + " + k / " + str(c) + "u % " + str(blocks) + "u;");
+  out.close();
+  out.line("// The word of this part holding tile element e after the exchange (tile::exchange_word): its writer's.");
+  out.open("__device__ __forceinline__ unsigned exchange_word(unsigned e)");
+  out.line("const unsigned f = e / " + str(e_step) + "u % " + str(x->radix) + "u;");
+  out.line("const unsigned position = (unsigned)exchange_position(f);");
+  out.line("const unsigned k = position % " + str(r) + "u;");
+  out.line("const unsigned base = e + (position - k - f) * " + str(e_step) + "u;  // the butterfly's first element");
+  out.line("const unsigned b = base % " + str(e_step) + "u + base / " + str(e_step * r) + "u * " + str(e_step) +
+           "u;");
+  out.line("return writer_word(b / " + str(s) + "u % " + str(blocks) + "u, b % " + str(s) + "u + b / " +
+           str(s * blocks) + "u * " + str(s) + "u, k);");
+  out.close();
+}
+
 void write_cluster_word_function(SourceWriter& out, const KernelSpec& spec) {
   if (spec.tile_blocks == 1) return;
   if (part_bits(spec, spec.part_stride)) {

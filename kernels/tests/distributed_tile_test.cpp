@@ -12,6 +12,7 @@
 #include "emit/cuda_source.hpp"
 #include "lowering/tile_maps.hpp"
 #include "fft3d/plan_text.hpp"
+#include "fft3d/wisdom.hpp"
 #include "test_plans.hpp"
 
 namespace fft3d::testing {
@@ -83,6 +84,56 @@ TEST(DistributedTile, PartMapsAndButterflyAssignmentsArePartitions) {
       }
       EXPECT_GE(crossing, 1);  // every part bit is some stage's: at least one pass reaches other blocks
     }
+}
+
+// The writer-order exchange (tile::writer_exchange): in each receiving part the writers fill every word once, each
+// writer's output lands in the part holding its element, exchange_word finds it there, and neither the stores nor
+// the sweep's reads meet a bank conflict. Over the distributed plans and the planner's batches of lines over one
+// block (32768 and 65536 points along X, 32768 along Y, 16384 in fp64).
+void check_writer_exchange(const KernelSpec& spec, const tile::WriterExchange& x) {
+  const TileStage& stage = spec.stages[x.stage];
+  const std::int64_t butterflies = spec.part_elements() / x.last_radix;
+  std::vector<int> filled(static_cast<std::size_t>(spec.tile_elements), 0);
+  for (std::int64_t part = 0; part < spec.tile_blocks; ++part)
+    for (std::int64_t local = 0; local < butterflies; ++local) {
+      const std::int64_t b = tile::part_butterfly(spec, stage.element_step, x.last_radix, false, part, local);
+      const std::int64_t base = tile::butterfly_base(stage.element_step, x.last_radix, b);
+      for (std::int64_t k = 0; k < x.last_radix; ++k) {
+        const std::int64_t e = tile::split_output_element(stage, base, k);
+        const std::int64_t to = tile::writer_exchange_part(spec, x, k), word = tile::writer_exchange_word(spec, x, part, local, k);
+        ASSERT_EQ(tile::element_part(spec, e), to) << "part " << part << " butterfly " << local << " output " << k;
+        ASSERT_LT(word, spec.part_elements());
+        ASSERT_EQ(tile::exchange_word(spec, x, e), word) << "element " << e;
+        ++filled[static_cast<std::size_t>(to * spec.part_elements() + word)];
+      }
+    }
+  EXPECT_EQ(std::count(filled.begin(), filled.end(), 1), spec.tile_elements);
+  for (const tile::PhaseConflict& phase : tile::check_bank_conflicts(spec).phases)
+    if (phase.phase == "exchange stores" || phase.phase == "store from exchange") EXPECT_EQ(phase.degree, 1) << phase.phase;
+}
+
+TEST(DistributedTile, AWriterOrderExchangeFillsEachPartOnceAndTheSweepFindsEveryElement) {
+  std::vector<LoweredPlan> lowered;
+  for (const NamedPlan& named : distributed_tile_plans()) lowered.push_back(lower_distributed(named));
+  const auto planned = [](const Extents& extents, std::int64_t batch, Precision precision) {
+    const TransformDesc desc{.extents = extents, .precision = precision, .batch = batch};
+    return lower_plan(plan_for_descriptor(desc, "hopper", true).parsed.plan, *find_arch_profile("hopper"),
+                      to_string(extents));
+  };
+  lowered.push_back(planned({32768, 1, 1}, 512, Precision::fp32));
+  lowered.push_back(planned({65536, 1, 1}, 64, Precision::fp32));
+  lowered.push_back(planned({1, 32768, 1}, 64, Precision::fp32));
+  lowered.push_back(planned({16384, 1, 1}, 512, Precision::fp64));
+  int exchanged = 0;
+  for (const LoweredPlan& plan : lowered)
+    for (const KernelSpec& spec : plan.kernels) {
+      const std::optional<tile::WriterExchange> x = tile::writer_exchange(spec);
+      if (!x) continue;
+      SCOPED_TRACE(spec.plan_name + " kernel " + std::to_string(spec.kernel_index));
+      ++exchanged;
+      check_writer_exchange(spec, *x);
+    }
+  EXPECT_GE(exchanged, 4);  // the four planned batches of lines
 }
 
 // What the planner is told a spread kernel costs (lowering/cost_model.cpp; docs/performance.md, ledger "spread

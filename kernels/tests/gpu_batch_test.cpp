@@ -1,11 +1,12 @@
 // GPU batches against cufftPlanMany (fp64, Z2Z and D2Z, the same batch and distances): every volume of the batch,
 // forward and inverse, in place and out of place, outputs poisoned with NaN first; the batch shapes' smallest
-// volume (16^3) at a small batch, a mixed-radix size with a batch stride, a plan that takes the reorder pass, and
-// the bad batches refused before any launch. Skipped without a GPU.
+// volume (16^3) at a small batch, a mixed-radix size with a batch stride, batches of lines spread over a cluster, a
+// plan that takes the reorder pass, and the bad batches refused before any launch. Skipped without a GPU.
 #include <cuda_runtime_api.h>
 #include <cufft.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
 #include "lowering/kernel_spec.hpp"
+#include "lowering/tile_maps.hpp"
 #include "test_plans.hpp"
 #include "validate/cuda/cuda_calls.hpp"
 #include "gpu_test.hpp"
@@ -128,6 +130,20 @@ TEST_F(GpuBatchTest, C2CBatchesMatchCufftPlanMany) {
 TEST_F(GpuBatchTest, ABatchOverOneLaunchMatchesCufftPlanMany) {
   GpuTransform engine(TransformDesc{.extents = {16, 16, 16}, .batch = 65536 + 3});
   check_c2c_batch(engine, 0, "16x16x16 x 65539");
+}
+
+// Lines that no block holds run spread over a cluster, their last pass exchanging in writer order
+// (tile::writer_exchange): along X, along Y with a batch stride, and over 8 blocks.
+TEST_F(GpuBatchTest, BatchesOfLinesSpreadOverAClusterMatchCufftPlanMany) {
+  for (const BatchCase& c : {BatchCase{{32768, 1, 1}, 16, 0}, BatchCase{{1, 32768, 1}, 16, 32768 + 48},
+                             BatchCase{{131072, 1, 1}, 16, 0}}) {
+    GpuTransform engine(TransformDesc{.extents = c.size, .batch = c.batch, .batch_stride = c.stride});
+    const LoweredPlan lowered = lower_plan(engine.plan(), *find_arch_profile("hopper"));
+    EXPECT_TRUE(std::any_of(lowered.kernels.begin(), lowered.kernels.end(),
+                            [](const KernelSpec& spec) { return tile::writer_exchange(spec).has_value(); }))
+        << to_string(c.size) << ": no kernel exchanges in writer order";
+    check_c2c_batch(engine, c.stride, to_string(c.size) + " x " + std::to_string(c.batch));
+  }
 }
 
 // A plan whose natural order takes the reorder pass, in place and out of place: the four-step plan of a 1D size,

@@ -44,7 +44,8 @@ void butterfly_phase(const KernelSpec& spec, std::int64_t element_step, std::int
 
 // A stage in registers reads and writes the same elements. A split stage has one phase per pass; the last pass
 // writes elsewhere (natural order in the group), so its writes are instructions of their own.
-void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out) {
+// `exchanged`: the stage's last pass writes in writer order (writer_exchange_accesses has those writes).
+void stage_phase(const KernelSpec& spec, std::size_t index, bool exchanged, SharedAccesses& out) {
   const TileStage& stage = spec.stages[index];
   const std::string name = "stage " + std::to_string(index) + " " + to_string(stage.sub);
   if (!stage.is_split()) {
@@ -64,7 +65,7 @@ void stage_phase(const KernelSpec& spec, std::size_t index, SharedAccesses& out)
                                  : pass_crosses_parts(spec, stage, pass);
     butterfly_phase(spec, pass.element_step, pass.radix, cross, phase,
                     [&](std::int64_t base, std::int64_t k) { return base + k * pass.element_step; }, out);
-    if (pass.last && !spec.store_in_last_pass)
+    if (pass.last && !spec.store_in_last_pass && !exchanged)
       butterfly_phase(spec, pass.element_step, pass.radix, cross, phase,
                       [&](std::int64_t base, std::int64_t m) { return split_output_element(stage, base, m); }, out);
   }
@@ -76,8 +77,10 @@ SharedAccesses shared_accesses(const KernelSpec& spec) {
   SharedAccesses out;
   if (spec.role != KernelRole::tile) return out;
   if (!spec.load_in_first_pass) element_phase(spec, "load", [](std::int64_t e) { return e; }, out);
-  for (std::size_t s = 0; s < spec.stages.size(); ++s) stage_phase(spec, s, out);
+  const bool exchanged = writer_exchange(spec).has_value();
+  for (std::size_t s = 0; s < spec.stages.size(); ++s) stage_phase(spec, s, exchanged && s + 1 == spec.stages.size(), out);
   if (spec.store_in_last_pass) return out;  // the last pass writes global memory, not the tile
+  if (exchanged) return out;  // the store reads the exchange's words (writer_exchange_accesses)
   element_phase(spec, "store digit-reversed", [](std::int64_t e) { return e; }, out);
   bool reverses = false;
   for (const AxisTile& axis : spec.axes) reverses |= !axis.reversal_radices.empty();

@@ -40,8 +40,15 @@ int BankReport::worst_excluding_natural_store() const {
 
 BankReport check_bank_conflicts(const KernelSpec& spec) { return check_bank_conflicts(spec, spec.shared); }
 
+// The writer-order exchange's words take no layout: its phases are checked as words, over the layout's banks.
 BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layout) {
-  return check_bank_conflicts(spec, layout, shared_accesses(spec));
+  BankReport report = check_bank_conflicts(spec, layout, shared_accesses(spec));
+  if (const std::optional<WriterExchange> exchange = writer_exchange(spec)) {
+    const SharedLayout words{.kind = SharedLayoutKind::identity, .banks = layout.banks, .words = spec.part_elements()};
+    const BankReport exchanged = check_bank_conflicts(spec, words, writer_exchange_accesses(spec, *exchange));
+    report.phases.insert(report.phases.end(), exchanged.phases.begin(), exchanged.phases.end());
+  }
+  return report;
 }
 
 BankReport check_bank_conflicts(const KernelSpec& spec, const SharedLayout& layout, const SharedAccesses& accesses,

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <bit>
+#include <optional>
 #include <utility>
 #include <cstdint>
 #include <string>
@@ -303,6 +304,39 @@ struct ClusterStoreReport {
   bool closed() const { return first_problem.empty(); }
 };
 ClusterStoreReport check_cluster_stores(const KernelSpec& spec);
+
+// Writer-order exchange (writer_exchange.cpp). A tile spread over a cluster whose kernel ends with a split stage's
+// last pass writing across parts, then a store sweep, lays each part out as its writers run: the word of output k
+// of butterfly b_in_part of part p is (p * r / blocks + k') * (part_elements / r) + b_in_part (r the last pass's
+// radix, k' output k's index among the r / blocks outputs one butterfly sends to that part), XOR-swizzled so the
+// sweep reads distinct banks. A warp's remote stores then fill whole runs of words (natural order would scatter them
+// a word at a time over the other blocks' banks), and the sweep reads each element through exchange_word. Applies
+// where the part digit lies in the digit of the last pass's output k (so k alone names the receiving part), the
+// tile's digits are bit fields (the swizzle is a bit map) and no axis is reversed in the store (natural_source is
+// the identity).
+struct WriterExchange {
+  std::size_t stage = 0;             // the kernel's last stage, split
+  std::int64_t step = 1;             // its element step E
+  std::int64_t radix = 1;            // its radix R
+  std::int64_t last_radix = 1;       // r: the radix of its last pass
+  std::int64_t k_run = 1;            // c: consecutive outputs k that go to one part (part_stride / (E * R / r))
+  std::int64_t butterfly_part_stride = 1;  // part_butterfly_stride of the last pass
+  std::vector<std::pair<int, int>> swizzle;  // (from bit, to bit): word ^= ((word >> from) & 1) << to
+};
+// @post has a value exactly where the rule above applies.
+std::optional<WriterExchange> writer_exchange(const KernelSpec& spec);
+// The receiving part of output k (of any butterfly of the last pass): (k / c) % tile_blocks.
+std::int64_t writer_exchange_part(const KernelSpec& spec, const WriterExchange& x, std::int64_t k);
+// The word in the receiving part that output k of butterfly b_in_part of part `part` fills.
+// @post over all parts, butterflies and k of one receiving part: a permutation of [0, part_elements).
+std::int64_t writer_exchange_word(const KernelSpec& spec, const WriterExchange& x, std::int64_t part,
+                                  std::int64_t b_in_part, std::int64_t k);
+// The word of tile element e in its own part after the exchange: writer_exchange_word of the output that lands
+// at e (split_output_element).
+std::int64_t exchange_word(const KernelSpec& spec, const WriterExchange& x, std::int64_t e);
+// The exchange's shared-memory accesses, as words (no layout applies): the last pass's stores of part 0's
+// butterflies into each receiving part, and the sweep's reads of part 0.
+SharedAccesses writer_exchange_accesses(const KernelSpec& spec, const WriterExchange& x);
 
 // What `fft3d explain` shows: each kernel's spec, its bank-conflict degrees and coalescing, and the natural-order
 // strategy (in-tile permutation or the digit-reversal pass and its workspace).
