@@ -94,9 +94,12 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   // ordered them already, and blocks of up to 256 threads go on without another. Why: their kernels ran 0-3.6%
   // faster without it, a 512-thread block's 3% slower (its stores then queue with other blocks' loads), so larger
   // blocks keep it (docs/performance.md, ledger "cluster barriers").
+  // Writes to shared memory that stay in the block's part need only the block's barrier: the loads' order matters
+  // to global stores alone, and the kernel's last pass decides it.
   const bool loads_ordered =
       spec.tile_blocks == 1 || (spec.threads <= 256 && earlier_pass_crosses_parts(spec, index));
-  if (!store_global || cross || !loads_ordered) write_barrier(out, cross || !loads_ordered);
+  const bool cluster_barrier = cross || (store_global && !loads_ordered);
+  if (!store_global || cluster_barrier) write_barrier(out, cluster_barrier);
   if (store_global) write_wait_before_stores(out, spec);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, reads_cross, iterations);
   const GroupDigits digits = group_digits(stage, pass);
