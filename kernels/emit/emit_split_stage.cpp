@@ -116,7 +116,8 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   if (stage.sub.twiddle) out.line("const unsigned j = " + stage_offset_j(stage.sub) + ";");
   out.line("#pragma unroll");
   out.open("for (int k = 0; k < " + str(pass.radix) + "; ++k)");
-  if (!exchanged || stage.sub.twiddle) out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
+  if (!exchanged || stage.sub.twiddle)
+    out.line("const unsigned f = f0 + k * " + str(stage.sub.radix / pass.radix) + "u;");
   const std::string value = held + "[it][k]";
   // j < stride and f < sub.radix: j * f < span
   const std::string twiddled = stage.sub.twiddle ? times_twiddle_below_span(value, stage.sub.span, "j * f") : value;

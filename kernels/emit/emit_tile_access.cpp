@@ -241,9 +241,9 @@ void write_writer_exchange_functions(SourceWriter& out, const KernelSpec& spec) 
   out.line("// Position q + k of the last pass's butterfly and output that frequency f of stage " + str(x->stage) +
            " leaves.");
   write_digit_reversal_function(out, "exchange_position", stage.split_radices);
-  out.line("// Writer-order exchange (tile::writer_exchange): output k of butterfly b_in_part of part `from` goes to");
-  out.line("// the part of cluster rank exchange_rank(k), word writer_word(from, b_in_part, k): a warp's outputs k fill");
-  out.line("// one run of words there; the swizzle spreads the store sweep's reads over the banks.");
+  out.line("// Writer-order exchange (tile::writer_exchange): output k of butterfly b_in_part of part `from` goes");
+  out.line("// to the part of cluster rank exchange_rank(k), word writer_word(from, b_in_part, k): a warp's outputs k");
+  out.line("// fill one run of words there; the swizzle spreads the store sweep's reads over the banks.");
   out.open("__device__ __forceinline__ unsigned exchange_swizzle(unsigned w)");
   std::string swizzled = "w";
   for (const auto& [from, to] : x->swizzle)

@@ -282,10 +282,8 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
   // After a writer-order exchange the part's words are in its writers' order (no axis is reversed there).
   const bool exchanged = tile::writer_exchange(spec).has_value();
   if (exchanged) out.line("const unsigned a = exchange_word(e);");
-  const TileWord word =
-      exchanged ? TileWord{"a", false}
-                : declare_tile_word(out, spec, "(flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e",
-                                    cross);
+  const std::string element = "(flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e";
+  const TileWord word = exchanged ? TileWord{"a", false} : declare_tile_word(out, spec, element, cross);
   out.line("float2 v = " + word.load() + ";");
   out.line("v.x *= scale; v.y *= scale;");
   out.line("if (flags & " + str(kernel_flag_conjugate_store) + ") v.y = -v.y;");

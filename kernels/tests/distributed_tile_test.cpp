@@ -100,7 +100,8 @@ void check_writer_exchange(const KernelSpec& spec, const tile::WriterExchange& x
       const std::int64_t base = tile::butterfly_base(stage.element_step, x.last_radix, b);
       for (std::int64_t k = 0; k < x.last_radix; ++k) {
         const std::int64_t e = tile::split_output_element(stage, base, k);
-        const std::int64_t to = tile::writer_exchange_part(spec, x, k), word = tile::writer_exchange_word(spec, x, part, local, k);
+        const std::int64_t to = tile::writer_exchange_part(spec, x, k);
+        const std::int64_t word = tile::writer_exchange_word(spec, x, part, local, k);
         ASSERT_EQ(tile::element_part(spec, e), to) << "part " << part << " butterfly " << local << " output " << k;
         ASSERT_LT(word, spec.part_elements());
         ASSERT_EQ(tile::exchange_word(spec, x, e), word) << "element " << e;
@@ -109,7 +110,8 @@ void check_writer_exchange(const KernelSpec& spec, const tile::WriterExchange& x
     }
   EXPECT_EQ(std::count(filled.begin(), filled.end(), 1), spec.tile_elements);
   for (const tile::PhaseConflict& phase : tile::check_bank_conflicts(spec).phases)
-    if (phase.phase == "exchange stores" || phase.phase == "store from exchange") EXPECT_EQ(phase.degree, 1) << phase.phase;
+    if (phase.phase == "exchange stores" || phase.phase == "store from exchange")
+      EXPECT_EQ(phase.degree, 1) << phase.phase;
 }
 
 TEST(DistributedTile, AWriterOrderExchangeFillsEachPartOnceAndTheSweepFindsEveryElement) {

@@ -78,7 +78,8 @@ SharedAccesses shared_accesses(const KernelSpec& spec) {
   if (spec.role != KernelRole::tile) return out;
   if (!spec.load_in_first_pass) element_phase(spec, "load", [](std::int64_t e) { return e; }, out);
   const bool exchanged = writer_exchange(spec).has_value();
-  for (std::size_t s = 0; s < spec.stages.size(); ++s) stage_phase(spec, s, exchanged && s + 1 == spec.stages.size(), out);
+  for (std::size_t s = 0; s < spec.stages.size(); ++s)
+    stage_phase(spec, s, exchanged && s + 1 == spec.stages.size(), out);
   if (spec.store_in_last_pass) return out;  // the last pass writes global memory, not the tile
   if (exchanged) return out;  // the store reads the exchange's words (writer_exchange_accesses)
   element_phase(spec, "store digit-reversed", [](std::int64_t e) { return e; }, out);

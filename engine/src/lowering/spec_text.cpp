@@ -177,6 +177,9 @@ std::string to_string(const KernelSpec& spec) {
            << (spec.load_in_first_pass ? " the first pass loads the tile (no load sweep of shared memory)" : "")
            << (spec.load_in_first_pass && spec.store_in_last_pass ? "," : "")
            << (spec.store_in_last_pass ? " the last pass stores it (no store sweep)" : "") << "\n";
+    if (tile::writer_exchange(spec))
+      text << "last pass across parts in writer order: each warp's outputs land as one run of words, the store sweep "
+              "reads them back by writer (writer_exchange)\n";
   } else if (spec.role == KernelRole::real_pass) {
     const bool r2c = spec.real.kind == TransformKind::r2c;
     text << (r2c ? "R2C" : "C2R") << " step along X of " << 2 * spec.real.half << " reals, apart from the X stages: "

@@ -10,8 +10,6 @@
 namespace fft3d::tile {
 namespace {
 
-bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-
 // The swizzle that spreads the sweep's first conflict group over distinct banks: the word bits that vary across
 // the group at or above the bank bits move onto the bank bits that do not vary. It reads only bits above the bank
 // bits, so a warp of writers (consecutive b_in_part, the low word bits) keeps one run, and it is its own inverse
@@ -61,7 +59,7 @@ std::optional<WriterExchange> writer_exchange(const KernelSpec& spec) {
   const std::int64_t k_unit = x.step * (x.radix / x.last_radix);  // the element stride of output k's digit
   if (spec.part_stride % k_unit != 0) return std::nullopt;
   x.k_run = spec.part_stride / k_unit;
-  if (x.last_radix % (x.k_run * spec.tile_blocks) != 0 || !power_of_two(x.k_run)) return std::nullopt;
+  if (x.last_radix % (x.k_run * spec.tile_blocks) != 0) return std::nullopt;
   x.butterfly_part_stride = part_butterfly_stride(spec, last.element_step, last.radix);
   x.swizzle = sweep_swizzle(spec, x);
   return x;
@@ -104,7 +102,8 @@ SharedAccesses writer_exchange_accesses(const KernelSpec& spec, const WriterExch
   for (std::int64_t first = 0; first < spec.part_elements(); first += spec.threads) {
     AccessInstruction access{1, std::vector<std::int64_t>(spec.threads, -1)};
     for (int t = 0; t < spec.threads; ++t)
-      if (first + t < spec.part_elements()) access.element[t] = exchange_word(spec, x, part_element(spec, 0, first + t));
+      if (first + t < spec.part_elements())
+        access.element[t] = exchange_word(spec, x, part_element(spec, 0, first + t));
     out.instructions.push_back(std::move(access));
   }
   return out;
