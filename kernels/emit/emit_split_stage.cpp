@@ -103,9 +103,10 @@ void write_last_pass(SourceWriter& out, const KernelSpec& spec, std::size_t inde
   if (store_global) write_wait_before_stores(out, spec);
   open_held_butterfly_loop(out, spec, pass.element_step, pass.radix, reads_cross, iterations);
   const GroupDigits digits = group_digits(stage, pass);
-  // The writer-order exchange names the receiving word by the writer, not by f (tile::writer_exchange): f only
-  // twiddles there.
-  const bool exchanged = !store_global && tile::writer_exchange(spec).has_value();
+  // The writer-order exchange (tile::writer_exchange, the kernel's last stage only) names the receiving word by the
+  // writer, not by f: f only twiddles there.
+  const std::optional<tile::WriterExchange> exchange = store_global ? std::nullopt : tile::writer_exchange(spec);
+  const bool exchanged = exchange && exchange->stage == index;
   if (!exchanged || stage.sub.twiddle) {
     out.line("const unsigned base = " + digits.base + ";");
     out.line("const unsigned q = " + digits.q + ";");
