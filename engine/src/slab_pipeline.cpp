@@ -40,4 +40,37 @@ SlabPipeline one_process_pipeline(const SlabDecomposition& units, SlabLayout lay
   return p;
 }
 
+namespace {
+
+bool holds_axis(const Kernel& kernel, Axis axis) {
+  return std::any_of(kernel.subs.begin(), kernel.subs.end(), [axis](const SubComputation& s) { return s.axis == axis; });
+}
+
+}  // namespace
+
+std::optional<SlabLastKernelApart> slab_last_kernel_apart(const SlabDecomposition& d, std::int64_t chunk_planes,
+                                                          std::int64_t row_chunks) {
+  const std::vector<Kernel>& kernels = d.slab.kernels;
+  const std::int64_t rows = d.size.ny / d.gpus;
+  if (d.kind != TransformKind::c2c || kernels.size() < 2 || rows % row_chunks != 0) return std::nullopt;
+  const Kernel& last = kernels.back();
+  const bool only_x = std::all_of(last.subs.begin(), last.subs.end(),
+                                  [](const SubComputation& s) { return s.axis == Axis::x; });
+  const bool x_before = std::any_of(kernels.begin(), kernels.end() - 1,
+                                    [](const Kernel& k) { return holds_axis(k, Axis::x); });
+  if (!only_x || x_before) return std::nullopt;
+  SlabLastKernelApart apart{d.slab, d.slab, d.slab};
+  apart.y_part.size.nz = chunk_planes;
+  apart.y_part.axes = {Axis::y};
+  apart.y_part.kernels.pop_back();
+  for (Plan* x : {&apart.x_own, &apart.x_peers}) {
+    x->size = {d.size.nx, rows, 1};
+    x->axes = {Axis::x};
+    x->kernels = {last};
+    x->batch = chunk_planes;
+  }
+  apart.x_own.size.ny = rows / row_chunks;
+  return apart;
+}
+
 }  // namespace fft3d

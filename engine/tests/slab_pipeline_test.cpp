@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
+#include "fft3d/checks.hpp"
+
 namespace fft3d {
 namespace {
 
@@ -66,6 +70,54 @@ TEST(SlabPipeline, OneProcessTakesCopyEnginesOnTwoGpusPeerStoresOnMoreAndNcclWho
   EXPECT_EQ(on_four.row_chunks, 2);
   EXPECT_EQ(one_process_pipeline(two, SlabLayout::natural, SlabExchange::nccl).row_chunks, 1);
   EXPECT_EQ(one_process_pipeline(two, SlabLayout::y_slabs, SlabExchange::copy_engines).row_chunks, 1);
+}
+
+}  // namespace
+}  // namespace fft3d
+
+namespace fft3d {
+namespace {
+
+TEST(SlabPipeline, TheSlabPlansLastKernelRunsApartOnEachGpusRowsWhereItHoldsEveryXStage) {
+  const SlabDecomposition d = slab_decomposition({1024, 1024, 1024}, 2, "hopper");
+  ASSERT_EQ(d.slab.kernels.size(), 2u);  // {Y 1024} {X 1024}
+  const std::optional<SlabLastKernelApart> apart = slab_last_kernel_apart(d, 64);
+  ASSERT_TRUE(apart);
+  EXPECT_EQ(apart->y_part.size, (Extents{1024, 1024, 64}));
+  EXPECT_EQ(apart->y_part.axes, std::vector<Axis>{Axis::y});
+  EXPECT_EQ(apart->y_part.batch, 1);
+  for (const Plan* x : {&apart->x_own, &apart->x_peers}) {
+    EXPECT_EQ(x->size, (Extents{1024, 512, 1}));  // one GPU's rows of a plane, a volume
+    EXPECT_EQ(x->axes, std::vector<Axis>{Axis::x});
+    EXPECT_EQ(x->batch, 64);                      // the chunk's planes
+    EXPECT_EQ(stages_of(*x, Axis::x), stages_of(d.slab, Axis::x));
+    EXPECT_NO_THROW(require_legal(*x));
+  }
+  // Together the parts run the slab plan's stages, each part a legal plan of its own.
+  EXPECT_EQ(stages_of(apart->y_part, Axis::y), stages_of(d.slab, Axis::y));
+  EXPECT_NO_THROW(require_legal(apart->y_part));
+  EXPECT_EQ(slab_last_kernel_apart(slab_decomposition({1024, 1024, 1024}, 2, "hopper", Precision::fp64), 32)
+                ->x_own.precision,
+            Precision::fp64);
+}
+
+TEST(SlabPipeline, InRowChunksTheOwnRowsRunAChunkAtATime) {
+  const SlabDecomposition d = slab_decomposition({1024, 1024, 1024}, 2, "hopper");
+  const std::optional<SlabLastKernelApart> apart = slab_last_kernel_apart(d, 64, 8);
+  ASSERT_TRUE(apart);
+  EXPECT_EQ(apart->x_own.size, (Extents{1024, 64, 1}));    // 512 rows of a GPU in 8 row chunks
+  EXPECT_EQ(apart->x_peers.size, (Extents{1024, 512, 1}));  // a peer's rows whole, in place
+  EXPECT_FALSE(slab_last_kernel_apart(d, 64, 3));  // 3 row chunks do not divide 512 rows
+}
+
+TEST(SlabPipeline, NoSlabPlanRunsApartWhereXStagesShareAKernelWithYOrTheTransformIsReal) {
+  // 64³ on 2 GPUs: one kernel {X 64, Y 64}.
+  EXPECT_FALSE(slab_last_kernel_apart(slab_decomposition({64, 64, 64}, 2, "hopper"), 32));
+  EXPECT_FALSE(slab_last_kernel_apart(
+      slab_decomposition({1024, 1024, 1024}, 2, "hopper", Precision::fp32, TransformKind::r2c), 64));
+  SlabDecomposition x_first = slab_decomposition({1024, 1024, 1024}, 2, "hopper");
+  std::swap(x_first.slab.kernels.front(), x_first.slab.kernels.back());  // {X 1024} {Y 1024}
+  EXPECT_FALSE(slab_last_kernel_apart(x_first, 64));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <string>
 #include <vector>
@@ -158,6 +159,46 @@ TEST_F(GpuBatchTest, ABatchThatTakesTheReorderPassMatchesCufftPlanMany) {
   GpuTransform engine(plan, "four-step 4096");
   EXPECT_EQ(engine.workspace_bytes(), plan.size.elements() * 8) << "one volume's workspace, whatever the batch";
   check_c2c_batch(engine, 0, "four-step 4096 x 4");
+}
+
+// cuFFT's idist != odist (GpuTransform::set_batch_strides): every volume of a batch read `in_stride` apart and written
+// `out_stride` apart, out of place, both directions, against cufftPlanMany with the same distances; the values
+// between the output's volumes stay as they were (NaN). In place with two strides is refused.
+TEST_F(GpuBatchTest, ABatchWithItsOwnStrideInEachBufferMatchesCufftPlanMany) {
+  const Extents size{32, 32, 16};
+  const std::int64_t batch = 5, volume = size.elements(), in_stride = volume + 96, out_stride = 2 * volume;
+  GpuTransform engine(TransformDesc{.extents = size, .batch = batch});
+  engine.set_batch_strides(in_stride, out_stride);
+  const std::int64_t in_total = (batch - 1) * in_stride + volume, out_total = (batch - 1) * out_stride + volume;
+  Values input(count(in_total));
+  validate::fill_random(input, seed);
+  const std::vector<std::complex<float>> in32(input.begin(), input.end());
+  validate::DeviceBuffer d_in(count(in_total) * 8), d_out(count(out_total) * 8);
+  d_in.upload(in32.data());
+  for (Direction direction : {Direction::forward, Direction::inverse}) {
+    SCOPED_TRACE(direction == Direction::forward ? "forward" : "inverse");
+    Values reference(count(out_total));
+    cufft_many(size, batch, CUFFT_Z2Z, input.data(), input.size() * 16, in_stride, reference.data(),
+               reference.size() * 16, out_stride, direction);
+    d_out.poison_nan();
+    engine.execute(d_in.complex32(), d_out.complex32(), {.direction = direction});
+    check_cuda(cudaDeviceSynchronize(), "run");
+    std::vector<std::complex<float>> got(count(out_total));
+    d_out.download(got.data());
+    for (std::int64_t v = 0; v < batch; ++v) {
+      const validate::ErrorReport report = validate::compare(
+          std::span<const std::complex<float>>(got.data() + v * out_stride, count(volume)),
+          std::span<const std::complex<double>>(reference.data() + v * out_stride, count(volume)));
+      EXPECT_TRUE(report.passes(validate::fp32_error_bound))
+          << "volume " << v << ": relative L2 " << report.relative_l2 << ", " << report.non_finite << " non-finite";
+    }
+    for (std::int64_t v = 0; v + 1 < batch; ++v)
+      EXPECT_TRUE(std::isnan(got[count(v * out_stride + volume)].real())) << "a store past volume " << v;
+  }
+  EXPECT_THROW(engine.execute(d_out.complex32(), d_out.complex32()), UsageError);
+  EXPECT_THROW(engine.set_batch_strides(volume - 1, 0), UsageError);
+  GpuTransform real(TransformDesc{.extents = size, .kind = TransformKind::r2c, .batch = 2});
+  EXPECT_THROW(real.set_batch_strides(volume, volume), UsageError);
 }
 
 // `reals` (a packed batch) filled with random values, and their half spectra by cufftPlanMany D2Z in fp64.

@@ -104,7 +104,7 @@ TEST_P(GpuMultiGpuFp64, EveryVisibleGpuMatchesTheOneGpuOracle) { check_on_every_
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpu,
                          every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}, {256, 256, 256}}),
                          multi_gpu_case_name);
-INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuSmallChunks, every_layout_and_exchange({{64, 64, 64}}),
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuSmallChunks, every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}}),
                          multi_gpu_case_name);
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuMultiGpuFp64,
                          every_layout_and_exchange({{64, 64, 64}, {128, 64, 32}}),

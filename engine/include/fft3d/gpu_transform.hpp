@@ -84,6 +84,12 @@ class GpuTransform {
   void execute(const DeviceComplex64* in, double* out,
                const TransformOptions& options = {.direction = Direction::inverse}, Stream stream = nullptr);
 
+  // A C2C batch's layout in each buffer, cuFFT's idist and odist: complex values from one volume's start to the
+  // next in `in` (what the first kernel loads) and in `out` (every later access), 0: packed. Replaces the
+  // descriptor's batch_stride for the runs after it. A run in place needs the two equal (UsageError at execute).
+  // Throws UsageError for a real plan (its batches are packed) and for a stride other than 0 under one volume.
+  void set_batch_strides(std::int64_t in_stride, std::int64_t out_stride);
+
   // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for
   // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass,
   // whatever the batch. A real plan: 0, except a C2R of several kernels out of place, NY*NZ complex values a volume

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "fft3d/slab_decomposition.hpp"
@@ -70,5 +71,23 @@ struct SlabPipeline {
 };
 SlabPipeline one_process_pipeline(const SlabDecomposition& units, SlabLayout layout, SlabExchange asked,
                                   std::int64_t min_chunk_bytes = 0);
+
+// The slab plan's last kernel run apart, so that it stores each GPU's own rows straight into its y slab (forward)
+// or loads them from there (inverse, which runs the planes' X work first: a 2D transform's axes commute), instead of
+// a copy moving them (half the exchange's HBM traffic on 2 GPUs: the local block's read and write). Offered where
+// that kernel holds every X stage and the kernels before it none (the planner's {Y ...} {X whole} slab plans) in a
+// complex decomposition. `y_part`: the slab plan without its last kernel on one chunk of `chunk_planes` Z planes
+// (axes Y). `x_own`: the last kernel on this GPU's rows of one of the y slab's `row_chunks` row chunks (in_row_chunks;
+// 1: the y slab whole) in a chunk's planes, volumes (NX, NY/(G*C), 1) (axes X), a batch of `chunk_planes`, which the
+// schedule runs with batch strides NX*NY on the z-slab side and NX*NY/(G*C) on the y-slab side. `x_peers`: the same
+// kernel on one peer's rows of a chunk, in place in the z slab, volumes (NX, NY/G, 1), batch strides NX*NY.
+// `d` in values, as slab_decomposition returns it.
+struct SlabLastKernelApart {
+  Plan y_part;
+  Plan x_own;
+  Plan x_peers;
+};
+std::optional<SlabLastKernelApart> slab_last_kernel_apart(const SlabDecomposition& d, std::int64_t chunk_planes,
+                                                          std::int64_t row_chunks = 1);
 
 }  // namespace fft3d

@@ -196,6 +196,7 @@ struct GpuTransform::Impl {
   void* caller_workspace = nullptr;
   std::int64_t caller_workspace_bytes = 0;
   std::int64_t batch_stride = 0;       // a C2C batch's complex values from one volume to the next; 0: packed
+  std::int64_t out_batch_stride = 0;   // the same in `out` where it differs (set_batch_strides); 0: batch_stride
   std::map<std::size_t, CopyTwin> copy_twins;  // built on first use (profiling only)
 
   ~Impl() {
@@ -219,7 +220,7 @@ struct GpuTransform::Impl {
     const TransformKind kind = kind_of(plan);
     if (kind == TransformKind::c2c) {
       const long long stride = batch_stride > 0 ? batch_stride : plan.size.elements();
-      return {stride, stride};
+      return {stride, out_batch_stride > 0 ? out_batch_stride : stride};
     }
     const long long rows = plan.size.ny * plan.size.nz;
     const long long spectrum = (half() + 1) * rows;
@@ -524,6 +525,19 @@ GpuTransform::GpuTransform(const TransformDesc& desc)
   impl_->batch_stride = desc.batch_stride;
 }
 
+void GpuTransform::set_batch_strides(std::int64_t in_stride, std::int64_t out_stride) {
+  const Plan& plan = impl_->plan;
+  if (kind_of(plan) != TransformKind::c2c)
+    throw UsageError("GpuTransform::set_batch_strides: a " + kind_name(kind_of(plan)) +
+                     " batch is packed; strides are for C2C batches");
+  for (const std::int64_t stride : {in_stride, out_stride})
+    if (stride != 0 && stride < plan.size.elements())
+      throw UsageError("GpuTransform::set_batch_strides: stride " + std::to_string(stride) + " is under one volume (" +
+                       std::to_string(plan.size.elements()) + " values of " + to_string(plan.size) + ")");
+  impl_->batch_stride = in_stride;
+  impl_->out_batch_stride = out_stride;
+}
+
 GpuTransform::GpuTransform(std::pair<Plan, std::string> plan) : GpuTransform(plan.first, std::move(plan.second)) {}
 
 GpuTransform::~GpuTransform() = default;
@@ -538,11 +552,16 @@ void GpuTransform::Impl::execute_complex(const void* in, void* out, const Transf
     throw UsageError("GpuTransform: this plan is a " + kind_name(kind_of(plan)) + " plan (" + plan_source +
                      "); it runs through the real overloads of execute (real and complex)");
   if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
+  const VolumeStrides strides = volume_strides(in != out);
+  if (in == out && strides.in != strides.out)
+    throw UsageError("GpuTransform::execute: in place with different batch strides in and out (" +
+                     std::to_string(strides.in) + ", " + std::to_string(strides.out) + ")");
   const auto bytes = static_cast<std::size_t>(plan.size.elements() * complex_bytes(plan));
   if (lowered.kernels.empty()) {  // 1x1x1 volumes: the transform is the identity
-    const auto pitch = static_cast<std::size_t>(volume_strides(true).in * complex_bytes(plan));
+    const auto in_pitch = static_cast<std::size_t>(strides.in * complex_bytes(plan));
+    const auto out_pitch = static_cast<std::size_t>(strides.out * complex_bytes(plan));
     if (in != out)
-      cuda::check(cudaMemcpy2DAsync(out, pitch, in, pitch, bytes, static_cast<std::size_t>(plan.batch),
+      cuda::check(cudaMemcpy2DAsync(out, out_pitch, in, in_pitch, bytes, static_cast<std::size_t>(plan.batch),
                                     cudaMemcpyDeviceToDevice, s),
                   "cudaMemcpy2DAsync");
     return;

@@ -91,6 +91,8 @@ Plan slab_chunk_plan(Plan slab, std::int64_t planes) {
   return slab;
 }
 
+GpuTransform* pointer_to(std::optional<GpuTransform>& plan) { return plan ? &*plan : nullptr; }
+
 // The blocks of one exchange direction of one rank.
 struct Blocks {
   std::vector<ExchangeBlock> sends;
@@ -113,10 +115,22 @@ struct LocalGpu {
   std::optional<GpuTransform> slab_chunk;
   std::optional<GpuTransform> slab_c2r_chunk;
   std::optional<GpuTransform> column_chunk;  // the natural layout's: the column plan on one row chunk
+  // The forward's slab plan with its last kernel apart (SlabSide's fields of the same names); empty: whole.
+  std::optional<GpuTransform> slab_y_part;
+  std::optional<GpuTransform> slab_x_own_forward;
+  std::optional<GpuTransform> slab_x_own_inverse;
+  std::optional<GpuTransform> slab_x_peers;
   std::vector<cudaStream_t> copy_streams;
   Blocks to_y;
   Blocks to_z;
 };
+
+void reset_last_kernel_apart(LocalGpu& gpu) {
+  gpu.slab_y_part.reset();
+  gpu.slab_x_own_forward.reset();
+  gpu.slab_x_own_inverse.reset();
+  gpu.slab_x_peers.reset();
+}
 
 }  // namespace
 
@@ -180,6 +194,8 @@ struct MultiGpuTransform::Impl {
   void run_scheduled(const std::string& what, const std::function<void(const WaitForEvents&)>& enqueue);
   void require_runnable() const;
   void set_up_schedule(LocalGpu& gpu);
+  void set_up_slab_chunk(LocalGpu& gpu);
+  void set_up_last_kernel_apart(LocalGpu& gpu);
   void exchange(bool to_y_slabs, const std::vector<const ExchangeUnit*>& from,
                 const std::vector<ExchangeUnit*>& to);
   void abort_all() noexcept;
@@ -200,6 +216,7 @@ MultiGpuTransform::Impl::~Impl() {
     gpu.slab_chunk.reset();
     gpu.slab_c2r_chunk.reset();
     gpu.column_chunk.reset();
+    reset_last_kernel_apart(gpu);
     for (cudaStream_t stream : gpu.copy_streams) cudaStreamDestroy(stream);
     if (gpu.exchanged) cudaEventDestroy(gpu.exchanged);
     if (gpu.stream) cudaStreamDestroy(gpu.stream);
@@ -221,7 +238,8 @@ void MultiGpuTransform::Impl::set_up(LocalGpu& gpu) {
   if (exchange_kind != SlabExchange::nccl) set_up_schedule(gpu);
   std::vector<GpuTransform*> plans;
   for (std::optional<GpuTransform>* plan :
-       {&gpu.slab, &gpu.slab_c2r, &gpu.column, &gpu.slab_chunk, &gpu.slab_c2r_chunk, &gpu.column_chunk})
+       {&gpu.slab, &gpu.slab_c2r, &gpu.column, &gpu.slab_chunk, &gpu.slab_c2r_chunk, &gpu.column_chunk,
+        &gpu.slab_y_part, &gpu.slab_x_own_forward, &gpu.slab_x_own_inverse, &gpu.slab_x_peers})
     if (*plan) plans.push_back(&**plan);
   std::int64_t bytes = 0;
   for (const GpuTransform* plan : plans)
@@ -260,7 +278,13 @@ void MultiGpuTransform::Impl::set_up_schedule(LocalGpu& gpu) {
       for (LocalGpu& other : gpus) other.column_chunk.reset();
     }
   }
-  if (chunk_planes == d.z_slab().nz) return;
+  if (chunk_planes < d.z_slab().nz) set_up_slab_chunk(gpu);
+  set_up_last_kernel_apart(gpu);
+}
+
+// With gpu.device current: the slab plans on one chunk of Z planes, or the whole slab in one chunk where one does
+// not lower.
+void MultiGpuTransform::Impl::set_up_slab_chunk(LocalGpu& gpu) {
   const std::string chunk_name = ", one chunk of " + std::to_string(chunk_planes) + " planes";
   try {
     gpu.slab_chunk.emplace(slab_chunk_plan(d.slab, chunk_planes), "slab plan of " + name() + chunk_name);
@@ -273,13 +297,37 @@ void MultiGpuTransform::Impl::set_up_schedule(LocalGpu& gpu) {
   }
 }
 
+// With gpu.device current, after the chunks are settled: the slab plan with its last kernel apart
+// (slab_last_kernel_apart), where the slab plan allows it and every part lowers, on every GPU or none.
+void MultiGpuTransform::Impl::set_up_last_kernel_apart(LocalGpu& gpu) {
+  if (&gpu != &gpus.front() && !gpus.front().slab_y_part) return;
+  const std::optional<SlabLastKernelApart> apart = slab_last_kernel_apart(d, chunk_planes, row_chunks);
+  if (!apart) return;
+  const std::int64_t plane = d.size.nx * d.size.ny;                 // values of a z-slab plane
+  const std::int64_t own_plane = plane / (d.gpus * row_chunks);     // of a row chunk of the y slab's plane
+  const std::string part_of = " of the slab plan of " + name();
+  try {
+    gpu.slab_y_part.emplace(apart->y_part, "the kernels before the last" + part_of);
+    gpu.slab_x_own_forward.emplace(apart->x_own, "the last kernel" + part_of + ", into the y slab");
+    gpu.slab_x_own_forward->set_batch_strides(plane, own_plane);
+    gpu.slab_x_own_inverse.emplace(apart->x_own, "the last kernel" + part_of + ", from the y slab");
+    gpu.slab_x_own_inverse->set_batch_strides(own_plane, plane);
+    gpu.slab_x_peers.emplace(apart->x_peers, "the last kernel" + part_of + ", on a peer's rows");
+    gpu.slab_x_peers->set_batch_strides(plane, plane);
+  } catch (const LoweringError&) {
+    for (LocalGpu& other : gpus) reset_last_kernel_apart(other);  // the slab plan whole, as before: still right
+  }
+}
+
 std::vector<SlabSide> MultiGpuTransform::Impl::sides() {
   std::vector<SlabSide> sides;
   for (LocalGpu& gpu : gpus)
     sides.push_back({gpu.device, gpu.slab_chunk ? &*gpu.slab_chunk : &*gpu.slab,
                      gpu.slab_c2r_chunk ? &*gpu.slab_c2r_chunk : gpu.slab_c2r ? &*gpu.slab_c2r : nullptr,
                      &*gpu.column, gpu.column_chunk ? &*gpu.column_chunk : nullptr, gpu.stream, gpu.copy_streams,
-                     gpu.buffer, peer_copies ? &*peer_copies : nullptr, peer_copy_blocks});
+                     gpu.buffer, peer_copies ? &*peer_copies : nullptr, peer_copy_blocks,
+                     pointer_to(gpu.slab_y_part), pointer_to(gpu.slab_x_own_forward),
+                     pointer_to(gpu.slab_x_own_inverse), pointer_to(gpu.slab_x_peers)});
   return sides;
 }
 

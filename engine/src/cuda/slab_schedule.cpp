@@ -75,6 +75,45 @@ class Schedule {
     return pool_.record(side.device, side.compute);
   }
 
+  bool runs_last_kernel_apart() const { return sides_.front().slab_y_part != nullptr; }
+
+  // The slab plan on chunk k of GPU g with its last kernel apart (SlabSide::slab_y_part), after `after`: the plan
+  // without it from `in` into the z slab `slabbed`, the last kernel on every peer's rows in place there, then on this
+  // GPU's own rows straight into its y slab `y_slab` (chunk-major in the schedule's row chunks). Returns when the
+  // peers' rows are ready to send; the own rows are done in stream order, before anything the compute stream runs
+  // next.
+  cudaEvent_t slab_chunk_apart(int g, std::int64_t k, const ExchangeUnit* in, ExchangeUnit* slabbed,
+                               ExchangeUnit* y_slab, const Events& after) {
+    const SlabSide& side = sides_[g];
+    set(side);
+    wait_all(side.compute, after);
+    ExchangeUnit* chunk = slabbed + k * chunk_elements();
+    execute_local_plan(*side.slab_y_part, in + k * chunk_elements(), chunk, options_, side.compute);
+    x_on_peer_rows(g, chunk);
+    const cudaEvent_t peers_ready = pool_.record(side.device, side.compute);
+    for (std::int64_t c = 0; c < row_chunks_; ++c)
+      execute_local_plan(*side.slab_x_own_forward, chunk + own_rows_offset(g, c), y_slab + y_slab_offset(g, k, c),
+                         options_, side.compute);
+    return peers_ready;
+  }
+
+  // The inverse's mirror on chunk k of GPU g, in place on the z slab `z_slab`: this GPU's own rows from its y slab
+  // `y_slab` into `z_slab` first (after its Z work, in stream order), then, once `copies_in` have brought the
+  // peers' rows, the last kernel on those in place and the plan without it.
+  cudaEvent_t slab_chunk_apart_inverse(int g, std::int64_t k, const ExchangeUnit* y_slab, ExchangeUnit* z_slab,
+                                       const Events& copies_in) {
+    const SlabSide& side = sides_[g];
+    set(side);
+    ExchangeUnit* chunk = z_slab + k * chunk_elements();
+    for (std::int64_t c = 0; c < row_chunks_; ++c)
+      execute_local_plan(*side.slab_x_own_inverse, y_slab + y_slab_offset(g, k, c), chunk + own_rows_offset(g, c),
+                         options_, side.compute);
+    wait_all(side.compute, copies_in);
+    x_on_peer_rows(g, chunk);
+    execute_local_plan(*side.slab_y_part, chunk, chunk, options_, side.compute);
+    return pool_.record(side.device, side.compute);
+  }
+
   // The column plan on GPU g, after `after`.
   cudaEvent_t column(int g, const ExchangeUnit* in, ExchangeUnit* out, const Events& after) {
     const SlabSide& side = sides_[g];
@@ -149,6 +188,25 @@ class Schedule {
  private:
   static void set(const SlabSide& side) { cuda::check(cudaSetDevice(side.device), "cudaSetDevice"); }
 
+  // Units of one GPU's rows of a plane (the y slab's plane), and of one row chunk's share of them.
+  std::int64_t slab_rows() const { return d_.size.nx * (d_.size.ny / gpus()); }
+  std::int64_t chunk_rows() const { return slab_rows() / row_chunks_; }
+  // Where row chunk c of GPU g's own rows starts in a slab chunk's first plane.
+  std::int64_t own_rows_offset(int g, std::int64_t c) const { return g * slab_rows() + c * chunk_rows(); }
+  // Where slab chunk k's first plane of row chunk c lies in GPU g's chunk-major y slab (in_row_chunks).
+  std::int64_t y_slab_offset(int g, std::int64_t k, std::int64_t c) const {
+    const std::int64_t plane = g * d_.z_slab().nz + k * chunk_;
+    return c * chunk_rows() * d_.size.nz + plane * chunk_rows();
+  }
+  // The slab plan's last kernel on every peer's rows of the slab chunk at `chunk`, in place, on GPU g's stream.
+  void x_on_peer_rows(int g, ExchangeUnit* chunk) {
+    const SlabSide& side = sides_[g];
+    for (int h = 0; h < gpus(); ++h)
+      if (h != g)
+        execute_local_plan(*side.slab_x_peers, chunk + h * slab_rows(), chunk + h * slab_rows(), options_,
+                           side.compute);
+  }
+
   const SlabDecomposition& d_;
   std::int64_t chunk_;
   const std::vector<SlabSide>& sides_;
@@ -178,6 +236,15 @@ std::vector<PlaneCopy> every_copy(const SlabDecomposition& d, bool to_y_slabs, s
   return copies;
 }
 
+// every_copy, less each GPU's copy to itself where the slab plan's last kernel runs apart (`apart`): it stores its own
+// rows into the y slab (forward) or loads them from there (inverse).
+std::vector<PlaneCopy> exchanged(const SlabDecomposition& d, bool to_y_slabs, std::int64_t z0, std::int64_t z1,
+                                 bool apart) {
+  std::vector<PlaneCopy> copies = every_copy(d, to_y_slabs, z0, z1);
+  if (apart) std::erase_if(copies, [](const PlaneCopy& c) { return c.from == c.to; });
+  return copies;
+}
+
 // every_copy of every Z plane with its y-slab side in the schedule's row chunks: chunk `only` alone, or all of them.
 std::vector<PlaneCopy> every_copy_in_row_chunks(const Schedule& s, const SlabDecomposition& d, bool to_y_slabs,
                                                 std::int64_t only = -1) {
@@ -203,12 +270,15 @@ void forward_in_row_chunks(Schedule& s, const SlabDecomposition& d, const Buffer
   const int gpus = s.gpus();
   const Events start = s.mark_all();
   const std::int64_t planes = d.z_slab().nz / s.chunks();
+  const bool apart = s.runs_last_kernel_apart();
   Events copied;
   for (std::int64_t k = 0; k < s.chunks(); ++k) {
     Events chunk_done(gpus);
-    for (int g = 0; g < gpus; ++g) chunk_done[g] = s.slab_chunk(g, k, b.in[g], b.out[g], {start[g]});
+    for (int g = 0; g < gpus; ++g)
+      chunk_done[g] = apart ? s.slab_chunk_apart(g, k, b.in[g], b.out[g], b.buffer[g], {start[g]})
+                            : s.slab_chunk(g, k, b.in[g], b.out[g], {start[g]});
     const std::vector<PlaneCopy> copies =
-        in_row_chunks(d, every_copy(d, true, k * planes, (k + 1) * planes), s.row_chunks(), true);
+        in_row_chunks(d, exchanged(d, true, k * planes, (k + 1) * planes, apart), s.row_chunks(), true);
     copied = concat(copied, s.copy(copies, as_sources(b.out), b.buffer, chunk_done, start));
   }
   Events copied_back;
@@ -222,7 +292,8 @@ void forward_in_row_chunks(Schedule& s, const SlabDecomposition& d, const Buffer
 }
 
 // Forward. Slab chunks from I into S (I in place, else B); each chunk's copies to y slabs Y (B in place, else O) as
-// soon as both ends allow; the column plan once every copy is done (in place, its output may be a copy's source):
+// soon as both ends allow (with the slab plan's last kernel apart, each GPU's own rows go straight into its Y and
+// only the peers' rows are copied); the column plan once every copy is done (in place, its output may be a copy's source):
 // into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O
 // (natural order in row chunks: forward_in_row_chunks).
 void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
@@ -232,12 +303,15 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   const std::vector<ExchangeUnit*>& y_slabs = b.in_place ? b.buffer : b.out;
   const Events start = s.mark_all();
   const std::int64_t planes = d.z_slab().nz / s.chunks();
+  const bool apart = s.runs_last_kernel_apart();
   Events copied;
   for (std::int64_t k = 0; k < s.chunks(); ++k) {
     Events chunk_done(gpus);
-    for (int g = 0; g < gpus; ++g) chunk_done[g] = s.slab_chunk(g, k, b.in[g], slabbed[g], {start[g]});
-    copied = concat(copied, s.copy(every_copy(d, true, k * planes, (k + 1) * planes), as_sources(slabbed), y_slabs,
-                                   chunk_done, start));
+    for (int g = 0; g < gpus; ++g)
+      chunk_done[g] = apart ? s.slab_chunk_apart(g, k, b.in[g], slabbed[g], y_slabs[g], {start[g]})
+                            : s.slab_chunk(g, k, b.in[g], slabbed[g], {start[g]});
+    copied = concat(copied, s.copy(exchanged(d, true, k * planes, (k + 1) * planes, apart), as_sources(slabbed),
+                                   y_slabs, chunk_done, start));
   }
   const std::vector<ExchangeUnit*>& columned = layout == SlabLayout::y_slabs ? b.out : b.buffer;
   Events column_done(gpus);
@@ -272,15 +346,18 @@ void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
   }
   const std::vector<ExchangeUnit*>& z_slabs = b.real && !b.in_place ? b.in_scratch : b.out;
   const std::int64_t planes = d.z_slab().nz / s.chunks();
+  const bool apart = s.runs_last_kernel_apart();
   std::vector<Events> chunk_copies;
   for (std::int64_t k = 0; k < s.chunks(); ++k) {
-    std::vector<PlaneCopy> copies = every_copy(d, false, k * planes, (k + 1) * planes);
+    std::vector<PlaneCopy> copies = exchanged(d, false, k * planes, (k + 1) * planes, apart);
     if (row_chunked) copies = in_row_chunks(d, copies, s.row_chunks(), false);
     chunk_copies.push_back(s.copy(copies, as_sources(b.buffer), z_slabs, column_done, column_done));
   }
   Events slabs_done;
   for (std::int64_t k = 0; k < s.chunks(); ++k)
-    for (int g = 0; g < gpus; ++g) slabs_done.push_back(s.slab_chunk(g, k, z_slabs[g], b.out[g], chunk_copies[k]));
+    for (int g = 0; g < gpus; ++g)
+      slabs_done.push_back(apart ? s.slab_chunk_apart_inverse(g, k, b.buffer[g], b.out[g], chunk_copies[k])
+                                 : s.slab_chunk(g, k, z_slabs[g], b.out[g], chunk_copies[k]));
   s.finish(slabs_done);
 }
 

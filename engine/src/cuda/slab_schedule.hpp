@@ -32,6 +32,14 @@ struct SlabSide {
   // copy stream, copies[its slab index], instead of one copy-engine copy per destination.
   const PeerCopyKernel* peer_copies = nullptr;
   int peer_copy_blocks = 0;
+  // Where the slab plan's last kernel runs apart (slab_last_kernel_apart, for the run's chunk and row chunks): the
+  // plan without it, the last kernel on this GPU's own rows of a row chunk from the z slab into the y slab
+  // (forward) and back (inverse), and on a peer's rows in place in the z slab, their batch strides set; null: the
+  // slab plan whole.
+  GpuTransform* slab_y_part = nullptr;
+  GpuTransform* slab_x_own_forward = nullptr;
+  GpuTransform* slab_x_own_inverse = nullptr;
+  GpuTransform* slab_x_peers = nullptr;
 };
 
 // Runs a local plan on buffers addressed in exchange units, as values of the plan's precision and kind (R2C: reals
