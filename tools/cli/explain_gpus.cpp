@@ -129,6 +129,9 @@ int explain_on_several_gpus(const po::variables_map& vm) {
   if (pipeline.exchange == SlabExchange::nccl) std::cout << " (NCCL: each step whole)";
   if (layout == SlabLayout::natural) std::cout << "; column plan in " << pipeline.row_chunks << " row chunk"
                                                << (pipeline.row_chunks == 1 ? "" : "s");
+  if (pipeline.exchange != SlabExchange::nccl && slab_last_kernel_apart(d, pipeline.chunk_planes, pipeline.row_chunks))
+    std::cout << "\n         the slab plan's last kernel apart on each GPU's rows: its own rows straight into "
+                 "(inverse: from) its y slab, not copied";
   std::cout << "\n\n";
   // The local plans in the order the transform runs them (the inverse's Z work first).
   double column_ms = inverse ? explain_local_plan("column   ", d.column, bandwidth) : 0.0;

@@ -69,6 +69,8 @@ expect_out() {
 # explain --gpus: what MultiGpuTransform would run (slab_pipeline.hpp's counts), on the CPU.
 expect_out "column plan in 8 row chunks" "explain --gpus 2 of 1024^3 (natural)" -- \
   "$fft3d" explain --gpus 2 --size 1024x1024x1024
+expect_out "its own rows straight into (inverse: from) its y slab" "explain --gpus 2: the last kernel apart" -- \
+  "$fft3d" explain --gpus 2 --size 1024x1024x1024
 expect_out "exchange 1 a transform (copy engines)" "explain --gpus 2 --layout y_slabs" -- \
   "$fft3d" explain --gpus 2 --size 1024x1024x1024 --layout y_slabs
 expect_out "(peer stores)" "explain --gpus 4 takes the peer stores" -- "$fft3d" explain --gpus 4 --size 2048x2048x2048
