@@ -203,11 +203,12 @@ void write_tile_index_maps(SourceWriter& out, const KernelSpec& spec) {
     write_cluster_exchange_maps(out, spec.axes[0]);
   } else {
     for (const AxisTile& axis : spec.axes) {
-      if (axis.cluster_reversal_radices.empty()) continue;
+      const std::vector<std::int64_t>& radices =
+          axis.cluster_reversal_radices.empty() ? axis.workspace_reversal_radices : axis.cluster_reversal_radices;
+      if (radices.empty()) continue;
       // frequency_at_position is the digit reversal with the radices in the opposite order.
-      const std::vector<std::int64_t> reversed(axis.cluster_reversal_radices.rbegin(),
-                                               axis.cluster_reversal_radices.rend());
-      out.line("// Frequency the DIF stages of radices " + radices_list(axis.cluster_reversal_radices) +
+      const std::vector<std::int64_t> reversed(radices.rbegin(), radices.rend());
+      out.line("// Frequency the DIF stages of radices " + radices_list(radices) +
                " leave at global position p: where the natural-order store writes it.");
       write_digit_reversal_function(out, "frequency_" + axis_suffix(axis.axis), reversed);
     }

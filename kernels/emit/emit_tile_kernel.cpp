@@ -57,8 +57,10 @@ std::array<std::string, 3> global_positions(const KernelSpec& spec, const std::s
     const std::string a = axis_suffix(axis.axis);
     const std::string origin = origins == Origins::block ? "origin_" + a : std::string("0LL");
     std::string& position = p[axis_index(axis.axis)] = "(" + origin + " + tile_pos_" + a + "(" + e + "))";
-    if (store && !axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec))
-      position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
+    const bool reversed_across_tiles =
+        (!axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec)) ||
+        !axis.workspace_reversal_radices.empty();
+    if (store && reversed_across_tiles) position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
     if (store && !axis.sorted_radices.empty())
       position = when_flag(kernel_flag_sorted_layout, "sorted_" + a, position);
     if (!store && axis.sorted_loads) position = when(sorted_loads_condition(spec), "sorted_" + a, position);
@@ -282,7 +284,16 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
   // After a writer-order exchange the part's words are in its writers' order (no axis is reversed there).
   const bool exchanged = tile::writer_exchange(spec).has_value();
   if (exchanged) out.line("const unsigned a = exchange_word(e);");
-  const std::string element = "(flags & " + str(kernel_flag_natural_store) + ") ? natural_source(e) : e";
+  // A transposed store's slot e takes the tile element transposed_store_element gives in natural order.
+  const std::string natural = "(flags & " + str(kernel_flag_natural_store) + ")";
+  std::string stored = "e";
+  if (spec.transposed_store_run > 0) {
+    const std::int64_t run = spec.transposed_store_run, group = spec.tile_elements / run;
+    out.line("const long long et = " + natural + " ? (e % " + str(run) + ") * " + str(group) + "LL + e / " +
+             str(run) + " : e;");
+    stored = "et";
+  }
+  const std::string element = natural + " ? natural_source(" + stored + ") : " + stored;
   const TileWord word = exchanged ? TileWord{"a", false} : declare_tile_word(out, spec, element, cross);
   out.line("float2 v = " + word.load() + ";");
   out.line("v.x *= scale; v.y *= scale;");
@@ -291,7 +302,7 @@ void write_store(SourceWriter& out, const KernelSpec& spec) {
     write_row_position(out, spec, "e", GlobalAccess::store);
     out.line(real_store("x", "row", spec, "v"));
   } else {
-    write_global_offset(out, spec, "e", GlobalAccess::store);
+    write_global_offset(out, spec, stored, GlobalAccess::store);
     out.line(masked_store(spec, "g", "out[g] = v;"));
   }
   out.close();

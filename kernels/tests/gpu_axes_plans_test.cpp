@@ -1,5 +1,5 @@
-// GPU tests of plans of a subset of axes: the slab and column plans of a slab decomposition (default_axes_plan)
-// through the CUDA engine against FFTW's DFT over the same axes (fp64): forward and inverse, natural and
+// GPU tests of plans of a subset of axes: the slab and column plans of a slab decomposition (default_axes_plan), and
+// 1D plans with the transposed store, through the CUDA engine against FFTW's DFT over the same axes (fp64): forward and inverse, natural and
 // digit-reversed, in place and out of place, outputs poisoned with NaN first. Skipped without a GPU.
 #include <gtest/gtest.h>
 
@@ -7,8 +7,11 @@
 #include <iostream>
 #include <vector>
 
+#include "fft3d/arch_profile.hpp"
 #include "fft3d/gpu_transform.hpp"
+#include "fft3d/plan_text.hpp"
 #include "fft3d/planner.hpp"
+#include "lowering/kernel_spec.hpp"
 #include "gpu_test.hpp"
 #include "validate/cuda/gpu_oracle.hpp"
 #include "validate/oracle.hpp"
@@ -60,6 +63,21 @@ TEST_F(GpuAxesPlans, SlabAndColumnPlansMatchFftwOverTheirAxes) {
     check_on_gpu(default_axes_plan({n, n, n / gpus}, "hopper", {Axis::x, Axis::y}));
     check_on_gpu(default_axes_plan({n, n / gpus, n}, "hopper", {Axis::z}));
   }
+}
+
+// 1D plans whose last kernel stores natural order out of the workspace (the transposed store, runs of 16 and of 8
+// frequencies): both placements write `out` from it, digit-reversed order keeps the positions.
+TEST_F(GpuAxesPlans, OneDPlansWithATransposedStoreMatchFftw) {
+  for (const Extents& size : {Extents{1 << 20, 1, 1}, Extents{1 << 21, 1, 1}}) {
+    const Plan plan = default_plan(size, "hopper");
+    ASSERT_TRUE(lower_plan(plan, *find_arch_profile("hopper")).stores_out_of_workspace()) << to_yaml(plan);
+    check_on_gpu(plan);
+  }
+  const Plan sixteen = parse_plan("size: [65536, 1, 1]\narch: hopper\nkernels:\n  - \"X(1024, 64, 1024, 65536, tw)\"\n"
+                                  "  - \"X(64, 1024, 1, 1024, no-tw)\"\n")
+                           .plan;
+  ASSERT_EQ(lower_plan(sixteen, *find_arch_profile("hopper")).kernels.back().transposed_store_run, 16);
+  check_on_gpu(sixteen);
 }
 
 }  // namespace

@@ -153,9 +153,9 @@ TEST_F(GpuBatchTest, ABatchThatTakesTheReorderPassMatchesCufftPlanMany) {
   Plan plan = parse_plan("size: [4096, 1, 1]\narch: hopper\nkernels:\n"
                          "  - \"X(64, 64, 64, 4096, tw)\"\n  - \"X(64, 64, 1, 64, no-tw)\"\n")
                   .plan;
+  plan.batch = 4;  // one volume would store natural order itself (the transposed store)
   const LoweredPlan lowered = lower_plan(plan, *find_arch_profile(plan.arch));
   ASSERT_TRUE(lowered.reorders(true) && lowered.reorders(false)) << "the four-step plan must take the reorder pass";
-  plan.batch = 4;
   GpuTransform engine(plan, "four-step 4096");
   EXPECT_EQ(engine.workspace_bytes(), plan.size.elements() * 8) << "one volume's workspace, whatever the batch";
   check_c2c_batch(engine, 0, "four-step 4096 x 4");

@@ -110,8 +110,12 @@ void interpret(const LoweredPlan& lowered, std::vector<Complex>& data, const Tra
     const bool sorted = natural && lowered.addresses_sorted(k, out_of_place);
     const bool sorted_loads = sorted && !lowered.loads_natural_in_sorted_run(k, out_of_place);
     const bool ordered_stores = natural && lowered.orders_stores_in_clusters(k, out_of_place);
-    run_tile_kernel(lowered.kernels[k], k == 0 && out_of_place ? input : data, data, inverse && k == 0,
-                    inverse && last, scale, natural, sorted_loads, sorted, ordered_stores);
+    // A transposed store (the last kernel's, in natural order) loads the workspace and stores anywhere in `out`.
+    const bool from_workspace = natural && last && lowered.stores_out_of_workspace();
+    const std::vector<Complex> workspace = from_workspace ? data : std::vector<Complex>{};
+    if (from_workspace) std::fill(data.begin(), data.end(), Complex(std::nan(""), std::nan("")));
+    run_tile_kernel(lowered.kernels[k], k == 0 && out_of_place ? input : from_workspace ? workspace : data, data,
+                    inverse && k == 0, inverse && last, scale, natural, sorted_loads, sorted, ordered_stores);
   }
   if (natural && lowered.reorders(out_of_place)) run_reorder(*lowered.reorder, data);
 }

@@ -362,9 +362,7 @@ struct GpuTransform::Impl {
 
   // The digit-reversal pass's target, as large as the volume it reverses: the caller's workspace where it gave one
   // large enough, else the transform's own.
-  void* workspace_for_reorder() {
-    return workspace_of(lowered.reorder->size.elements() * complex_bytes(plan));
-  }
+  void* workspace_for_reorder() { return workspace_of(plan.size.elements() * complex_bytes(plan)); }
 
   bool runs_reorder_pass(Order order, bool out_of_place) const {
     return order == Order::natural && lowered.reorders(out_of_place);
@@ -571,18 +569,22 @@ void GpuTransform::Impl::execute_complex(const void* in, void* out, const Transf
 
 // The tile kernels and, where natural order takes it, the reorder pass. One volume: the tile kernels run in the
 // workspace and the reorder pass writes `out`, in place too (the first kernel reads `in` whole before the reorder
-// pass writes `out`), so no pass copies back.
+// pass writes `out`), so no pass copies back; a plan whose last kernel stores natural order out of the workspace
+// (the transposed store) writes `out` from that kernel.
 void GpuTransform::Impl::run_complex_stages(const void* in, void* out, const TransformOptions& options,
                                             cudaStream_t s) {
   const std::size_t reorder = lowered.kernels.size();  // index of the digit-reversal pass
   const bool reordering = runs_reorder_pass(options.order, in != out);
-  if (reordering && plan.batch == 1) {
+  // The last kernel's transposed store (LoweredPlan::stores_out_of_workspace) writes `out` from the workspace.
+  const bool stores_from_workspace = options.order == Order::natural && lowered.stores_out_of_workspace();
+  if ((reordering || stores_from_workspace) && plan.batch == 1) {
     void* workspace = workspace_for_reorder();
     for (std::size_t k = 0; k < reorder; ++k) {
       const auto [scale, flags] = bindings(k, options, in != out);
-      launch(k, {.in = k == 0 ? in : workspace, .out = workspace, .scale = scale, .flags = flags}, s);
+      void* target = stores_from_workspace && k + 1 == reorder ? out : workspace;
+      launch(k, {.in = k == 0 ? in : workspace, .out = target, .scale = scale, .flags = flags}, s);
     }
-    launch(reorder, {.in = workspace, .out = out}, s);
+    if (reordering) launch(reorder, {.in = workspace, .out = out}, s);
     return;
   }
   // A batch: the tile kernels run in `out` and the reorder pass, where natural order needs it, goes volume by volume

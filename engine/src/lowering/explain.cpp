@@ -79,6 +79,10 @@ std::string explain(const LoweredPlan& lowered) {
     else
       text << "natural order: the stages of the axes above span several kernels, so " << pass
            << " (digit-reversed order skips it)\n";
+  } else if (lowered.stores_out_of_workspace()) {
+    text << "natural order: the last kernel stores it out of a workspace of one volume (transposed store, runs of "
+         << lowered.kernels.back().transposed_store_run
+         << " frequencies): the kernels before it run in the workspace, in both placements (no extra pass)\n";
   } else {
     text << "natural order: reached by the kernels' own stores (no extra pass, no workspace)\n";
   }

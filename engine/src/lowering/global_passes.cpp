@@ -87,7 +87,9 @@ void reach_global_from_passes(KernelSpec& spec, OffsetCheck check) {
                     (bits || tile::first_pass_offsets_add(spec, check));
   KernelSpec storing = spec;  // the last pass's butterflies as they run when it writes global memory
   storing.store_in_last_pass = true;
-  const bool store = spread_store && !cluster_store && tile::last_pass_stores_coalesced(storing, 0) &&
+  // A transposed store walks the tile in its own slot order (KernelSpec::transposed_store_run): a store sweep.
+  const bool store = spread_store && !cluster_store && spec.transposed_store_run == 0 &&
+                     tile::last_pass_stores_coalesced(storing, 0) &&
                      (bits || tile::last_pass_offsets_add(storing, check));
   spec.load_in_first_pass = load;
   spec.store_in_last_pass = store;

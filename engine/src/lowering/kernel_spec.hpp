@@ -47,6 +47,12 @@ struct AxisTile {
   // every stage: the natural-order store writes the value at global position p to position
   // frequency_at_position(p, radices), which may lie in another tile of the same cluster (KernelSpec::cluster_blocks).
   std::vector<std::int64_t> cluster_reversal_radices;
+  // Digit reversal by a kernel that loads a workspace (lowering rule natural_order.cpp, mark_transposed_store): set
+  // on X of the plan's last kernel when it holds every stage of X but the first, its tile whole groups. The
+  // natural-order store writes position p to frequency_at_position(p, radices) anywhere in the volume: it loads a
+  // workspace no store touches, so no tile's stores land on rows another has yet to load (KernelSpec::
+  // transposed_store_run says how the store walks the tile).
+  std::vector<std::int64_t> workspace_reversal_radices;
   // The sorted layout (lowering rule sorted_layout.cpp), for an axis other than X whose stages span kernels and
   // would otherwise need the digit-reversal pass. A run out of place in natural order (kernel_flag_sorted_layout)
   // keeps position p of the axis at frequency_at_position(p, sorted_radices) of `out` between kernels: the plan's
@@ -225,6 +231,11 @@ struct KernelSpec {
   // cluster are consecutive (sorted_layout.cpp).
   std::array<Axis, 3> grid_order{Axis::x, Axis::y, Axis::z};
   RealKernel real;
+  // Groups T of the transposed store (X's workspace_reversal_radices; 0: none): the tile holds T consecutive groups of
+  // G = tile_elements / T values, and in natural order the store's slot s takes tile element (s % T) * G + s / T
+  // (tile::transposed_store_element), so a warp writes runs of T consecutive frequencies: whole sectors, where slots
+  // in element order would write one value a sector.
+  std::int64_t transposed_store_run = 0;
   std::int64_t shared_bytes = 0;
   double nominal_flops = 0;       // 5 r log2 r per butterfly + 6 per twiddle multiply, over the whole volume
   // Volumes of the plan's batch (Plan::batch). Over 1, the kernel runs launches of up to max_volumes_per_launch
@@ -266,6 +277,9 @@ struct LoweredPlan {
   // That kernel is not the first (the late form): in place the kernels before it address natural positions.
   bool sorts_late_in_place = false;
   bool sorted(bool out_of_place) const { return sorted_layout && (out_of_place || sorted_layout_in_place); }
+  // The last kernel stores natural order itself out of the workspace (KernelSpec::transposed_store_run): a run in
+  // natural order runs its kernels in the workspace, the last one storing into `out`, in both placements.
+  bool stores_out_of_workspace() const { return !kernels.empty() && kernels.back().transposed_store_run > 0; }
   // Whether kernel `index` addresses its sorted axes in their sorted layout (kernel_flag_sorted_layout): every
   // kernel of a sorted run, except those before the late form's kernel in place.
   bool addresses_sorted(std::size_t index, bool out_of_place) const {

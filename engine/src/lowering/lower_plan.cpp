@@ -58,7 +58,7 @@ SharedLayout memoized_shared_layout(const KernelSpec& spec, const ArchProfile& p
 // real: a real plan's kernel (`plan` holds its complex stages only; `real_plan` the step). volume_nx: the volume's
 // row length where `plan` has the padded rows of padded_rows_plan (KernelSpec::volume_nx), else 0.
 KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile, const std::string& plan_name,
-                        const Plan* real_plan, OffsetCheck offset_check, std::int64_t volume_nx) {
+                        const Plan* real_plan, OffsetCheck offset_check, std::int64_t volume_nx, bool complex_run) {
   const Kernel& kernel = plan.kernels[index];
   const bool real = real_plan != nullptr;
   // An odd NX's kernels have neither Nyquist tiles nor a side array (RealKernel): their tiles grow and their threads
@@ -87,6 +87,7 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
   lowering::grow_small_tile(spec, kernel, profile, packed);
   lowering::mark_in_tile_reversals(plan, kernel, spec);
   lowering::mark_cluster_reversals(plan, index, spec, profile);
+  lowering::mark_transposed_store(plan, index, spec, profile, complex_run);
   spec.stages = lowering::tile_stages(spec, kernel);
   const KernelSpec unsplit = spec;
   lowering::split_large_radices(spec.stages, register_radix_limit(profile, spec.precision),
@@ -109,10 +110,11 @@ KernelSpec lower_kernel(const Plan& plan, int index, const ArchProfile& profile,
 
 // `columns`: where given (padded half-spectrum columns), the plan the kernels without the real step lower from;
 // `step`: where given (paired real rows), the plan the kernel with it lowers from. A complex plan's kernels that
-// pad their rows (pads_x_rows) lower from padded_rows_plan.
+// pad their rows (pads_x_rows) lower from padded_rows_plan. `complex_run`: the plan runs as a C2C transform (not
+// the complex stages of a real plan).
 LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const std::string& plan_name,
-                             OffsetCheck offset_check, const Plan* real_plan, const Plan* columns = nullptr,
-                             const Plan* step = nullptr) {
+                             OffsetCheck offset_check, const Plan* real_plan, bool complex_run,
+                             const Plan* columns = nullptr, const Plan* step = nullptr) {
   const auto pads = [&](const Kernel& kernel) { return !real_plan && lowering::pads_x_rows(plan, kernel); };
   const std::optional<Plan> padded = std::any_of(plan.kernels.begin(), plan.kernels.end(), pads)
                                          ? std::optional<Plan>(lowering::padded_rows_plan(plan))
@@ -127,9 +129,11 @@ LoweredPlan lower_legal_plan(const Plan& plan, const ArchProfile& profile, const
         columns && real_plan && !has_step ? *columns : step && has_step ? *step : padding ? *padded : plan;
     const std::int64_t volume_nx = padding ? plan.size.nx : 0;
     lowering.push_back(
-        std::async(std::launch::async, [&source, k, &profile, &plan_name, real_plan, offset_check, volume_nx] {
-          return lower_kernel(source, k, profile, plan_name, real_plan, offset_check, volume_nx);
-        }));
+        std::async(std::launch::async,
+                   [&source, k, &profile, &plan_name, real_plan, offset_check, volume_nx, complex_run] {
+                     return lower_kernel(source, k, profile, plan_name, real_plan, offset_check, volume_nx,
+                                         complex_run);
+                   }));
   }
   LoweredPlan lowered;
   for (std::future<KernelSpec>& kernel : lowering) {
@@ -157,13 +161,13 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
                        OffsetCheck offset_check) {
   require_legal(plan);
   if (!real_step_of(plan)) {
-    LoweredPlan lowered = lower_legal_plan(plan, profile, plan_name, offset_check, nullptr);
+    LoweredPlan lowered = lower_legal_plan(plan, profile, plan_name, offset_check, nullptr, true);
     mark_batch(plan.batch, lowered);
     return lowered;
   }
   if (lowering::detaches_real_step(plan)) {
     LoweredPlan lowered =
-        lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, offset_check, nullptr);
+        lower_legal_plan(lowering::complex_stage_plan(plan), profile, plan_name, offset_check, nullptr, false);
     lowered.real_pass = lowering::real_pass_spec(plan, profile, plan_name);
     return lowered;
   }
@@ -173,7 +177,7 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
       lowering::pads_spectrum_columns(plan) ? std::optional(lowering::half_spectrum_stage_plan(plan)) : std::nullopt;
   const std::optional<Plan> step =
       lowering::pairs_real_rows(plan) ? std::optional(lowering::paired_rows_stage_plan(plan)) : std::nullopt;
-  LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, offset_check, &plan,
+  LoweredPlan lowered = lower_legal_plan(stages, profile, plan_name, offset_check, &plan, false,
                                          columns ? &*columns : nullptr, step ? &*step : nullptr);
   lowering::mark_real_kernels(plan, lowered);
   for (const KernelSpec& spec : lowered.kernels) check_profile_limits(spec, profile);  // the side arrays added bytes
@@ -182,7 +186,9 @@ LoweredPlan lower_plan(const Plan& plan, const ArchProfile& profile, const std::
 }
 
 std::int64_t LoweredPlan::workspace_bytes(bool out_of_place) const {
-  return reorders(out_of_place) ? reorder->size.elements() * reorder->complex_bytes() : 0;
+  if (reorders(out_of_place)) return reorder->size.elements() * reorder->complex_bytes();
+  if (stores_out_of_workspace()) return kernels.back().size.elements() * kernels.back().complex_bytes();
+  return 0;
 }
 
 }  // namespace fft3d

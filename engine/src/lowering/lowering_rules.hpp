@@ -60,6 +60,13 @@ void mark_in_tile_reversals(const Plan& plan, const Kernel& kernel, KernelSpec& 
 void mark_cluster_reversals(const Plan& plan, int kernel_index, KernelSpec& spec, const ArchProfile& profile);
 std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vector<KernelSpec>& kernels);
 
+// transposed_store.cpp: the last kernel of a 1D plan whose X stages all but the first lie in it stores natural
+// order itself out of a workspace (AxisTile::workspace_reversal_radices, KernelSpec::transposed_store_run), its tile
+// grown to 16 or 8 groups, where that tile fits one block's part (part_bytes_limit). `complex_run`: the plan runs as a C2C transform (a real
+// plan's complex stages keep the reorder pass).
+void mark_transposed_store(const Plan& plan, int index, KernelSpec& spec, const ArchProfile& profile,
+                           bool complex_run);
+
 // sorted_layout.cpp: when every axis the reorder pass reverses is Y or Z, their sorted layouts
 // (AxisTile::sorted_radices, sorted_loads) on the first kernel and on the later kernels with their stages, and
 // lowered.sorted_layout; with the first kernel's sorted_store_cluster, or the late form's on the last kernel with

@@ -101,7 +101,8 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
     bool reversed_by_a_kernel = false;
     for (const KernelSpec& spec : kernels) {
       const AxisTile& tile = spec.axes[axis_index(axis)];
-      reversed_by_a_kernel |= !tile.reversal_radices.empty() || !tile.cluster_reversal_radices.empty();
+      reversed_by_a_kernel |= !tile.reversal_radices.empty() || !tile.cluster_reversal_radices.empty() ||
+                              !tile.workspace_reversal_radices.empty();
     }
     if (radices.size() > 1 && !reversed_by_a_kernel) {
       pass.reorder_radices[axis_index(axis)] = std::move(radices);

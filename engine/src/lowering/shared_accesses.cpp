@@ -83,10 +83,12 @@ SharedAccesses shared_accesses(const KernelSpec& spec) {
   if (spec.store_in_last_pass) return out;  // the last pass writes global memory, not the tile
   if (exchanged) return out;  // the store reads the exchange's words (writer_exchange_accesses)
   element_phase(spec, "store digit-reversed", [](std::int64_t e) { return e; }, out);
-  bool reverses = false;
+  bool reverses = spec.transposed_store_run > 0;  // its slots walk the tile transposed
   for (const AxisTile& axis : spec.axes) reverses |= !axis.reversal_radices.empty();
   if (reverses)
-    element_phase(spec, "store natural", [&spec](std::int64_t e) { return natural_source(spec, e); }, out);
+    element_phase(spec, "store natural", [&spec](std::int64_t e) {
+      return natural_source(spec, transposed_store_element(spec, e));
+    }, out);
   return out;
 }
 

@@ -54,6 +54,9 @@ void write_axes(std::ostringstream& text, const KernelSpec& spec) {
       text << ", natural order inside the tile (radices " << radices_text(axis.reversal_radices) << ")";
     if (!axis.cluster_reversal_radices.empty())
       text << ", natural order across the cluster (radices " << radices_text(axis.cluster_reversal_radices) << ")";
+    if (!axis.workspace_reversal_radices.empty())
+      text << ", natural order out of the workspace (radices " << radices_text(axis.workspace_reversal_radices)
+           << "), stored in runs of " << spec.transposed_store_run << " frequencies";
     if (!axis.sorted_radices.empty())
       text << ", sorted layout (radices " << radices_text(axis.sorted_radices) << "; "
            << (axis.sorted_loads ? "loads and stores" : "stores") << ")";

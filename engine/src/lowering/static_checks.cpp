@@ -163,6 +163,20 @@ void check_element_phase(const KernelSpec& spec, std::int64_t block, bool load, 
       }
 }
 
+// The natural-order store of a transposed store (KernelSpec::transposed_store_run T): slot s = thread + i*threads
+// writes tile element transposed_store_element(s) to its frequency, so each warp must cover whole runs of T values.
+void check_transposed_store(const KernelSpec& spec, std::int64_t block, CoalescingReport& report, const RowMap& map) {
+  if (spec.transposed_store_run == 0) return;
+  for (std::int64_t first = 0; first < spec.tile_elements; first += warp) {
+    std::vector<std::int64_t> offsets;
+    for (std::int64_t slot = first; slot < std::min(first + warp, spec.tile_elements); ++slot)
+      offsets.push_back(store_offset(spec, block, transposed_store_element(spec, slot), true));
+    check_request(spec, std::move(offsets), spec.transposed_store_run, [&] {
+      return "block " + std::to_string(block) + " transposed store slots " + std::to_string(first) + "+";
+    }, report, map, false);
+  }
+}
+
 // A butterfly pass reaching global memory: the part's butterfly b = part_butterfly(thread + i*threads) (split
 // between the parts of a spread tile as the pass's crossing says), one request per (warp, k); `offset(base, k)` is
 // the global element the thread whose butterfly starts at `base` touches. With `stop`, it returns at the first
@@ -232,10 +246,12 @@ CoalescingReport check_through(const KernelSpec& spec, const RowMap& map) {
       check_first_pass_loads(spec, block, report, false, map);
     else
       check_element_phase(spec, block, true, report, map);
-    if (spec.store_in_last_pass)
+    if (spec.store_in_last_pass) {
       check_last_pass_stores(spec, block, report, false, map);
-    else
+    } else {
       check_element_phase(spec, block, false, report, map);
+      check_transposed_store(spec, block, report, map);
+    }
   });
 }
 }  // namespace

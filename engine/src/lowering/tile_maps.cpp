@@ -245,11 +245,16 @@ namespace {
 bool store_reverses_across_cluster(const KernelSpec& spec, const AxisTile& tile, bool natural) {
   return natural && !tile.cluster_reversal_radices.empty() && !exchanges_across_cluster(spec);
 }
+
+bool store_reverses_out_of_workspace(const AxisTile& tile, bool natural) {
+  return natural && !tile.workspace_reversal_radices.empty();
+}
 }  // namespace
 
 bool store_maps_positions(const KernelSpec& spec, Axis axis, bool natural, bool sorted) {
   const AxisTile& tile = spec.axes[axis_index(axis)];
-  return store_reverses_across_cluster(spec, tile, natural) || (sorted && !tile.sorted_radices.empty());
+  return store_reverses_across_cluster(spec, tile, natural) || store_reverses_out_of_workspace(tile, natural) ||
+         (sorted && !tile.sorted_radices.empty());
 }
 
 bool load_maps_positions(const KernelSpec& spec, Axis axis, bool sorted) {
@@ -261,7 +266,9 @@ bool offsets_are_elements(const KernelSpec& spec) {
   if (spec.role != KernelRole::tile || spec.masks_x()) return false;
   bool whole_below = true;  // every axis before this one held whole
   for (const AxisTile& axis : spec.axes) {
-    if (!axis.cluster_reversal_radices.empty() || !axis.sorted_radices.empty() || axis.sorted_loads) return false;
+    if (!axis.cluster_reversal_radices.empty() || !axis.workspace_reversal_radices.empty() ||
+        !axis.sorted_radices.empty() || axis.sorted_loads)
+      return false;
     if (axis.extent() == 1) {
       whole_below = whole_below && axis.length == 1;
       continue;
@@ -284,6 +291,8 @@ std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64
     std::int64_t& position = p[axis_index(axis)];
     if (store_reverses_across_cluster(spec, tile, natural))
       position = fft3d::frequency_at_position(position, tile.cluster_reversal_radices);
+    if (store_reverses_out_of_workspace(tile, natural))
+      position = fft3d::frequency_at_position(position, tile.workspace_reversal_radices);
     if (sorted) position = sorted_position(tile, position);
   }
   return p[0] + spec.size.nx * (p[1] + spec.size.ny * p[2]);
@@ -333,6 +342,12 @@ std::int64_t natural_destination(const KernelSpec& spec, std::int64_t p) {
   return move_whole_axes(spec, p, [](std::int64_t position, const std::vector<std::int64_t>& radices) {
     return fft3d::frequency_at_position(position, radices);
   });
+}
+
+std::int64_t transposed_store_element(const KernelSpec& spec, std::int64_t slot) {
+  const std::int64_t run = spec.transposed_store_run;
+  if (run == 0) return slot;
+  return slot % run * (spec.tile_elements / run) + slot / run;
 }
 
 }  // namespace fft3d::tile

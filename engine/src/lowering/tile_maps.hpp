@@ -93,11 +93,15 @@ bool exchanges_across_cluster(const KernelSpec& spec);
 std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, std::int64_t block, std::int64_t e);
 
 // Global element index the store writes tile element e of block `block` to: global_offset, except that in natural
-// order an axis with a cluster reversal (strided form, not the exchange) maps its position p to
-// frequency_at_position(p, radices), and with `sorted` (kernel_flag_sorted_layout) an axis with a sorted layout
+// order an axis with a cluster reversal (strided form, not the exchange) or a workspace reversal maps its position p
+// to frequency_at_position(p, radices), and with `sorted` (kernel_flag_sorted_layout) an axis with a sorted layout
 // maps p to sorted_position(axis, p).
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural,
                           bool sorted = false);
+// The tile element the store's slot `slot` takes (slot = thread + i*threads, the element loop's order): `slot`
+// itself, or for a transposed store (KernelSpec::transposed_store_run T > 0) in natural order (slot % T) * G + slot / T,
+// G = tile_elements / T, so consecutive slots take the same value of consecutive groups.
+std::int64_t transposed_store_element(const KernelSpec& spec, std::int64_t slot);
 // Whether store_offset (load_offset) maps the global positions along `axis` (natural order across a cluster, the
 // sorted layout) rather than taking them as they are. Where it does not, an element's offset is its position along
 // the axis times the axis's stride plus terms of the other axes: a tile's origin adds the same to every offset.
