@@ -54,7 +54,8 @@ const std::vector<ArchProfile>& arch_profiles() {
        .shared_memory_per_block = 227 * 1024, .registers_per_sm = 64 * 1024, .max_registers_per_thread = 255,
        .max_cluster_size = 8, .max_cluster_size_opt_in = 16, .has_tma = true,
        .l2_cache_bytes = 50LL * 1024 * 1024, .multiprocessors = 132, .one_block_tile_radix = 32,
-       .narrow_x_run_bytes = 64, .spread_blocks_per_multiprocessor = 2, .planner_max_yz_radix = 2048,
+       .narrow_x_run_bytes = 64, .spread_blocks_per_multiprocessor = 2,
+       .transposed_store_min_elements = std::int64_t{1} << 21, .planner_max_yz_radix = 2048,
        .planner_max_x_radix = 2048, .cost = hopper_cost_model},
   };
   return profiles;

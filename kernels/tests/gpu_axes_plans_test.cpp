@@ -68,13 +68,13 @@ TEST_F(GpuAxesPlans, SlabAndColumnPlansMatchFftwOverTheirAxes) {
 // 1D plans whose last kernel stores natural order out of the workspace (the transposed store, runs of 16 and of 8
 // frequencies): both placements write `out` from it, digit-reversed order keeps the positions.
 TEST_F(GpuAxesPlans, OneDPlansWithATransposedStoreMatchFftw) {
-  for (const Extents& size : {Extents{1 << 20, 1, 1}, Extents{1 << 21, 1, 1}}) {
+  for (const Extents& size : {Extents{1 << 21, 1, 1}, Extents{1 << 22, 1, 1}}) {
     const Plan plan = default_plan(size, "hopper");
     ASSERT_TRUE(lower_plan(plan, *find_arch_profile("hopper")).stores_out_of_workspace()) << to_yaml(plan);
     check_on_gpu(plan);
   }
-  const Plan sixteen = parse_plan("size: [65536, 1, 1]\narch: hopper\nkernels:\n  - \"X(1024, 64, 1024, 65536, tw)\"\n"
-                                  "  - \"X(64, 1024, 1, 1024, no-tw)\"\n")
+  const Plan sixteen = parse_plan("size: [2097152, 1, 1]\narch: hopper\nkernels:\n"
+                                  "  - \"X(1024, 2048, 1024, 2097152, tw)\"\n  - \"X(2048, 1024, 1, 1024, no-tw)\"\n")
                            .plan;
   ASSERT_EQ(lower_plan(sixteen, *find_arch_profile("hopper")).kernels.back().transposed_store_run, 16);
   check_on_gpu(sixteen);

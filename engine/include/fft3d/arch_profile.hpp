@@ -68,6 +68,8 @@ struct ArchProfile {
   int spread_blocks_per_multiprocessor = 1;  // blocks of tiles spread over a cluster that share a multiprocessor:
                                              // their parts are 1/this of a one-block tile (Hopper 2:
                                              // lowering/distribute_tile.cpp)
+  std::int64_t transposed_store_min_elements = 0;  // fp32 1D volumes from which a plan's last kernel stores natural
+                                                  // order itself (0: never; Hopper 2^21: lowering/transposed_store.cpp)
   std::int64_t planner_max_yz_radix = 16;   // the largest Y or Z radix of one stage the default planner tries
   std::int64_t planner_max_x_radix = 8;     // the largest X radix of one stage it tries
   CostModel cost;                           // what the default planner charges a kernel beyond one pass

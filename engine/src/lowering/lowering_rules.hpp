@@ -62,7 +62,8 @@ std::optional<KernelSpec> digit_reversal_pass(const Plan& plan, const std::vecto
 
 // transposed_store.cpp: the last kernel of a 1D plan whose X stages all but the first lie in it stores natural
 // order itself out of a workspace (AxisTile::workspace_reversal_radices, KernelSpec::transposed_store_run), its tile
-// grown to 16 or 8 groups, where that tile fits one block's part (part_bytes_limit). `complex_run`: the plan runs as a C2C transform (a real
+// grown to 16 or 8 groups, where that tile fits one block's part (part_bytes_limit), in fp32 volumes from the
+// profile's transposed_store_min_elements. `complex_run`: the plan runs as a C2C transform (a real
 // plan's complex stages keep the reorder pass).
 void mark_transposed_store(const Plan& plan, int index, KernelSpec& spec, const ArchProfile& profile,
                            bool complex_run);

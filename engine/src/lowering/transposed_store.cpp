@@ -6,7 +6,7 @@
 // (tile::transposed_store_element): each warp writes runs of T consecutive frequencies. Those stores land anywhere in
 // the volume, so the kernels run in a workspace and the last one stores into the output (both placements): two
 // passes and the same one-volume workspace as the reorder pass. Why: the pass cost a third of a 1D transform
-// (docs/performance.md, "1D: three passes").
+// (docs/performance.md, "1D: three passes"); taken in fp32 from the profile's measured minimum volume.
 #include "fft3d/index_maps.hpp"
 #include "lowering_rules.hpp"
 
@@ -31,9 +31,14 @@ bool holds_all_x_stages_but_the_first(const Plan& plan, int index) {
 
 void mark_transposed_store(const Plan& plan, int index, KernelSpec& spec, const ArchProfile& profile,
                            bool complex_run) {
+  // From the profile's minimum volume, in fp32 only: on an H200 the 2^20 plans ran 22-28% slower with the grown last
+  // kernel than with the reorder pass, and fp64's 12-14% slower at 2^20-2^21 and no faster at 2^22-2^23, where
+  // fp32's 2^21-2^23 ran 9-18% faster (docs/performance.md, L195).
+  const bool measured_faster = spec.precision == Precision::fp32 && profile.transposed_store_min_elements > 0 &&
+                               plan.size.elements() >= profile.transposed_store_min_elements;
   const bool last_kernel = index + 1 == static_cast<int>(plan.kernels.size());
-  if (!complex_run || plan.batch != 1 || !last_kernel || has_stages(plan, Axis::y) || has_stages(plan, Axis::z) ||
-      !holds_all_x_stages_but_the_first(plan, index))
+  if (!measured_faster || !complex_run || plan.batch != 1 || !last_kernel || has_stages(plan, Axis::y) ||
+      has_stages(plan, Axis::z) || !holds_all_x_stages_but_the_first(plan, index))
     return;
   AxisTile& x = spec.axes[axis_index(Axis::x)];
   const std::vector<SubComputation> stages = stages_of(plan, Axis::x);
