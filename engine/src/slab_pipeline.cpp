@@ -43,7 +43,8 @@ SlabPipeline one_process_pipeline(const SlabDecomposition& units, SlabLayout lay
 namespace {
 
 bool holds_axis(const Kernel& kernel, Axis axis) {
-  return std::any_of(kernel.subs.begin(), kernel.subs.end(), [axis](const SubComputation& s) { return s.axis == axis; });
+  return std::any_of(kernel.subs.begin(), kernel.subs.end(),
+                     [axis](const SubComputation& s) { return s.axis == axis; });
 }
 
 }  // namespace

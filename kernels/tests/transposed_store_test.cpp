@@ -69,9 +69,10 @@ TEST(TransposedStore, NaturalStoresAreRunsOfConsecutiveFrequenciesCoveringEveryO
     std::vector<int> written(static_cast<std::size_t>(plan.size.elements()), 0);
     for (std::int64_t block = 0; block < last.tiles; ++block)
       for (std::int64_t slot = 0; slot < last.tile_elements; ++slot) {
-        const std::int64_t to = tile::store_offset(last, block, tile::transposed_store_element(last, slot), true);
+        const std::int64_t element = tile::transposed_store_element(last, slot);
+        const std::int64_t to = tile::store_offset(last, block, element, true);
         ++written[static_cast<std::size_t>(to)];
-        const std::int64_t position = tile::axis_position(last, block, Axis::x, tile::transposed_store_element(last, slot));
+        const std::int64_t position = tile::axis_position(last, block, Axis::x, element);
         ASSERT_EQ(to, frequency_at_position(position, last.axes[0].workspace_reversal_radices));
         if (slot % run > 0) {
           const std::int64_t before =

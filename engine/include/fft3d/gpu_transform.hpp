@@ -91,8 +91,8 @@ class GpuTransform {
   void set_batch_strides(std::int64_t in_stride, std::int64_t out_stride);
 
   // Device bytes beyond the data that a run in `order` and `placement` needs: 0 for digit-reversed order, and for
-  // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass,
-  // whatever the batch. A real plan: 0, except a C2R of several kernels out of place, NY*NZ complex values a volume
+  // natural order whenever the plan reaches it inside its kernels; otherwise one volume for the reorder pass (or for
+  // the kernels before a last kernel that stores natural order out of it), whatever the batch. A real plan: 0, except a C2R of several kernels out of place, NY*NZ complex values a volume
   // of one launch (at most NX/2 + 1 volumes: within one volume's half spectrum): the half spectrum's Nyquist column
   // between its kernels, which the output's real rows have no room for.
   std::int64_t workspace_bytes(Order order = Order::natural, Placement placement = Placement::out_of_place) const;

@@ -293,9 +293,9 @@ void forward_in_row_chunks(Schedule& s, const SlabDecomposition& d, const Buffer
 
 // Forward. Slab chunks from I into S (I in place, else B); each chunk's copies to y slabs Y (B in place, else O) as
 // soon as both ends allow (with the slab plan's last kernel apart, each GPU's own rows go straight into its Y and
-// only the peers' rows are copied); the column plan once every copy is done (in place, its output may be a copy's source):
-// into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O
-// (natural order in row chunks: forward_in_row_chunks).
+// only the peers' rows are copied); the column plan once every copy is done (in place, its output may be a copy's
+// source): into O for the y-slab layout, into B for natural order, whose copies back to z slabs then fill O (natural
+// order in row chunks: forward_in_row_chunks).
 void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   if (layout == SlabLayout::natural && s.row_chunks() > 1) return forward_in_row_chunks(s, d, b);
   const int gpus = s.gpus();
@@ -323,10 +323,11 @@ void forward(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayo
 // Inverse, the mirror. Natural order: I to y slabs in B, the column plan in place on B (in row chunks: each chunk's
 // Z work as soon as its copies are in, overlapping the next chunk's copies); y-slab layout: the column plan from I
 // into B. Then chunks of the copies back to z slabs in O, each after the column plan on both ends (in place, it
-// reads O), and each chunk's slab plan in place on O as soon as its copies are in: B, their source, is never
-// written again, so no chunk waits for the others' copies.
-// A real inverse out of place lands the copies back to z slabs in I instead (its scratch: O's real rows have no
-// room for the half spectrum), each chunk's C2R from there into O (packed rows out of place, padded rows in place).
+// reads O), and each chunk's slab plan in place on O as soon as its copies are in: B, their source, is never written
+// again, so no chunk waits for the others' copies. A real inverse out of place lands the copies back to z slabs in I
+// instead (its scratch: O's real rows have no room for the half spectrum), each chunk's C2R from there into O
+// (packed rows out of place, padded rows in place). With the slab plan's last kernel apart, each GPU's own rows go
+// from B into O by that kernel as soon as its Z work is done, and only the peers' rows are copied.
 void inverse(Schedule& s, const SlabDecomposition& d, const Buffers& b, SlabLayout layout) {
   const int gpus = s.gpus();
   const Events start = s.mark_all();

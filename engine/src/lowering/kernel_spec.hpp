@@ -300,6 +300,7 @@ struct LoweredPlan {
   }
   // Whether natural order takes the reorder pass, and its workspace (digit-reversed order needs neither).
   bool reorders(bool out_of_place) const { return reorder && !sorted(out_of_place); }
+  // Natural order's workspace: one volume for the reorder pass or for the kernels before a transposed store; 0 else.
   std::int64_t workspace_bytes(bool out_of_place = false) const;
   // Every kernel a run may launch, in the order `specs` of GpuTransform keeps them: the tile kernels, then the
   // reorder pass and the real pass where the lowering has them.

@@ -98,9 +98,9 @@ std::pair<std::int64_t, std::int64_t> exchange_source(const KernelSpec& spec, st
 // maps p to sorted_position(axis, p).
 std::int64_t store_offset(const KernelSpec& spec, std::int64_t block, std::int64_t e, bool natural,
                           bool sorted = false);
-// The tile element the store's slot `slot` takes (slot = thread + i*threads, the element loop's order): `slot`
-// itself, or for a transposed store (KernelSpec::transposed_store_run T > 0) in natural order (slot % T) * G + slot / T,
-// G = tile_elements / T, so consecutive slots take the same value of consecutive groups.
+// The tile element a transposed store's slot `slot` takes in natural order (slot = thread + i*threads, the element
+// loop's order): (slot % T) * G + slot / T for KernelSpec::transposed_store_run T > 0 and G = tile_elements / T, so
+// consecutive slots take the same value of consecutive groups; `slot` itself without a transposed store.
 std::int64_t transposed_store_element(const KernelSpec& spec, std::int64_t slot);
 // Whether store_offset (load_offset) maps the global positions along `axis` (natural order across a cluster, the
 // sorted layout) rather than taking them as they are. Where it does not, an element's offset is its position along

@@ -7,6 +7,8 @@
 // the volume, so the kernels run in a workspace and the last one stores into the output (both placements): two
 // passes and the same one-volume workspace as the reorder pass. Why: the pass cost a third of a 1D transform
 // (docs/performance.md, "1D: three passes"); taken in fp32 from the profile's measured minimum volume.
+#include <array>
+
 #include "fft3d/index_maps.hpp"
 #include "lowering_rules.hpp"
 
@@ -27,23 +29,27 @@ bool holds_all_x_stages_but_the_first(const Plan& plan, int index) {
   return before == 1 && here >= 1;
 }
 
+// Whether the plan's last kernel `index` may take the transposed store: from the profile's minimum volume, in fp32
+// only (on an H200 the 2^20 plans ran 22-28% slower with the grown last kernel than with the reorder pass, and
+// fp64's 12-14% slower at 2^20-2^21 and no faster at 2^22-2^23, where fp32's 2^21-2^23 ran 9-18% faster:
+// docs/performance.md, L195), a C2C run of one volume, X the only axis with stages, all but its first in the kernel.
+bool may_store_transposed(const Plan& plan, int index, const KernelSpec& spec, const ArchProfile& profile,
+                          bool complex_run) {
+  const bool measured_faster = spec.precision == Precision::fp32 && profile.transposed_store_min_elements > 0 &&
+                               plan.size.elements() >= profile.transposed_store_min_elements;
+  const bool last_kernel = index + 1 == static_cast<int>(plan.kernels.size());
+  return measured_faster && complex_run && plan.batch == 1 && last_kernel && !has_stages(plan, Axis::y) &&
+         !has_stages(plan, Axis::z) && holds_all_x_stages_but_the_first(plan, index);
+}
+
 }  // namespace
 
 void mark_transposed_store(const Plan& plan, int index, KernelSpec& spec, const ArchProfile& profile,
                            bool complex_run) {
-  // From the profile's minimum volume, in fp32 only: on an H200 the 2^20 plans ran 22-28% slower with the grown last
-  // kernel than with the reorder pass, and fp64's 12-14% slower at 2^20-2^21 and no faster at 2^22-2^23, where
-  // fp32's 2^21-2^23 ran 9-18% faster (docs/performance.md, L195).
-  const bool measured_faster = spec.precision == Precision::fp32 && profile.transposed_store_min_elements > 0 &&
-                               plan.size.elements() >= profile.transposed_store_min_elements;
-  const bool last_kernel = index + 1 == static_cast<int>(plan.kernels.size());
-  if (!measured_faster || !complex_run || plan.batch != 1 || !last_kernel || has_stages(plan, Axis::y) ||
-      has_stages(plan, Axis::z) || !holds_all_x_stages_but_the_first(plan, index))
-    return;
+  if (!may_store_transposed(plan, index, spec, profile, complex_run)) return;
   AxisTile& x = spec.axes[axis_index(Axis::x)];
-  const std::vector<SubComputation> stages = stages_of(plan, Axis::x);
-  const std::int64_t groups = stages.front().radix;  // R: the first stage's radix, one group per output k1
-  const std::int64_t group = x.length / groups;      // G: the values of one group
+  const std::int64_t groups = stages_of(plan, Axis::x).front().radix;  // R: one group per output k1
+  const std::int64_t group = x.length / groups;                          // G: the values of one group
   const bool one_group_a_tile = x.tile.size() == 1 && x.tile.front().stride == 1 && x.extent() == group &&
                                 spec.axes[1].extent() == 1 && spec.axes[2].extent() == 1 && !spec.masks_x() &&
                                 x.cluster_reversal_radices.empty();
