@@ -141,12 +141,16 @@ CpuTransform::CpuTransform(Plan plan, int threads) : plan_(std::move(plan)), thr
 CpuTransform::CpuTransform(const TransformDesc& desc, int threads, const std::string& arch)
     : CpuTransform(plan_of_kind(desc, arch), threads) {
   batch_stride_ = desc.batch_stride;
+  output_batch_stride_ = desc.output_batch_stride;
 }
 
-std::int64_t CpuTransform::volume_stride() const { return batch_stride_ > 0 ? batch_stride_ : plan_.size.elements(); }
+std::int64_t CpuTransform::volume_stride(bool output) const {
+  if (output && output_batch_stride_ > 0) return output_batch_stride_;
+  return batch_stride_ > 0 ? batch_stride_ : plan_.size.elements();
+}
 
-std::int64_t CpuTransform::batch_values() const {
-  return batch_bytes({.extents = plan_.size, .batch = plan_.batch, .batch_stride = batch_stride_}) /
+std::int64_t CpuTransform::batch_values(bool output) const {
+  return batch_bytes({.extents = plan_.size, .batch = plan_.batch, .batch_stride = volume_stride(output)}) /
          static_cast<std::int64_t>(sizeof(std::complex<float>));
 }
 
@@ -181,10 +185,11 @@ void CpuTransform::execute_pointers(const std::complex<Real>* in, std::complex<R
                                     const TransformOptions& options) const {
   if (!in || !out) throw UsageError("CpuTransform::execute: null pointer (in or out)");
   require_c2c(plan_);
-  const auto elements = static_cast<std::size_t>(batch_values());
-  if (in == out) return execute_in_place(std::span<std::complex<Real>>(out, elements), options);
-  execute_out_of_place(std::span<const std::complex<Real>>(in, elements), std::span<std::complex<Real>>(out, elements),
-                       options);
+  const auto in_elements = static_cast<std::size_t>(batch_values(false));
+  const auto out_elements = static_cast<std::size_t>(batch_values(true));
+  if (in == out) return execute_in_place(std::span<std::complex<Real>>(out, out_elements), options);
+  execute_out_of_place(std::span<const std::complex<Real>>(in, in_elements),
+                       std::span<std::complex<Real>>(out, out_elements), options);
 }
 
 // The inverse runs the forward stages between two conjugations: conj(F(conj(x))) applies, stage by stage, the
@@ -205,8 +210,11 @@ void CpuTransform::transform_volume(std::complex<Real>* data, const TransformOpt
 template <class Real>
 void CpuTransform::execute_in_place(std::span<std::complex<Real>> data, const TransformOptions& options) const {
   require_c2c(plan_);
-  require_elements(data.size(), batch_values(), plan_, "data");
-  const std::int64_t stride = volume_stride();
+  const std::int64_t stride = volume_stride(false);
+  if (plan_.batch > 1 && volume_stride(true) != stride)
+    throw UsageError("CpuTransform::execute: in place with different batch strides in and out (" +
+                     std::to_string(stride) + ", " + std::to_string(volume_stride(true)) + ")");
+  require_elements(data.size(), batch_values(false), plan_, "data");
   for_each_volume(plan_.size.elements(), [&](std::int64_t v, int threads) {
     transform_volume(data.data() + v * stride, options, threads);
   });
@@ -224,19 +232,19 @@ template <class Real>
 void CpuTransform::execute_out_of_place(std::span<const std::complex<Real>> in, std::span<std::complex<Real>> out,
                                       const TransformOptions& options) const {
   require_c2c(plan_);
-  require_elements(in.size(), batch_values(), plan_, "input");
-  require_elements(out.size(), batch_values(), plan_, "output");
+  require_elements(in.size(), batch_values(false), plan_, "input");
+  require_elements(out.size(), batch_values(true), plan_, "output");
   if (plan_.batch == 1) {
     copy_input(in, out, threads_for_volume(plan_.size.elements(), threads_));
-    return execute_in_place(out, options);
+    return transform_volume(out.data(), options, threads_for_volume(plan_.size.elements(), threads_));
   }
   require_apart(in.data(), in.size_bytes(), out.data(), out.size_bytes());
-  const std::int64_t stride = volume_stride();
+  const std::int64_t in_stride = volume_stride(false), out_stride = volume_stride(true);
   const auto elements = static_cast<std::size_t>(plan_.size.elements());
   for_each_volume(plan_.size.elements(), [&](std::int64_t v, int threads) {
-    copy_input(in.subspan(static_cast<std::size_t>(v * stride), elements),
-               out.subspan(static_cast<std::size_t>(v * stride), elements), threads);
-    transform_volume(out.data() + v * stride, options, threads);
+    copy_input(in.subspan(static_cast<std::size_t>(v * in_stride), elements),
+               out.subspan(static_cast<std::size_t>(v * out_stride), elements), threads);
+    transform_volume(out.data() + v * out_stride, options, threads);
   });
 }
 

@@ -1,5 +1,6 @@
 #include "fft3d/transform.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -26,18 +27,27 @@ std::int64_t volume_values(const TransformDesc& desc) {
   return desc.kind == TransformKind::c2c ? e.elements() : Extents{e.nx / 2 + 1, e.ny, e.nz}.elements();
 }
 
+// A batch stride of `desc` (`what`: which side's) is 0 or at least a volume, and only with a complex kind.
+void require_stride(const TransformDesc& desc, std::int64_t stride, const std::string& what) {
+  if (stride == 0) return;
+  if (desc.kind != TransformKind::c2c)
+    throw UsageError(what + " " + std::to_string(stride) + ": real batches (" + to_string(desc.kind) +
+                     ") take packed volumes only (batch stride 0)");
+  const std::int64_t volume = desc.extents.elements();
+  if (stride < volume)
+    throw UsageError(what + " " + std::to_string(stride) + " is smaller than a volume of " + to_string(desc.extents) +
+                     " = " + std::to_string(volume) + " elements (0: volumes packed one after another)");
+}
+
 void require_batch_supported(const TransformDesc& desc) {
   if (desc.batch < 1)
     throw UsageError("batch " + std::to_string(desc.batch) + ": a transform takes 1 or more volumes");
-  if (desc.batch_stride == 0) return;
-  if (desc.kind != TransformKind::c2c)
-    throw UsageError("batch stride " + std::to_string(desc.batch_stride) + ": real batches (" + to_string(desc.kind) +
-                     ") take packed volumes only (batch stride 0)");
-  const std::int64_t volume = desc.extents.elements();
-  if (desc.batch_stride < volume)
-    throw UsageError("batch stride " + std::to_string(desc.batch_stride) + " is smaller than a volume of " +
-                     to_string(desc.extents) + " = " + std::to_string(volume) +
-                     " elements (0: volumes packed one after another)");
+  require_stride(desc, desc.batch_stride, "batch stride");
+  require_stride(desc, desc.output_batch_stride, "output batch stride");
+  if (desc.placement == Placement::in_place && desc.output_batch_stride != 0 &&
+      desc.output_batch_stride != desc.batch_stride)
+    throw UsageError("output batch stride " + std::to_string(desc.output_batch_stride) + ": in place, the output's " +
+                     "volumes lie where the input's do (batch stride " + std::to_string(desc.batch_stride) + ")");
 }
 
 }  // namespace
@@ -45,7 +55,7 @@ void require_batch_supported(const TransformDesc& desc) {
 std::int64_t batch_bytes(const TransformDesc& desc) {
   const auto bytes_per_value = static_cast<std::int64_t>(complex_value_bytes(desc.precision));
   const std::int64_t last = volume_values(desc);  // the last volume needs no more than its own values
-  const std::int64_t distance = desc.batch_stride > 0 ? desc.batch_stride : last;
+  const std::int64_t distance = std::max({desc.batch_stride, desc.output_batch_stride, last});
   const std::int64_t limit = std::numeric_limits<std::int64_t>::max() / bytes_per_value;
   if (last > limit || desc.batch - 1 > (limit - last) / distance)
     throw UsageError("batch " + std::to_string(desc.batch) + " of " + to_string(desc.extents) + " volumes " +

@@ -18,7 +18,7 @@ from . import errors
 LIBRARY_NAME = "libfft3d_c.so"
 LIBRARY_ENV = "FFT3D_LIBRARY"
 PLANS_ENV = "FFT3D_PLANS_DIR"
-API_VERSION = 1  # FFT3D_C_API_VERSION of the header this module declares
+API_VERSION = 2  # FFT3D_C_API_VERSION of the header this module declares
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -35,6 +35,7 @@ class Desc(ctypes.Structure):
         ("batch", ctypes.c_int64),
         ("batch_stride", ctypes.c_int64),
         ("placement", ctypes.c_int),
+        ("output_batch_stride", ctypes.c_int64),  # 0: as batch_stride (Plan keeps 0)
     ]
 
 

@@ -1,5 +1,5 @@
-// Batches on the CPU backend: every volume of a batch against FFTW's fp64 transform of that volume, C2C packed and
-// with a batch stride (the values between volumes left as they were), R2C and C2R packed, in place and out of
+// Batches on the CPU backend: every volume of a batch against FFTW's fp64 transform of that volume, C2C packed, with
+// a batch stride and with an output stride of its own (the values between volumes left as they were), R2C and C2R packed, in place and out of
 // place, fp64 and fp32, with NaN-poisoned outputs; and the bad batches a descriptor is refused for.
 #include <gtest/gtest.h>
 
@@ -89,6 +89,47 @@ TEST(CpuBatch, EveryVolumeOfAC2CBatchMatchesFftw) {
         check_c2c<double>(backend, c, direction, in_place);
         check_c2c<float>(backend, c, direction, in_place);
       }
+  }
+}
+
+// cufftPlanMany's idist != odist (TransformDesc::output_batch_stride), out of place: every volume read `in_stride`
+// apart and written `out_stride` apart matches FFTW, the values between the output's volumes stay NaN; a run in place
+// is refused.
+template <class Real>
+void check_output_stride(std::int64_t in_stride, std::int64_t out_stride, Direction direction) {
+  const Extents size{12, 10, 9};
+  const std::int64_t batch = 4, volume = size.elements();
+  const CpuTransform backend(
+      TransformDesc{.extents = size, .batch = batch, .batch_stride = in_stride, .output_batch_stride = out_stride}, 2);
+  const std::int64_t in_distance = in_stride > 0 ? in_stride : volume;
+  const std::int64_t out_distance = out_stride > 0 ? out_stride : in_distance;
+  Values input(count((batch - 1) * in_distance + volume));
+  fill_random(input, seed + 7);
+  const std::vector<std::complex<Real>> in(input.begin(), input.end());
+  std::vector<std::complex<Real>> out(count((batch - 1) * out_distance + volume));
+  poison(std::span(out));
+  backend.execute(std::span<const std::complex<Real>>(in), std::span(out), {.direction = direction});
+  for (std::int64_t v = 0; v < batch; ++v) {
+    Values reference(count(volume));
+    fftw_reference(size, std::span<const std::complex<double>>(input.data() + v * in_distance, count(volume)),
+                   reference, direction);
+    const ErrorReport report =
+        compare(std::span<const std::complex<Real>>(out.data() + v * out_distance, count(volume)), reference);
+    EXPECT_TRUE(report.passes(bound_for<Real>())) << "volume " << v << ": " << report.relative_l2;
+  }
+  for (std::int64_t v = 0; v + 1 < batch; ++v)
+    for (std::int64_t i = v * out_distance + volume; i < (v + 1) * out_distance; ++i)
+      ASSERT_TRUE(std::isnan(out[count(i)].real())) << "a value between the output's volumes was written at " << i;
+  std::vector<std::complex<Real>> data = out;
+  EXPECT_THROW(backend.execute(std::span(data), {}), UsageError);
+}
+
+TEST(CpuBatch, AC2CBatchWithItsOwnOutputStrideMatchesFftw) {
+  const std::int64_t volume = 12 * 10 * 9;
+  for (Direction direction : {Direction::forward, Direction::inverse}) {
+    check_output_stride<double>(volume + 30, 2 * volume, direction);  // wider out
+    check_output_stride<float>(2 * volume, volume, direction);        // packed out
+    check_output_stride<double>(0, volume + 7, direction);            // packed in
   }
 }
 
@@ -195,6 +236,14 @@ TEST(CpuBatch, BadBatchesAreRefusedByName) {
             "another)");
   EXPECT_EQ(usage_error_of({.extents = size, .kind = TransformKind::r2c, .batch = 2, .batch_stride = 8192}),
             "batch stride 8192: real batches (r2c) take packed volumes only (batch stride 0)");
+  EXPECT_EQ(usage_error_of({.extents = size, .batch = 2, .output_batch_stride = 100}),
+            "output batch stride 100 is smaller than a volume of 16x16x16 = 4096 elements (0: volumes packed one "
+            "after another)");
+  EXPECT_EQ(usage_error_of({.extents = size, .kind = TransformKind::c2r, .batch = 2, .output_batch_stride = 8192}),
+            "output batch stride 8192: real batches (c2r) take packed volumes only (batch stride 0)");
+  EXPECT_EQ(usage_error_of({.extents = size, .batch = 2, .batch_stride = 4096, .output_batch_stride = 8192,
+                            .placement = Placement::in_place}),
+            "output batch stride 8192: in place, the output's volumes lie where the input's do (batch stride 4096)");
   EXPECT_NE(usage_error_of({.extents = size, .batch = std::int64_t{1} << 60}).find("does not fit in 64 bits"),
             std::string::npos);
   EXPECT_NE(usage_error_of({.extents = size, .batch = 3, .batch_stride = std::int64_t{1} << 61})

@@ -84,9 +84,10 @@ class CpuTransform {
   const Plan& plan() const { return plan_; }
 
  private:
-  // Complex values from one volume of a C2C batch to the next, and the values the batch spans.
-  std::int64_t volume_stride() const;
-  std::int64_t batch_values() const;
+  // Complex values from one volume of a C2C batch to the next, and the values the batch spans, in the input or in
+  // the output (output_batch_stride_ where set).
+  std::int64_t volume_stride(bool output) const;
+  std::int64_t batch_values(bool output) const;
   // body(volume, threads) for every volume of the batch: one after another on the threads a volume of
   // `volume_values` takes, or, where a volume is too small to share out, the volumes spread over the threads.
   void for_each_volume(std::int64_t volume_values, const std::function<void(std::int64_t, int)>& body) const;
@@ -106,7 +107,8 @@ class CpuTransform {
 
   Plan plan_;
   int threads_;
-  std::int64_t batch_stride_ = 0;  // 0: packed
+  std::int64_t batch_stride_ = 0;         // 0: packed
+  std::int64_t output_batch_stride_ = 0;  // 0: as batch_stride_
   std::shared_ptr<const cpu::PlanTables> tables_;
 };
 

@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 /* The version of this header's ABI; fft3d_api_version() returns the library's, which must be equal. */
-#define FFT3D_C_API_VERSION 1
+#define FFT3D_C_API_VERSION 2
 
 /* One per exception class of the C++ API (fft3d/errors.hpp, fft3d/diagnostics.hpp). */
 typedef enum fft3d_status {
@@ -62,8 +62,9 @@ typedef enum fft3d_backend { FFT3D_BACKEND_GPU = 0, FFT3D_BACKEND_CPU = 1 } fft3
 
 /* What to transform (fft3d::TransformDesc): the extents of the transform (the real volume for R2C and C2R), the
  * kind, the precision of the data, how many volumes one execution transforms and the distance between their starts in
- * elements of the input's type (0: packed; C2C only), and the placement the plan is chosen for (an execution with
- * in == out runs in place). */
+ * elements of the input's type (0: packed; C2C only), the placement the plan is chosen for (an execution with
+ * in == out runs in place), and the distance between the output's volumes where it differs (cufftPlanMany's odist;
+ * out of place, C2C; 0: batch_stride). */
 typedef struct fft3d_desc {
   int64_t nx, ny, nz;
   fft3d_kind kind;
@@ -71,11 +72,12 @@ typedef struct fft3d_desc {
   int64_t batch;
   int64_t batch_stride;
   fft3d_placement placement;
+  int64_t output_batch_stride;
 } fft3d_desc;
 
 typedef struct fft3d_transform* fft3d_handle;
 
-/* {1, 1, 1, C2C, FP32, batch 1, stride 0, out of place}. */
+/* {1, 1, 1, C2C, FP32, batch 1, stride 0, out of place, output stride 0}. */
 FFT3D_C_EXPORT fft3d_desc fft3d_default_desc(void);
 FFT3D_C_EXPORT int fft3d_api_version(void);
 

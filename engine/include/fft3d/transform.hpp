@@ -41,6 +41,9 @@ struct TransformDesc {
   Precision precision = Precision::fp32;           // of the data a GPU transform reads and writes
   std::int64_t batch = 1;                          // volumes one after another
   std::int64_t batch_stride = 0;                   // elements from one volume's start to the next; 0: the volume
+  // The same in the output where it differs, out of place (cufftPlanMany's odist, batch_stride its idist); 0: as
+  // batch_stride.
+  std::int64_t output_batch_stride = 0;
   Placement placement = Placement::out_of_place;
 
   friend bool operator==(const TransformDesc&, const TransformDesc&) = default;
@@ -48,12 +51,14 @@ struct TransformDesc {
 
 // Throws UsageError naming the field when `desc` asks for what this build does not offer: a real kind (r2c, c2r)
 // with an odd NX, a batch under 1, a batch stride with a real kind (real batches are packed), a batch stride
-// other than 0 smaller than a volume, a batch whose size overflows (batch_bytes), an empty or overflowing extent.
+// (either side's) other than 0 smaller than a volume, an output batch stride other than the input's in place, a
+// batch whose size overflows (batch_bytes), an empty or overflowing extent.
 // fp64 runs on both backends (`on_gpu` says which asks).
 void require_supported(const TransformDesc& desc, bool on_gpu);
 // Bytes of the batch's larger side as `desc` lays it out: (batch - 1) volume distances and one volume, in the
-// complex values of the data (a real kind: its half spectrum). Throws UsageError when that does not fit in 64 bits.
-// @pre desc.batch >= 1 and desc.batch_stride is 0 or at least a volume (require_supported checks both first).
+// complex values of the data (a real kind: its half spectrum), the larger of the input's and the output's. Throws
+// UsageError when that does not fit in 64 bits.
+// @pre desc.batch >= 1 and both batch strides are 0 or at least a volume (require_supported checks both first).
 std::int64_t batch_bytes(const TransformDesc& desc);
 
 std::string to_string(Direction direction);

@@ -107,6 +107,7 @@ TransformDesc to_desc(const fft3d_desc& c) {
           .precision = c.precision == FFT3D_FP64 ? Precision::fp64 : Precision::fp32,
           .batch = c.batch,
           .batch_stride = c.batch_stride,
+          .output_batch_stride = c.output_batch_stride,
           .placement = c.placement == FFT3D_IN_PLACE ? Placement::in_place : Placement::out_of_place};
 }
 
@@ -120,6 +121,7 @@ fft3d_desc to_c(const TransformDesc& desc) {
   c.batch = desc.batch;
   c.batch_stride = desc.batch_stride;
   c.placement = desc.placement == Placement::in_place ? FFT3D_IN_PLACE : FFT3D_OUT_OF_PLACE;
+  c.output_batch_stride = desc.output_batch_stride;
   return c;
 }
 
@@ -148,7 +150,8 @@ fft3d_desc fft3d_default_desc(void) {
           .precision = FFT3D_FP32,
           .batch = 1,
           .batch_stride = 0,
-          .placement = FFT3D_OUT_OF_PLACE};
+          .placement = FFT3D_OUT_OF_PLACE,
+          .output_batch_stride = 0};
 }
 
 int fft3d_api_version(void) { return FFT3D_C_API_VERSION; }

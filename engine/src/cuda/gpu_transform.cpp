@@ -39,11 +39,12 @@ std::int64_t complex_bytes(const Plan& plan) {
 }
 
 // The batch as the run lays it out (batch_bytes: UsageError where its size overflows) must fit the device's memory.
-void require_fits_device(const Plan& plan, std::int64_t batch_stride) {
+void require_fits_device(const Plan& plan, std::int64_t batch_stride, std::int64_t output_batch_stride = 0) {
   if (plan.batch < 1)
     throw UsageError("batch " + std::to_string(plan.batch) + ": a transform takes 1 or more volumes");
   const std::int64_t bytes = batch_bytes({.extents = plan.size, .kind = kind_of(plan), .precision = plan.precision,
-                                          .batch = plan.batch, .batch_stride = batch_stride});
+                                          .batch = plan.batch, .batch_stride = batch_stride,
+                                          .output_batch_stride = output_batch_stride});
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   if (static_cast<std::uint64_t>(bytes) > total_bytes)
@@ -517,10 +518,12 @@ GpuTransform::GpuTransform(const TransformDesc& desc)
     : GpuTransform([&desc] {
         const ArchProfile& profile = arch_profile_for_device(current_arch());
         SizedPlan chosen = plan_for_descriptor(desc, profile.name, true, current_device_name());
-        require_fits_device(chosen.parsed.plan, desc.batch_stride);  // the batch as the caller's stride spreads it
+        // the batch as the caller's strides spread it
+        require_fits_device(chosen.parsed.plan, desc.batch_stride, desc.output_batch_stride);
         return std::pair{std::move(chosen.parsed.plan), std::move(chosen.source)};
       }()) {
   impl_->batch_stride = desc.batch_stride;
+  impl_->out_batch_stride = desc.output_batch_stride;
 }
 
 void GpuTransform::set_batch_strides(std::int64_t in_stride, std::int64_t out_stride) {
@@ -551,7 +554,7 @@ void GpuTransform::Impl::execute_complex(const void* in, void* out, const Transf
                      "); it runs through the real overloads of execute (real and complex)");
   if (!in || !out) throw UsageError("GpuTransform::execute: null device pointer (in or out)");
   const VolumeStrides strides = volume_strides(in != out);
-  if (in == out && strides.in != strides.out)
+  if (in == out && plan.batch > 1 && strides.in != strides.out)
     throw UsageError("GpuTransform::execute: in place with different batch strides in and out (" +
                      std::to_string(strides.in) + ", " + std::to_string(strides.out) + ")");
   const auto bytes = static_cast<std::size_t>(plan.size.elements() * complex_bytes(plan));

@@ -234,6 +234,34 @@ TEST(CApi, BatchRunsEveryVolume) {
   }
 }
 
+// cufftPlanMany's odist (fft3d_desc.output_batch_stride): the output's volumes twice a volume apart, the handle's
+// descriptor keeps it, and the values between them are left as they were.
+TEST(CApi, ABatchWritesItsOutputStrideApart) {
+  constexpr std::int64_t batch = 2, out_stride = 2 * reals;
+  Handle fft;
+  fft3d_desc desc = desc_of(FFT3D_C2C, FFT3D_FP64);
+  desc.batch = batch;
+  desc.output_batch_stride = out_stride;
+  ASSERT_EQ(fft3d_create_cpu(&fft.handle, &desc, 0), FFT3D_SUCCESS) << fft3d_last_error();
+  fft3d_desc got{};
+  ASSERT_EQ(fft3d_get_desc(fft.handle, &got), FFT3D_SUCCESS);
+  EXPECT_EQ(got.output_batch_stride, out_stride);
+  const auto in = signal<double>(batch * reals);
+  const std::complex<double> kept(-7.0, 7.0);
+  std::vector<std::complex<double>> out(static_cast<std::size_t>((batch - 1) * out_stride + reals), kept);
+  ASSERT_EQ(fft3d_execute(fft.handle, in.data(), out.data(), FFT3D_FORWARD, FFT3D_SCALING_NONE, nullptr),
+            FFT3D_SUCCESS)
+      << fft3d_last_error();
+  for (std::int64_t volume = 0; volume < batch; ++volume) {
+    const auto first = in.begin() + volume * reals;
+    const std::vector<std::complex<double>> one(first, first + reals);
+    const auto at = out.begin() + volume * out_stride;
+    EXPECT_LT(relative_l2(std::vector<std::complex<double>>(at, at + reals), fftw_c2c(one)), fp64_bound)
+        << "volume " << volume;
+  }
+  EXPECT_EQ(out[static_cast<std::size_t>(reals)], kept) << "a value between the output's volumes was written";
+}
+
 // The status of `status`, and that the message names `needle`.
 void expect_error(fft3d_status status, fft3d_status expected, const std::string& needle) {
   EXPECT_EQ(status, expected) << fft3d_status_name(status) << ": " << fft3d_last_error();
