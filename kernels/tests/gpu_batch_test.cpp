@@ -161,14 +161,12 @@ TEST_F(GpuBatchTest, ABatchThatTakesTheReorderPassMatchesCufftPlanMany) {
   check_c2c_batch(engine, 0, "four-step 4096 x 4");
 }
 
-// cuFFT's idist != odist (GpuTransform::set_batch_strides): every volume of a batch read `in_stride` apart and written
-// `out_stride` apart, out of place, both directions, against cufftPlanMany with the same distances; the values
-// between the output's volumes stay as they were (NaN). In place with two strides is refused.
-TEST_F(GpuBatchTest, ABatchWithItsOwnStrideInEachBufferMatchesCufftPlanMany) {
-  const Extents size{32, 32, 16};
-  const std::int64_t batch = 5, volume = size.elements(), in_stride = volume + 96, out_stride = 2 * volume;
-  GpuTransform engine(TransformDesc{.extents = size, .batch = batch});
-  engine.set_batch_strides(in_stride, out_stride);
+// cuFFT's idist != odist: every volume of `engine`'s batch read `in_stride` apart and written `out_stride` apart, out
+// of place, both directions, against cufftPlanMany with the same distances; the values between the output's volumes
+// stay as they were (NaN). In place with two strides is refused.
+void check_own_output_stride(GpuTransform& engine, std::int64_t in_stride, std::int64_t out_stride) {
+  const Extents size = engine.plan().size;
+  const std::int64_t batch = engine.plan().batch, volume = size.elements();
   const std::int64_t in_total = (batch - 1) * in_stride + volume, out_total = (batch - 1) * out_stride + volume;
   Values input(count(in_total));
   validate::fill_random(input, seed);
@@ -196,6 +194,18 @@ TEST_F(GpuBatchTest, ABatchWithItsOwnStrideInEachBufferMatchesCufftPlanMany) {
       EXPECT_TRUE(std::isnan(got[count(v * out_stride + volume)].real())) << "a store past volume " << v;
   }
   EXPECT_THROW(engine.execute(d_out.complex32(), d_out.complex32()), UsageError);
+}
+
+// Through the descriptor (TransformDesc::output_batch_stride) and through set_batch_strides.
+TEST_F(GpuBatchTest, ABatchWithItsOwnStrideInEachBufferMatchesCufftPlanMany) {
+  const Extents size{32, 32, 16};
+  const std::int64_t batch = 5, volume = size.elements(), in_stride = volume + 96, out_stride = 2 * volume;
+  GpuTransform from_desc(TransformDesc{
+      .extents = size, .batch = batch, .batch_stride = in_stride, .output_batch_stride = out_stride});
+  check_own_output_stride(from_desc, in_stride, out_stride);
+  GpuTransform engine(TransformDesc{.extents = size, .batch = batch});
+  engine.set_batch_strides(out_stride, in_stride);
+  check_own_output_stride(engine, out_stride, in_stride);
   EXPECT_THROW(engine.set_batch_strides(volume - 1, 0), UsageError);
   GpuTransform real(TransformDesc{.extents = size, .kind = TransformKind::r2c, .batch = 2});
   EXPECT_THROW(real.set_batch_strides(volume, volume), UsageError);
