@@ -235,8 +235,9 @@ void CpuTransform::execute_out_of_place(std::span<const std::complex<Real>> in, 
   require_elements(in.size(), batch_values(false), plan_, "input");
   require_elements(out.size(), batch_values(true), plan_, "output");
   if (plan_.batch == 1) {
-    copy_input(in, out, threads_for_volume(plan_.size.elements(), threads_));
-    return transform_volume(out.data(), options, threads_for_volume(plan_.size.elements(), threads_));
+    const int threads = threads_for_volume(plan_.size.elements(), threads_);
+    copy_input(in, out, threads);
+    return transform_volume(out.data(), options, threads);
   }
   require_apart(in.data(), in.size_bytes(), out.data(), out.size_bytes());
   const std::int64_t in_stride = volume_stride(false), out_stride = volume_stride(true);

@@ -57,10 +57,8 @@ std::array<std::string, 3> global_positions(const KernelSpec& spec, const std::s
     const std::string a = axis_suffix(axis.axis);
     const std::string origin = origins == Origins::block ? "origin_" + a : std::string("0LL");
     std::string& position = p[axis_index(axis.axis)] = "(" + origin + " + tile_pos_" + a + "(" + e + "))";
-    const bool reversed_across_tiles =
-        (!axis.cluster_reversal_radices.empty() && !tile::exchanges_across_cluster(spec)) ||
-        !axis.workspace_reversal_radices.empty();
-    if (store && reversed_across_tiles) position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
+    if (store && tile::store_maps_positions(spec, axis.axis, true, false))
+      position = when_flag(kernel_flag_natural_store, "frequency_" + a, position);
     if (store && !axis.sorted_radices.empty())
       position = when_flag(kernel_flag_sorted_layout, "sorted_" + a, position);
     if (!store && axis.sorted_loads) position = when(sorted_loads_condition(spec), "sorted_" + a, position);

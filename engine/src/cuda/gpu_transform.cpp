@@ -331,7 +331,7 @@ struct GpuTransform::Impl {
       launch(pass, {.in = out, .out = out}, s);
       return;
     }
-    void* packed = lowered.reorder ? workspace_for_reorder() : out;
+    void* packed = lowered.reorder ? volume_workspace() : out;
     launch(pass, {.in = in, .out = packed}, s);
     run_complex_stages(packed, out, options, s);
   }
@@ -361,9 +361,9 @@ struct GpuTransform::Impl {
     return {plan.precision == Precision::fp64 ? scale : static_cast<float>(scale), flags};
   }
 
-  // The digit-reversal pass's target, as large as the volume it reverses: the caller's workspace where it gave one
-  // large enough, else the transform's own.
-  void* workspace_for_reorder() { return workspace_of(plan.size.elements() * complex_bytes(plan)); }
+  // One volume of workspace (the digit-reversal pass's target, or the kernels before a transposed store): the
+  // caller's where it gave one large enough, else the transform's own.
+  void* volume_workspace() { return workspace_of(plan.size.elements() * complex_bytes(plan)); }
 
   bool runs_reorder_pass(Order order, bool out_of_place) const {
     return order == Order::natural && lowered.reorders(out_of_place);
@@ -381,7 +381,7 @@ struct GpuTransform::Impl {
     }
     if (index == lowered.kernels.size()) {  // the digit-reversal pass, out of place into the workspace
       for (std::int64_t v = 0; v < volumes; ++v)
-        launch(index, {.in = volume_at(out, strides.out, v), .out = workspace_for_reorder()}, s);
+        launch(index, {.in = volume_at(out, strides.out, v), .out = volume_workspace()}, s);
       return;
     }
     const auto [scale, flags] = bindings(index, options, in != out);
@@ -408,7 +408,7 @@ struct GpuTransform::Impl {
 
   // Natural order through the one-volume workspace: each volume of `out` reordered into it and copied back.
   void reorder_volumes(void* out, cudaStream_t s) {
-    void* workspace = workspace_for_reorder();
+    void* workspace = volume_workspace();
     const long long stride = volume_strides(false).out;
     const auto bytes = static_cast<std::size_t>(lowered.reorder->size.elements() * complex_bytes(plan));
     for (std::int64_t v = 0; v < plan.batch; ++v) {
@@ -531,10 +531,9 @@ void GpuTransform::set_batch_strides(std::int64_t in_stride, std::int64_t out_st
   if (kind_of(plan) != TransformKind::c2c)
     throw UsageError("GpuTransform::set_batch_strides: a " + kind_name(kind_of(plan)) +
                      " batch is packed; strides are for C2C batches");
-  for (const std::int64_t stride : {in_stride, out_stride})
-    if (stride != 0 && stride < plan.size.elements())
-      throw UsageError("GpuTransform::set_batch_strides: stride " + std::to_string(stride) + " is under one volume (" +
-                       std::to_string(plan.size.elements()) + " values of " + to_string(plan.size) + ")");
+  require_supported({.extents = plan.size, .kind = kind_of(plan), .precision = plan.precision, .batch = plan.batch,
+                     .batch_stride = in_stride, .output_batch_stride = out_stride},
+                    true);  // the descriptor's rules for strides
   impl_->batch_stride = in_stride;
   impl_->out_batch_stride = out_stride;
 }
@@ -581,7 +580,7 @@ void GpuTransform::Impl::run_complex_stages(const void* in, void* out, const Tra
   // The last kernel's transposed store (LoweredPlan::stores_out_of_workspace) writes `out` from the workspace.
   const bool stores_from_workspace = options.order == Order::natural && lowered.stores_out_of_workspace();
   if ((reordering || stores_from_workspace) && plan.batch == 1) {
-    void* workspace = workspace_for_reorder();
+    void* workspace = volume_workspace();
     for (std::size_t k = 0; k < reorder; ++k) {
       const auto [scale, flags] = bindings(k, options, in != out);
       void* target = stores_from_workspace && k + 1 == reorder ? out : workspace;

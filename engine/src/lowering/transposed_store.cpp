@@ -29,10 +29,9 @@ bool holds_all_x_stages_but_the_first(const Plan& plan, int index) {
   return before == 1 && here >= 1;
 }
 
-// Whether the plan's last kernel `index` may take the transposed store: from the profile's minimum volume, in fp32
-// only (on an H200 the 2^20 plans ran 22-28% slower with the grown last kernel than with the reorder pass, and
-// fp64's 12-14% slower at 2^20-2^21 and no faster at 2^22-2^23, where fp32's 2^21-2^23 ran 9-18% faster:
-// docs/performance.md, L195), a C2C run of one volume, X the only axis with stages, all but its first in the kernel.
+// Whether the plan's last kernel `index` may take the transposed store: a C2C run of one volume, X the only axis with
+// stages, all but its first in the kernel; in fp32 from the profile's minimum volume, since below it and in fp64
+// the grown kernel cost more than the pass it saves (docs/performance.md, L195).
 bool may_store_transposed(const Plan& plan, int index, const KernelSpec& spec, const ArchProfile& profile,
                           bool complex_run) {
   const bool measured_faster = spec.precision == Precision::fp32 && profile.transposed_store_min_elements > 0 &&
